@@ -1,0 +1,38 @@
+// The hash interface: every algorithm is a pure function of (key bytes, seed).
+// The switch model only looks algorithms up by name and calls them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace ecmpsim::hashing {
+
+using Key = std::span<const std::uint8_t>;
+using HashFn = std::uint64_t (*)(Key key, std::uint32_t seed) noexcept;
+
+// How the key bytes for an algorithm are laid out. Most switch hashes read
+// the configured field list packed in order (P4 style); a few models (the
+// Linux kernel's multipath and bonding hashes) define their own layout.
+enum class KeyLayout : std::uint8_t {
+  Fields,      // configured fields, each in network byte order, in order
+  LinuxL3,     // struct flow_keys as fib_multipath_hash policy 0 fills it
+  LinuxL4,     // struct flow_keys as fib_multipath_hash policy 1 fills it
+  BondL34,     // the words bond_ip_hash (layer3+4) reads
+};
+
+struct Algorithm {
+  std::string_view name;
+  unsigned bits;  // significant output bits (16, 31, 32, 64)
+  HashFn fn;
+  KeyLayout layout;
+  std::string_view doc;  // one line: definition, how the seed enters, source
+};
+
+// Every algorithm, in a stable order.
+std::span<const Algorithm> catalogue() noexcept;
+
+// nullptr when no algorithm has that name.
+const Algorithm* find(std::string_view name) noexcept;
+
+}  // namespace ecmpsim::hashing

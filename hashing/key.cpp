@@ -1,0 +1,54 @@
+#include "hashing/key.h"
+
+#include <array>
+
+namespace ecmpsim::hashing {
+namespace {
+
+constexpr std::array<std::string_view, 8> kFieldNames{"src-ip",    "dst-ip",     "proto",
+                                                      "src-port",  "dst-port",   "flow-label",
+                                                      "in-port",   "dst-qp"};
+
+inline std::size_t put_be(std::uint8_t* p, std::uint64_t v, std::size_t bytes) noexcept {
+  for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
+  return bytes;
+}
+
+}  // namespace
+
+std::string_view field_name(Field f) noexcept { return kFieldNames[static_cast<std::size_t>(f)]; }
+
+std::optional<Field> parse_field(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < kFieldNames.size(); ++i)
+    if (kFieldNames[i] == name) return static_cast<Field>(i);
+  return std::nullopt;
+}
+
+std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tuple& t,
+                      KeyBuffer& out) noexcept {
+  std::uint8_t* p = out.data();
+  std::size_t n = 0;
+  switch (layout) {
+    case KeyLayout::Fields:
+      for (Field f : fields) {
+        switch (f) {
+          case Field::SrcIp: n += put_be(p + n, t.src_ip, 4); break;
+          case Field::DstIp: n += put_be(p + n, t.dst_ip, 4); break;
+          case Field::Proto: n += put_be(p + n, t.proto, 1); break;
+          case Field::SrcPort: n += put_be(p + n, t.sport, 2); break;
+          case Field::DstPort: n += put_be(p + n, t.dport, 2); break;
+          case Field::FlowLabel: n += put_be(p + n, t.flow_label & 0xFFFFFu, 4); break;
+          case Field::InPort: n += put_be(p + n, t.in_port, 2); break;
+          case Field::DstQp: n += put_be(p + n, t.dst_qp & 0xFFFFFFu, 3); break;
+        }
+      }
+      return n;
+    case KeyLayout::LinuxL3:
+    case KeyLayout::LinuxL4:
+    case KeyLayout::BondL34:
+      break;
+  }
+  return n;
+}
+
+}  // namespace ecmpsim::hashing

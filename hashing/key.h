@@ -1,0 +1,48 @@
+// Packing a flow's header fields into hash key bytes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "hashing/hasher.h"
+
+namespace ecmpsim::hashing {
+
+enum class Field : std::uint8_t { SrcIp, DstIp, Proto, SrcPort, DstPort, FlowLabel, InPort, DstQp };
+
+std::string_view field_name(Field f) noexcept;
+std::optional<Field> parse_field(std::string_view name) noexcept;
+
+// The header values one hash decision can read. A field the flow lacks is 0.
+struct Tuple {
+  std::uint32_t src_ip = 0;  // host order
+  std::uint32_t dst_ip = 0;
+  std::uint8_t proto = 0;
+  std::uint16_t sport = 0;
+  std::uint16_t dport = 0;
+  std::uint32_t flow_label = 0;  // 20 bits
+  std::uint32_t dst_qp = 0;      // 24 bits
+  std::uint16_t in_port = 0;
+};
+
+inline constexpr std::size_t kMaxKeyBytes = 64;
+using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
+
+// Writes the key for `layout` (and, for KeyLayout::Fields, `fields` in order,
+// network byte order: IPs 4 bytes, proto 1, ports 2, flow label 4 (20 bits,
+// right-aligned), in-port 2, dst-qp 3). Returns the number of bytes written.
+std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tuple& t,
+                      KeyBuffer& out) noexcept;
+
+inline const std::vector<Field>& default_fields() {
+  static const std::vector<Field> f{Field::SrcIp, Field::DstIp, Field::Proto, Field::SrcPort,
+                                    Field::DstPort};
+  return f;
+}
+
+}  // namespace ecmpsim::hashing

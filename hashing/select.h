@@ -1,0 +1,48 @@
+// Turning a hash value into a member of an equal-cost group.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ecmpsim::hashing {
+
+enum class Selection : std::uint8_t { Modulo, Threshold, Resilient };
+
+std::string_view selection_name(Selection s) noexcept;
+std::optional<Selection> parse_selection(std::string_view name) noexcept;
+
+// Keeps the algorithm's `bits` significant bits after rotating them right by
+// `offset` within that width (SAI's per-switch hash offset).
+constexpr std::uint64_t window(std::uint64_t h, unsigned bits, unsigned offset) noexcept {
+  const std::uint64_t mask = bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
+  h &= mask;
+  offset %= bits;
+  if (offset == 0) return h;
+  return ((h >> offset) | (h << (bits - offset))) & mask;
+}
+
+constexpr std::uint32_t select_modulo(std::uint64_t h, std::uint32_t n) noexcept {
+  return static_cast<std::uint32_t>(h % n);
+}
+
+// Hash-threshold (RFC 2992) as the Linux kernel implements it: member i owns
+// the hashes up to bound_i = round(W_i * 2^bits / W) - 1, W_i the running sum
+// of weights. Returns one bound per member.
+std::vector<std::uint64_t> threshold_bounds(std::span<const std::uint32_t> weights, unsigned bits);
+
+inline std::uint32_t select_threshold(std::uint64_t h, std::span<const std::uint64_t> bounds) noexcept {
+  std::uint32_t i = 0;
+  const auto n = static_cast<std::uint32_t>(bounds.size());
+  while (i + 1 < n && h > bounds[i]) ++i;
+  return i;
+}
+
+// Resilient (bucket table) hashing: bucket = h mod B; member i owns
+// round(B*W_i/W) - round(B*W_{i-1}/W) buckets, laid out in member order.
+std::vector<std::uint32_t> resilient_buckets(std::span<const std::uint32_t> weights,
+                                             std::uint32_t buckets);
+
+}  // namespace ecmpsim::hashing
