@@ -1,0 +1,88 @@
+#include "sim/cli/cli.h"
+
+#include <filesystem>
+#include <ostream>
+#include <vector>
+
+#include "sim/error.h"
+#include "sim/output.h"
+
+#ifndef ECMPSIM_VERSION
+#define ECMPSIM_VERSION "dev"
+#endif
+#ifndef ECMPSIM_DATA_DIR
+#define ECMPSIM_DATA_DIR "."
+#endif
+
+namespace ecmpsim::cli {
+
+std::string default_config_path() {
+  const std::string rel = "configs/paper16.toml";
+  if (std::filesystem::exists(rel)) return rel;
+  const std::string shipped = std::string(ECMPSIM_DATA_DIR) + "/" + rel;
+  return std::filesystem::exists(shipped) ? shipped : rel;
+}
+
+void emit(Io io, const std::string& text, const std::string& out_path) {
+  if (out_path.empty())
+    io.out << text << std::flush;
+  else
+    write_file_atomically(out_path, text);
+}
+
+namespace {
+
+// CLI11 messages can span lines; the contract is one line per error.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv, Io io) {
+  CLI::App app{"ecmpsim: ECMP routing what-if simulator for AI training clusters", "ecmpsim"};
+  app.set_version_flag("--version", std::string("ecmpsim ") + ECMPSIM_VERSION);
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, Action>> commands;
+  const auto before = app.get_subcommands({}).size();
+  Action run_action = add_run_command(app);
+  commands.emplace_back(app.get_subcommands({})[before], std::move(run_action));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    io.out << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp& e) {
+    io.out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    io.out << e.what() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // A subcommand's own --help surfaces here with exit code 0.
+    if (e.get_exit_code() == 0) {
+      for (const auto& [sub, _] : commands)
+        if (sub->parsed()) io.out << sub->help();
+      return 0;
+    }
+    io.err << "ecmpsim: " << one_line(e.what()) << "\n";
+    return 2;
+  }
+  try {
+    for (const auto& [sub, action] : commands)
+      if (sub->parsed()) return action(io);
+  } catch (const InputError& e) {
+    io.err << "ecmpsim: " << e.describe() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    io.err << "ecmpsim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}
+
+}  // namespace ecmpsim::cli

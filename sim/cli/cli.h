@@ -1,0 +1,30 @@
+// The command line: thin wrappers that parse flags, call the library and print.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace ecmpsim::cli {
+
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// Runs one command line; returns the exit code (0 ok, 2 bad input, 1 internal error).
+int run(int argc, const char* const* argv, Io io);
+
+// A subcommand's body, run after its flags are parsed.
+using Action = std::function<int(Io)>;
+
+// Each subcommand registers its flags on `app` and returns its body.
+Action add_run_command(CLI::App& app);
+
+// Shared by subcommands.
+std::string default_config_path();
+// Prints `text` to stdout, or writes it atomically to `out_path` when set.
+void emit(Io io, const std::string& text, const std::string& out_path);
+
+}  // namespace ecmpsim::cli

@@ -1,0 +1,44 @@
+// Route computation: for every switch and destination ToR, the set of
+// next-hop links on hop-count shortest paths (Boost.Graph breadth-first
+// search). Identical sets are stored once, as numbered groups.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/fabric.h"
+
+namespace ecmpsim {
+
+class EqualCostSets {
+ public:
+  static constexpr std::uint32_t kNoGroup = ~0u;
+
+  std::uint32_t tors() const noexcept { return tors_; }
+  // kNoGroup when the switch is the ToR itself or cannot reach it.
+  std::uint32_t group(std::uint32_t switch_index, std::uint32_t tor) const {
+    return group_of_[std::size_t{switch_index} * tors_ + tor];
+  }
+  std::size_t groups() const noexcept { return begin_.size() - 1; }
+  std::span<const LinkId> members(std::uint32_t g) const {
+    return {members_.data() + begin_[g], members_.data() + begin_[g + 1]};
+  }
+  // Hops from a switch to a ToR; kNone when unreachable.
+  std::uint32_t distance(std::uint32_t switch_index, std::uint32_t tor) const {
+    return distance_[std::size_t{switch_index} * tors_ + tor];
+  }
+
+ private:
+  friend EqualCostSets compute_equal_cost_sets(const Fabric&);
+  std::uint32_t tors_ = 0;
+  std::vector<std::uint32_t> group_of_;
+  std::vector<std::uint32_t> distance_;
+  std::vector<std::uint32_t> begin_{0};
+  std::vector<LinkId> members_;
+};
+
+// Only links that are up and join two switches carry transit traffic.
+EqualCostSets compute_equal_cost_sets(const Fabric& fabric);
+
+}  // namespace ecmpsim

@@ -1,0 +1,50 @@
+// One experiment as an ordinary value: the fabric, its routes and flows,
+// evaluated under every scenario of the spec.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/fabric.h"
+#include "sim/forwarding.h"
+#include "sim/metrics.h"
+#include "sim/routes.h"
+#include "sim/spec.h"
+#include "sim/trace.h"
+#include "workloads/flow.h"
+
+namespace ecmpsim {
+
+struct ScenarioResult {
+  const ScenarioSpec* spec = nullptr;
+  Trace trace;
+  Imbalance flows;  // over switch-to-switch links, by flow count
+  Imbalance bytes;  // the same links, by bytes
+};
+
+class Simulation {
+ public:
+  explicit Simulation(Spec spec);
+
+  const Spec& spec() const noexcept { return spec_; }
+  const Fabric& fabric() const noexcept { return fabric_; }
+  const EqualCostSets& sets() const noexcept { return sets_; }
+  const workloads::Flows& flows() const noexcept { return flows_; }
+  // The links metrics are taken over: every working switch-to-switch link, both directions.
+  const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
+
+  ScenarioResult run(const ScenarioSpec& scenario) const;
+  std::vector<ScenarioResult> run_all() const;
+
+ private:
+  Spec spec_;
+  Fabric fabric_;
+  EqualCostSets sets_;
+  workloads::Flows flows_;
+  std::vector<LinkId> metric_links_;
+};
+
+// Flows of the spec's workload on the fabric.
+workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric);
+
+}  // namespace ecmpsim

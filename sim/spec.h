@@ -1,0 +1,84 @@
+// The validated description of one experiment. Plain data: nothing here reads
+// TOML or knows the command line; tests build a Spec in code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hashing/key.h"
+#include "hashing/select.h"
+#include "sim/error.h"
+#include "sim/units.h"
+#include "workloads/placement.h"
+
+namespace ecmpsim {
+
+struct LeafSpineSpec {
+  std::uint32_t leaves = 4;
+  std::uint32_t spines = 4;
+  std::uint32_t hosts_per_leaf = 4;
+  std::uint32_t links_per_pair = 1;  // parallel links between each leaf and spine
+  Gbps host_speed{400};
+  Gbps fabric_speed{400};
+};
+
+struct FabricSpec {
+  LeafSpineSpec leaf_spine;
+  std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's hosts are base + t*256 + 1..
+};
+
+struct HashSpec {
+  std::string algo = "crc16-ccitt";
+  std::vector<hashing::Field> fields = hashing::default_fields();
+  std::uint32_t seed = 0;
+  std::uint32_t offset = 0;  // rotate right by this many bits before selection
+  hashing::Selection select = hashing::Selection::Modulo;
+  std::uint32_t buckets = 128;  // resilient selection only
+};
+
+enum class RoutingKind : std::uint8_t { Ecmp, Static };
+
+// One static route: on `switch_name`, packets to `prefix/len` leave towards `next_hop`.
+struct StaticRoute {
+  std::string switch_name;
+  std::uint32_t prefix = 0;
+  std::uint8_t prefix_len = 32;
+  std::string next_hop;
+  SourcePos where;  // for errors that surface when the table is compiled
+};
+
+enum class StaticPolicy : std::uint8_t {
+  Table,   // only the routes listed
+  DstMod,  // generated: destination endpoint i takes member i mod n of the equal-cost set
+};
+
+struct ScenarioSpec {
+  std::string name;
+  RoutingKind routing = RoutingKind::Ecmp;
+  HashSpec hash;
+  StaticPolicy policy = StaticPolicy::Table;
+  std::vector<StaticRoute> routes;  // consulted before the policy when both are given
+};
+
+enum class Collective : std::uint8_t { RingAllReduce };
+
+struct WorkloadSpec {
+  Collective collective = Collective::RingAllReduce;
+  std::uint32_t nodes = 0;  // 0 = every endpoint in the fabric
+  workloads::Placement placement = workloads::Placement::Contiguous;
+  Bytes message{1ULL << 30};
+  std::uint32_t channels = 4;
+  std::uint32_t qps_per_connection = 1;
+  std::uint32_t qpn_base = 0x100;
+  std::uint32_t qpn_stride = 1;
+};
+
+struct Spec {
+  std::string source;  // the config file, for messages
+  FabricSpec fabric;
+  WorkloadSpec workload;
+  std::vector<ScenarioSpec> scenarios;
+};
+
+}  // namespace ecmpsim
