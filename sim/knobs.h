@@ -3,12 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <toml++/toml.h>
 
 #include "sim/error.h"
+#include "sim/parse.h"
+#include "sim/units.h"
 
 namespace ecmpsim::config {
 
@@ -36,6 +39,83 @@ void read_section(const toml::table& table, std::span<const Knob<S>> knobs, S& o
       throw InputError(pos_of(node, file, key), "unknown key");
     knob->read(node, out, pos_of(node, file, key));
   }
+}
+
+template <class S, class Get>
+Knob<S> uint_knob(std::string_view key, std::string_view doc, std::uint64_t lo, std::uint64_t hi, Get get) {
+  return {key, "integer", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto v = n.value<std::int64_t>();
+            if (!n.is_integer() || !v) throw InputError(at, "expected an integer");
+            if (*v < 0 || static_cast<std::uint64_t>(*v) < lo || static_cast<std::uint64_t>(*v) > hi)
+              throw InputError(at, "value " + std::to_string(*v) + " out of range [" +
+                                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+            get(s) = static_cast<std::remove_reference_t<decltype(get(s))>>(*v);
+          },
+          [=](const S& s) { return std::to_string(get(s)); }};
+}
+
+template <class S, class Get>
+Knob<S> gbps_knob(std::string_view key, std::string_view doc, Get get) {
+  return {key, "number", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto v = n.value<double>();
+            if (!(n.is_integer() || n.is_floating_point()) || !v) throw InputError(at, "expected a number");
+            if (!(*v > 0) || *v > 1e6) throw InputError(at, "speed must be in (0, 1e6] Gb/s");
+            get(s) = Gbps{*v};
+          },
+          [=](const S& s) { return format_number(get(s).value); }};
+}
+
+template <class S, class Get>
+Knob<S> bytes_knob(std::string_view key, std::string_view doc, Get get) {
+  return {key, "integer or size string", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            if (const auto v = n.value<std::int64_t>(); n.is_integer() && v) {
+              if (*v <= 0) throw InputError(at, "size must be positive");
+              get(s) = Bytes{static_cast<std::uint64_t>(*v)};
+            } else if (const auto str = n.value<std::string>(); n.is_string() && str) {
+              const auto b = parse_size(*str);
+              if (!b || b->value == 0) throw InputError(at, "invalid size '" + *str + "' (e.g. 4096, \"256MiB\", \"1GB\")");
+              get(s) = *b;
+            } else {
+              throw InputError(at, "expected a size (integer bytes or a string such as \"1GiB\")");
+            }
+          },
+          [=](const S& s) { return std::to_string(get(s).value); }};
+}
+
+template <class S, class Get>
+Knob<S> ip_knob(std::string_view key, std::string_view doc, Get get) {
+  return {key, "IPv4 address", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto str = n.value<std::string>();
+            if (!n.is_string() || !str) throw InputError(at, "expected an IPv4 address string");
+            const auto ip = parse_ipv4(*str);
+            if (!ip) throw InputError(at, "invalid IPv4 address '" + *str + "'");
+            get(s) = *ip;
+          },
+          [=](const S& s) { return "\"" + format_ipv4(get(s)) + "\""; }};
+}
+
+template <class S, class T, class Get, class Parse, class Name>
+Knob<S> enum_knob(std::string_view key, std::string_view choices, std::string_view doc, Get get, Parse parse,
+                  Name name) {
+  return {key, choices, doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto str = n.value<std::string>();
+            if (!n.is_string() || !str) throw InputError(at, "expected a string, one of " + std::string(choices));
+            const std::optional<T> v = parse(*str);
+            if (!v) throw InputError(at, "unknown value '" + *str + "', expected one of " + std::string(choices));
+            get(s) = *v;
+          },
+          [=](const S& s) { return "\"" + std::string(name(get(s))) + "\""; }};
+}
+
+inline const toml::table& expect_table(const toml::node& n, const SourcePos& at) {
+  const auto* t = n.as_table();
+  if (!t) throw InputError(at, "expected a table");
+  return *t;
 }
 
 template <class S>
