@@ -1,5 +1,6 @@
 #include "sim/config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +18,18 @@ std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) throw InputError({path, 0, 0, {}}, "cannot read file");
   return ss.str();
+}
+
+std::uint64_t endpoint_count(const FabricSpec& f) {
+  switch (f.kind) {
+    case FabricKind::LeafSpine: return std::uint64_t{f.leaf_spine.leaves} * f.leaf_spine.hosts_per_leaf;
+    case FabricKind::FatTree: return std::uint64_t{f.fat_tree_k} * f.fat_tree_k * f.fat_tree_k / 4;
+    case FabricKind::Rail: return std::uint64_t{f.rail_nodes} * f.nics_per_node;
+    case FabricKind::File:
+      return static_cast<std::uint64_t>(std::count_if(f.topology.nodes.begin(), f.topology.nodes.end(),
+                                                       [](const TopologyNode& n) { return n.tier == Tier::Host; }));
+  }
+  return 0;
 }
 
 }  // namespace
@@ -46,6 +59,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
     const SourcePos at = config::pos_of(node, path, key);
     if (key == "fabric") {
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
+      config::check_fabric(*node.as_table(), spec.fabric, path);
     } else if (key == "workload") {
       config::read_section<WorkloadSpec>(expect_table(node, at), workload_knobs(), spec.workload, path, key);
     } else if (key == "scenario") {
@@ -54,7 +68,19 @@ Spec parse_config(std::string_view text, const std::string& path) {
       for (const auto& e : *arr) {
         const SourcePos sat = config::pos_of(e, path, key);
         ScenarioSpec s;
-        config::read_section<ScenarioSpec>(expect_table(e, sat), scenario_knobs(), s, path, key);
+        const auto& table = expect_table(e, sat);
+        if (const auto* b = table.get("base")) {
+          const auto name = b->value<std::string>();
+          const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
+                                       [&](const ScenarioSpec& o) { return name && o.name == *name; });
+          if (it == spec.scenarios.end())
+            throw InputError(config::pos_of(*b, path, "scenario.base"),
+                             "no earlier scenario named '" + name.value_or("") + "'");
+          s = *it;
+          s.base = it->name;
+          s.name.clear();
+        }
+        config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
           if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");
@@ -71,16 +97,13 @@ Spec parse_config(std::string_view text, const std::string& path) {
     s.name = "ecmp";
     spec.scenarios.push_back(s);
   }
-  const auto& ls = spec.fabric.leaf_spine;
-  const std::uint64_t endpoints = std::uint64_t{ls.leaves} * ls.hosts_per_leaf;
+  const std::uint64_t endpoints = endpoint_count(spec.fabric);
   if (spec.workload.nodes > endpoints) {
     const auto* n = root.at_path("workload.nodes").node();
     throw InputError(n ? config::pos_of(*n, path, "workload.nodes") : SourcePos{path, 0, 0, "workload.nodes"},
                      "job has " + std::to_string(spec.workload.nodes) + " nodes but the fabric has only " +
                          std::to_string(endpoints) + " endpoints");
   }
-  if (std::uint64_t{spec.fabric.address_base} + std::uint64_t{ls.leaves} * 256 > 0xFFFFFFFFull)
-    throw InputError({path, 0, 0, "fabric.address_base"}, "address plan overflows the IPv4 space");
   return spec;
 }
 
@@ -91,6 +114,8 @@ std::string config_reference() {
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());
+  out += "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)\n"
+         "      The keys of [scenario.hash], replacing the scenario's default for that tier or switch.\n";
   return out;
 }
 
