@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "sim/spec.h"
 #include "sim/trace.h"
 #include "workloads/flow.h"
+#include "workloads/import.h"
 
 namespace ecmpsim {
 
@@ -25,9 +27,18 @@ struct ScenarioResult {
   bool is_down(LinkId l) const { return !down.empty() && down[l] != 0; }
 };
 
+// Where imported flows came from (`ecmpsim run --flows`), for the reports.
+struct ImportedSource {
+  std::string format;  // "csv", "rdma" or "pcap"
+  std::string files;   // comma-separated
+};
+
 class Simulation {
  public:
   explicit Simulation(Spec spec);
+  // The imported flows replace the spec's workload; they are placed on the
+  // endpoints owning their addresses (InputError for an unknown address).
+  Simulation(Spec spec, const workloads::ImportedFlows& imported);
 
   const Spec& spec() const noexcept { return spec_; }
   const Fabric& fabric() const noexcept { return fabric_; }
@@ -37,6 +48,8 @@ class Simulation {
   // down links for the spec's scenarios, on demand for any other scenario.
   std::shared_ptr<const EqualCostSets> sets_for(const ScenarioSpec& scenario) const;
   const workloads::Flows& flows() const noexcept { return flows_; }
+  // Set when the flows were imported rather than generated from the spec.
+  const std::optional<ImportedSource>& imported() const noexcept { return imported_; }
   // The links metrics are taken over: every switch-to-switch link, both
   // directions (a scenario leaves out the ones it takes down).
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
@@ -50,7 +63,10 @@ class Simulation {
   std::shared_ptr<const EqualCostSets> healthy_;
   std::vector<std::pair<std::vector<std::uint8_t>, std::shared_ptr<const EqualCostSets>>> by_failure_;
   workloads::Flows flows_;
+  std::optional<ImportedSource> imported_;
   std::vector<LinkId> metric_links_;
+
+  void find_metric_links();  // and the failure sets of the spec's scenarios
 };
 
 // Flows of the spec's workload on the fabric.
