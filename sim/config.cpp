@@ -11,6 +11,38 @@ namespace {
 
 using namespace config;
 
+SourcePos key_pos(const toml::table& t, std::string_view key, const SourcePos& fallback, const std::string& file,
+                  const std::string& section) {
+  const auto* n = t.get(key);
+  return n ? config::pos_of(*n, file, section + "." + std::string(key)) : fallback;
+}
+
+JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string& file, const std::string& section) {
+  const toml::table& t = expect_table(node, at);
+  JobSpec job;
+  config::read_section<JobSpec>(t, job_knobs(), job, file, section);
+  job.where = at;
+  job.nodes_at = key_pos(t, "nodes", at, file, section);
+  job.hosts_at = key_pos(t, "hosts", at, file, section);
+  const SourcePos placement_at = key_pos(t, "placement", at, file, section);
+  if (!job.hosts.empty()) {
+    if (t.get("placement") && job.placement != workloads::Placement::List)
+      throw InputError(placement_at, "a hosts list needs placement \"list\" (or no placement)");
+    job.placement = workloads::Placement::List;
+    if (job.nodes != 0 && job.nodes != job.hosts.size())
+      throw InputError(job.nodes_at, "nodes = " + std::to_string(job.nodes) + " but the hosts list names " +
+                                         std::to_string(job.hosts.size()));
+  } else if (job.placement == workloads::Placement::List) {
+    throw InputError(placement_at, "placement \"list\" needs a hosts list");
+  }
+  if (job.search_channels > job.channels)
+    throw InputError(key_pos(t, "search_channels", at, file, section),
+                     "search_channels exceeds channels (" + std::to_string(job.channels) + ")");
+  if (std::uint64_t{job.roce.sport_base} + job.roce.sport_range > 65536)
+    throw InputError(key_pos(t, "sport_range", at, file, section), "sport_base + sport_range exceeds 65536");
+  return job;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0, {}}, "cannot open file");
@@ -18,18 +50,6 @@ std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) throw InputError({path, 0, 0, {}}, "cannot read file");
   return ss.str();
-}
-
-std::uint64_t endpoint_count(const FabricSpec& f) {
-  switch (f.kind) {
-    case FabricKind::LeafSpine: return std::uint64_t{f.leaf_spine.leaves} * f.leaf_spine.hosts_per_leaf;
-    case FabricKind::FatTree: return std::uint64_t{f.fat_tree_k} * f.fat_tree_k * f.fat_tree_k / 4;
-    case FabricKind::Rail: return std::uint64_t{f.rail_nodes} * f.nics_per_node;
-    case FabricKind::File:
-      return static_cast<std::uint64_t>(std::count_if(f.topology.nodes.begin(), f.topology.nodes.end(),
-                                                       [](const TopologyNode& n) { return n.tier == Tier::Host; }));
-  }
-  return 0;
 }
 
 }  // namespace
@@ -53,7 +73,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
   }
   Spec spec;
   spec.source = path;
-  const SourcePos file_pos{path, 0, 0, {}};
+  bool workload_seen = false;
   for (const auto& [k, node] : root) {
     const std::string key(k.str());
     const SourcePos at = config::pos_of(node, path, key);
@@ -61,7 +81,14 @@ Spec parse_config(std::string_view text, const std::string& path) {
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
       config::check_fabric(*node.as_table(), spec.fabric, path);
     } else if (key == "workload") {
-      config::read_section<WorkloadSpec>(expect_table(node, at), workload_knobs(), spec.workload, path, key);
+      if (!spec.jobs.empty()) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      spec.jobs.push_back(read_job(node, at, path, key));
+      workload_seen = true;
+    } else if (key == "job") {
+      if (workload_seen) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[job]] tables");
+      for (const auto& e : *arr) spec.jobs.push_back(read_job(e, config::pos_of(e, path, key), path, key));
     } else if (key == "scenario") {
       const auto* arr = node.as_array();
       if (!arr) throw InputError(at, "expected [[scenario]] tables");
@@ -84,7 +111,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
           if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");
-        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty())
+        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty() && !s.routes_file)
           throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
         spec.scenarios.push_back(std::move(s));
       }
@@ -97,12 +124,12 @@ Spec parse_config(std::string_view text, const std::string& path) {
     s.name = "ecmp";
     spec.scenarios.push_back(s);
   }
-  const std::uint64_t endpoints = endpoint_count(spec.fabric);
-  if (spec.workload.nodes > endpoints) {
-    const auto* n = root.at_path("workload.nodes").node();
-    throw InputError(n ? config::pos_of(*n, path, "workload.nodes") : SourcePos{path, 0, 0, "workload.nodes"},
-                     "job has " + std::to_string(spec.workload.nodes) + " nodes but the fabric has only " +
-                         std::to_string(endpoints) + " endpoints");
+  if (spec.jobs.empty()) spec.jobs.emplace_back();
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    JobSpec& job = spec.jobs[j];
+    if (job.name.empty()) job.name = "job" + std::to_string(j);
+    for (std::size_t o = 0; o < j; ++o)
+      if (spec.jobs[o].name == job.name) throw InputError(job.where, "duplicate job name '" + job.name + "'");
   }
   return spec;
 }
@@ -110,7 +137,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
 std::string config_reference() {
   std::string out;
   config::append_reference<FabricSpec>(out, "fabric", fabric_knobs());
-  config::append_reference<WorkloadSpec>(out, "workload", workload_knobs());
+  config::append_reference<JobSpec>(out, "[job]] (or a single [workload])", job_knobs());
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());

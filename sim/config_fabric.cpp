@@ -101,9 +101,12 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
       uint_knob<FabricSpec>("nodes", "rail: compute nodes, each with nics_per_node NICs.", 1, 1u << 20,
                             [](auto& s) -> auto& { return s.rail_nodes; }),
       uint_knob<FabricSpec>("nics_per_node",
-                            "NICs per compute node: consecutive endpoints of one leaf (leaf-spine, fat-tree), or "
-                            "one NIC per rail (rail).",
-                            1, 64, [](auto& s) -> auto& { return s.nics_per_node; }),
+                            "NICs per node (server), each its own endpoint with its own IP and access link; a "
+                            "node's NICs are consecutive endpoints on one leaf (leaf-spine: hosts_per_leaf, "
+                            "fat-tree: k/2 must be a multiple), or one NIC per rail (rail).",
+                            1, 254, [](auto& s) -> auto& { return s.nics_per_node; }),
+      uint_knob<FabricSpec>("gpus_per_node", "GPUs (ranks) per node.", 1, 1024,
+                            [](auto& s) -> auto& { return s.gpus_per_node; }),
       uint_knob<FabricSpec>("rail_leaf_nodes",
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
@@ -137,12 +140,14 @@ void check_fabric(const toml::table& table, const FabricSpec& spec, const std::s
   };
   if (spec.kind == FabricKind::File && spec.topology.source.empty())
     throw InputError(at("kind"), "kind = \"file\" needs file = \"topology.toml\" (or .csv)");
-  const std::uint32_t per_tor = spec.kind == FabricKind::LeafSpine ? spec.leaf_spine.hosts_per_leaf
-                                : spec.kind == FabricKind::FatTree ? spec.fat_tree_k / 2
-                                                                   : spec.nics_per_node;
-  if (per_tor % spec.nics_per_node != 0)
-    throw InputError(at("nics_per_node"), std::to_string(spec.nics_per_node) + " NICs per node do not divide the " +
-                                              std::to_string(per_tor) + " endpoints of a leaf");
+  if (spec.kind == FabricKind::LeafSpine && spec.leaf_spine.hosts_per_leaf % spec.nics_per_node != 0)
+    throw InputError(at("nics_per_node"), "hosts_per_leaf (" + std::to_string(spec.leaf_spine.hosts_per_leaf) +
+                                              ") is not a multiple of nics_per_node (" +
+                                              std::to_string(spec.nics_per_node) + ")");
+  if (spec.kind == FabricKind::FatTree && (spec.fat_tree_k / 2) % spec.nics_per_node != 0)
+    throw InputError(at("nics_per_node"), "k/2 (" + std::to_string(spec.fat_tree_k / 2) +
+                                              " endpoints per edge) is not a multiple of nics_per_node (" +
+                                              std::to_string(spec.nics_per_node) + ")");
 }
 
 }  // namespace ecmpsim::config

@@ -14,8 +14,8 @@ std::string_view tier_name(Tier t) noexcept {
   return "?";
 }
 
-NodeId Fabric::add_node(std::string name, Tier tier, std::uint32_t server) {
-  nodes_.push_back({std::move(name), tier, 0, server});
+NodeId Fabric::add_node(std::string name, Tier tier) {
+  nodes_.push_back({std::move(name), tier, 0});
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
@@ -24,6 +24,18 @@ LinkId Fabric::add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight) {
   links_.push_back({a, b, speed, id + 1, true, weight});
   links_.push_back({b, a, speed, id, true, weight});
   return id;
+}
+
+void Fabric::add_server(std::string name, std::vector<NodeId> nics) {
+  server_names_.push_back(std::move(name));
+  server_nic_nodes_.insert(server_nic_nodes_.end(), nics.begin(), nics.end());
+  server_begin_.push_back(static_cast<std::uint32_t>(server_nic_nodes_.size()));
+}
+
+std::uint32_t Fabric::find_server(std::string_view name) const {
+  for (std::uint32_t s = 0; s < server_names_.size(); ++s)
+    if (server_names_[s] == name) return s;
+  return kNone;
 }
 
 NodeId Fabric::find(std::string_view name) const {
@@ -103,26 +115,22 @@ void Fabric::finalize(std::uint32_t address_base) {
   stride_ = static_cast<std::uint32_t>(stride);
   for (std::uint32_t e = 0; e < ne; ++e) nodes_[endpoints_[e]].ip = block_base(tor_of_[e]) + tor_pos_[e] + 1;
 
-  // Compute nodes, numbered by first NIC.
-  std::unordered_map<std::uint32_t, std::uint32_t> label;
-  server_of_.assign(ne, 0);
-  std::uint32_t count = 0;
-  for (std::uint32_t e = 0; e < ne; ++e) {
-    const std::uint32_t s = nodes_[endpoints_[e]].server;
-    if (s == kNone) {
-      server_of_[e] = count++;
-    } else {
-      const auto [it, fresh] = label.try_emplace(s, count);
-      if (fresh) ++count;
-      server_of_[e] = it->second;
+  if (server_names_.empty())
+    for (NodeId v : endpoints_) add_server(nodes_[v].name, {v});
+  server_nics_.clear();
+  server_of_.assign(ne, kNone);
+  for (std::uint32_t s = 0; s < server_names_.size(); ++s)
+    for (std::uint32_t i = server_begin_[s]; i < server_begin_[s + 1]; ++i) {
+      const std::uint32_t e = endpoint_index_[server_nic_nodes_[i]];
+      if (e == kNone || server_of_[e] != kNone)
+        throw InputError({}, "server '" + server_names_[s] + "': '" + nodes_[server_nic_nodes_[i]].name +
+                                 "' is not an endpoint of its own");
+      server_nics_.push_back(e);
+      server_of_[e] = s;
     }
-  }
-  server_begin_.assign(count + 1, 0);
-  for (std::uint32_t s : server_of_) ++server_begin_[s + 1];
-  for (std::uint32_t s = 0; s < count; ++s) server_begin_[s + 1] += server_begin_[s];
-  server_nics_.assign(ne, 0);
-  std::vector<std::uint32_t> at(server_begin_.begin(), server_begin_.end() - 1);
-  for (std::uint32_t e = 0; e < ne; ++e) server_nics_[at[server_of_[e]]++] = e;
+  for (std::uint32_t e = 0; e < ne; ++e)
+    if (server_of_[e] == kNone)
+      throw InputError({}, "endpoint '" + nodes_[endpoints_[e]].name + "' belongs to no server");
 }
 
 void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where) {

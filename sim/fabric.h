@@ -23,8 +23,7 @@ std::string_view tier_name(Tier t) noexcept;
 struct Node {
   std::string name;
   Tier tier = Tier::Host;
-  std::uint32_t ip = 0;         // endpoints only, from the address plan
-  std::uint32_t server = kNone;  // endpoints only: compute-node label given by the generator
+  std::uint32_t ip = 0;  // endpoints only, from the address plan
 };
 
 // One direction of a cable; the cable's other direction is `reverse`.
@@ -39,14 +38,17 @@ struct Link {
 
 class Fabric {
  public:
-  // `server` groups endpoints into compute nodes (kNone: the endpoint is its own node).
-  NodeId add_node(std::string name, Tier tier, std::uint32_t server = kNone);
+  NodeId add_node(std::string name, Tier tier);
   // Adds a cable: two directed links. Returns the id of a->b (b->a is id + 1).
   LinkId add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight = 1);
-  // Indexes endpoints, switches, ToRs and adjacency and assigns the address
-  // plan; call once after the last add_*. Throws InputError when two nodes
-  // share a name, an endpoint has other than one link to a switch, or the
-  // plan overflows IPv4.
+  // Declares a server (a "node" in NCCL and in the config) owning the given
+  // endpoint nodes as its NICs, NIC k = nics[k]. Call before finalize();
+  // when no server is declared, every endpoint is a server of its own.
+  void add_server(std::string name, std::vector<NodeId> nics);
+  // Indexes endpoints, switches, ToRs, servers and adjacency and assigns the
+  // address plan; call once after the last add_*. Throws InputError when two
+  // nodes share a name, an endpoint has other than one link to a switch, or
+  // the plan overflows IPv4.
   void finalize(std::uint32_t address_base);
 
   std::span<const Node> nodes() const noexcept { return nodes_; }
@@ -79,13 +81,15 @@ class Fabric {
   std::uint32_t address_stride() const noexcept { return stride_; }
   std::uint32_t block_base(std::uint32_t t) const { return base_ + t * stride_; }
 
-  // Compute nodes (servers), dense 0..N-1 in order of first NIC; a node's NICs
-  // are endpoint indices in endpoint order.
-  std::size_t node_count() const noexcept { return server_begin_.size() - 1; }
-  std::span<const std::uint32_t> nics_of_node(std::uint32_t n) const {
-    return {server_nics_.data() + server_begin_[n], server_nics_.data() + server_begin_[n + 1]};
+  // Servers, dense 0..N-1, in declaration order; their NICs as endpoint indices.
+  std::uint32_t server_count() const noexcept { return static_cast<std::uint32_t>(server_names_.size()); }
+  const std::string& server_name(std::uint32_t s) const { return server_names_[s]; }
+  std::span<const std::uint32_t> server_nics(std::uint32_t s) const {
+    return {server_nics_.data() + server_begin_[s], server_nics_.data() + server_begin_[s + 1]};
   }
-  std::uint32_t node_of_nic(std::uint32_t e) const { return server_of_[e]; }
+  std::uint32_t server_of(std::uint32_t endpoint) const { return server_of_[endpoint]; }
+  // kNone when no server has that name.
+  std::uint32_t find_server(std::string_view name) const;
 
   // Switches, dense 0..S-1.
   std::span<const NodeId> switches() const noexcept { return switches_; }
@@ -105,8 +109,10 @@ class Fabric {
   std::vector<NodeId> endpoints_, switches_, tors_;
   std::vector<std::uint32_t> endpoint_index_, switch_index_, tor_index_, tor_of_, tor_pos_;
   std::vector<std::uint32_t> tor_begin_, tor_members_;
-  std::vector<std::uint32_t> server_begin_, server_nics_, server_of_;
   std::vector<LinkId> uplink_;
+  std::vector<std::string> server_names_;
+  std::vector<NodeId> server_nic_nodes_;  // as declared; endpoint indices after finalize
+  std::vector<std::uint32_t> server_begin_{0}, server_nics_, server_of_;
   std::vector<std::uint32_t> out_begin_;
   std::vector<LinkId> out_;
   std::uint32_t base_ = 0, stride_ = 256;
@@ -114,7 +120,7 @@ class Fabric {
 
 // Builds the fabric the spec describes (sim/generators.cpp documents each
 // kind's names) and checks it: unique names, every endpoint reachable from
-// every other, positive speeds. Throws InputError naming the cause.
+// every other. Throws InputError naming the cause.
 Fabric build_fabric(const FabricSpec& spec);
 
 // Throws InputError when some endpoint cannot reach another over the links
