@@ -18,13 +18,26 @@ workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric) {
   return flows;
 }
 
+std::vector<JobInfo> describe_jobs(const WorkloadSpec& w, const Fabric& fabric) {
+  const auto ranks = static_cast<std::uint32_t>(w.nodes == 0 ? fabric.endpoints().size() : w.nodes);
+  switch (w.collective) {
+    case Collective::RingAllReduce: return {{"ring-allreduce", BusPattern::AllReduce, ranks, w.message}};
+  }
+  return {};
+}
+
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
       flows_(generate_flows(spec_.workload, fabric_)) {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
+    capacity_gbps_.push_back(link.up ? link.speed.value : 0.0);
   }
+  jobs_ = describe_jobs(spec_.workload, fabric_);
+  const CutBounds cuts(fabric_);
+  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
+  ideal_s_ = cuts.ideal_s(flows_);
 }
 
 ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
@@ -41,6 +54,11 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   }
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
+  r.tiers = tier_imbalance(fabric_, metric_links_, r.trace);
+  r.collisions = colliding_pairs(fabric_, sets_, flows_, r.trace);
+  FlowModel model;
+  model.run({capacity_gbps_, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  r.predicted = predict(flows_, r.times, jobs_, job_ideal_s_, ideal_s_);
   return r;
 }
 

@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "sim/fabric.h"
+#include "sim/flow_model.h"
 #include "sim/forwarding.h"
+#include "sim/link_metrics.h"
 #include "sim/metrics.h"
+#include "sim/prediction.h"
 #include "sim/routes.h"
 #include "sim/spec.h"
 #include "sim/trace.h"
@@ -20,6 +23,10 @@ struct ScenarioResult {
   Trace trace;
   Imbalance flows;  // over switch-to-switch links, by flow count
   Imbalance bytes;  // the same links, by bytes
+  std::vector<TierImbalance> tiers;  // the same links, per tier
+  std::uint64_t collisions = 0;      // colliding flow pairs (sim/link_metrics.h)
+  FlowTimes times;                   // per flow: max-min rate at start, finish time
+  Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
 };
 
 class Simulation {
@@ -32,6 +39,11 @@ class Simulation {
   const workloads::Flows& flows() const noexcept { return flows_; }
   // The links metrics are taken over: every working switch-to-switch link, both directions.
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
+  // Per job id: what it is (for its bus bandwidth) and its ideal time alone on the fabric.
+  const std::vector<JobInfo>& jobs() const noexcept { return jobs_; }
+  const std::vector<double>& job_ideal_s() const noexcept { return job_ideal_s_; }
+  // The ideal time of all flows together.
+  double ideal_s() const noexcept { return ideal_s_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
@@ -42,9 +54,15 @@ class Simulation {
   EqualCostSets sets_;
   workloads::Flows flows_;
   std::vector<LinkId> metric_links_;
+  std::vector<double> capacity_gbps_;  // per link, 0 when down
+  std::vector<JobInfo> jobs_;
+  std::vector<double> job_ideal_s_;
+  double ideal_s_ = 0;
 };
 
 // Flows of the spec's workload on the fabric.
 workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric);
+// The jobs of the spec's workload, indexed by the flows' job id.
+std::vector<JobInfo> describe_jobs(const WorkloadSpec& w, const Fabric& fabric);
 
 }  // namespace ecmpsim
