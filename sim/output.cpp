@@ -64,9 +64,13 @@ std::string pad(std::string s, std::size_t w, bool right = false) {
   return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
 }
 
+// digits >= 0: that many decimals; digits < 0: -digits significant digits.
 std::string fixed(double v, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  if (digits >= 0)
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*g", -digits, v);
   return buf;
 }
 
@@ -100,7 +104,11 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
   doc["fabric"] = {{"switches", fabric.switches().size()},
                    {"endpoints", fabric.endpoints().size()},
                    {"metric_links", sim.metric_links().size()}};
-  doc["workload"] = {{"collective", "ring-allreduce"}, {"flows", flows.size()}, {"bytes", total}};
+  if (const auto& im = sim.imported())
+    doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
+                       {"flows", flows.size()}, {"bytes", total}};
+  else
+    doc["workload"] = {{"collective", "ring-allreduce"}, {"flows", flows.size()}, {"bytes", total}};
   json scenarios = json::array();
   for (const ScenarioResult& r : results) {
     json s;
@@ -156,9 +164,16 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
          std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
          " switch-to-switch links (both directions)\n";
-  out += "workload  ring all-reduce of " + human_bytes(w.message.value) + ", " + std::to_string(w.channels) +
-         " channels x " + std::to_string(w.qps_per_connection) + " QP: " + std::to_string(sim.flows().size()) +
-         " flows\n\n";
+  if (const auto& im = sim.imported()) {
+    std::uint64_t total = 0;
+    for (auto b : sim.flows().bytes) total += b;
+    out += "workload  imported " + im->format + " from " + im->files + ": " + std::to_string(sim.flows().size()) +
+           " flows, " + human_bytes(total) + "\n\n";
+  } else {
+    out += "workload  ring all-reduce of " + human_bytes(w.message.value) + ", " + std::to_string(w.channels) +
+           " channels x " + std::to_string(w.qps_per_connection) + " QP: " + std::to_string(sim.flows().size()) +
+           " flows\n\n";
+  }
   constexpr std::size_t kLabel = 22, kCol = 14;
   std::string head = pad("metric", kLabel);
   for (const auto& r : results) head += pad(r.spec->name, kCol, true);
@@ -182,15 +197,15 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   out += "\npredicted (max-min fair flow model)\n";
-  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, 3);
-  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, 3);
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, -6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, -6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
   row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw_gbps; }, 1);
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = "job " + std::to_string(j) + " ";
       row(job + "completion (ms)",
-          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion_s * 1e3; }, 3);
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion_s * 1e3; }, -6);
       row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
       row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw_gbps; },
           1);

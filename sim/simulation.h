@@ -2,6 +2,7 @@
 // evaluated under every scenario of the spec.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "sim/spec.h"
 #include "sim/trace.h"
 #include "workloads/flow.h"
+#include "workloads/import.h"
 
 namespace ecmpsim {
 
@@ -29,14 +31,25 @@ struct ScenarioResult {
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
 };
 
+// Where imported flows came from (`ecmpsim run --flows`), for the reports.
+struct ImportedSource {
+  std::string format;  // "csv", "rdma" or "pcap"
+  std::string files;   // comma-separated
+};
+
 class Simulation {
  public:
   explicit Simulation(Spec spec);
+  // The imported flows replace the spec's workload; they are placed on the
+  // endpoints owning their addresses (InputError for an unknown address).
+  Simulation(Spec spec, const workloads::ImportedFlows& imported);
 
   const Spec& spec() const noexcept { return spec_; }
   const Fabric& fabric() const noexcept { return fabric_; }
   const EqualCostSets& sets() const noexcept { return sets_; }
   const workloads::Flows& flows() const noexcept { return flows_; }
+  // Set when the flows were imported rather than generated from the spec.
+  const std::optional<ImportedSource>& imported() const noexcept { return imported_; }
   // The links metrics are taken over: every working switch-to-switch link, both directions.
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
   // Per job id: what it is (for its bus bandwidth) and its ideal time alone on the fabric.
@@ -53,16 +66,25 @@ class Simulation {
   Fabric fabric_;
   EqualCostSets sets_;
   workloads::Flows flows_;
+  std::optional<ImportedSource> imported_;
   std::vector<LinkId> metric_links_;
   std::vector<double> capacity_gbps_;  // per link, 0 when down
   std::vector<JobInfo> jobs_;
   std::vector<double> job_ideal_s_;
   double ideal_s_ = 0;
+
+  // Everything derived from the fabric and the flows once: metric links,
+  // capacities, jobs and their ideal times.
+  void prepare();
 };
 
 // Flows of the spec's workload on the fabric.
 workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric);
 // The jobs of the spec's workload, indexed by the flows' job id.
 std::vector<JobInfo> describe_jobs(const WorkloadSpec& w, const Fabric& fabric);
+// Imported flows carry no collective: each job id present is an "imported"
+// job with bus factor 1 (send/recv) and S = the most bytes any one endpoint of
+// it sends, so its busbw is the busiest sender's throughput, comparable to the NIC speed.
+std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows);
 
 }  // namespace ecmpsim
