@@ -7,6 +7,7 @@
 
 #include "sim/parse.h"
 #include "workloads/import_csv.h"
+#include "workloads/import_pcap.h"
 
 namespace ecmpsim {
 
@@ -50,10 +51,10 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& /
   if (o.flows.empty()) throw InputError({{}, 0, 0, "--flows"}, "no file given");
   const std::string bytes = read_file(o.flows);
   if (!format) format = workloads::detect_flows_format(std::string_view(bytes).substr(0, 64), o.flows);
-  if (*format != FlowsFormat::Csv)
-    throw InputError({o.flows, 0, 0, {}}, std::string(workloads::flows_format_name(*format)) +
-                                              " import is not available in this build");
+  if (*format == FlowsFormat::Rdma)
+    throw InputError({o.flows, 0, 0, {}}, "rdma import is not available in this build");
   if (!o.rdma_map.empty()) throw InputError({{}, 0, 0, "--rdma-map"}, "only used with rdma flows");
+  if (*format == FlowsFormat::Pcap) return take(workloads::parse_pcap(bytes, o.flows));
   return take(workloads::parse_flows_csv(bytes, o.flows));
 }
 

@@ -41,3 +41,9 @@ TEST_CASE("IPv4 and unsigned values parse strictly") {
   CHECK_FALSE(parse_uint_text("0x", 10));
   CHECK_FALSE(parse_uint_text("", 10));
 }
+
+TEST_CASE("quoted input is made printable and short") {
+  CHECK(printable("sport") == "sport");
+  CHECK(printable(std::string_view("\xd4\xc3\xb2\xa1\x02\x00", 6)) == "\\xd4\\xc3\\xb2\\xa1\\x02\\x00");
+  CHECK(printable(std::string(50, 'a')) == std::string(40, 'a') + "...");
+}

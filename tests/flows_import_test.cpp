@@ -127,6 +127,16 @@ TEST_CASE("ecmpsim run --flows routes the imported CSV flows on paper16") {
                     {"leaf0", {2, 8000}}, {"leaf1", {1, 1000}}, {"leaf2", {1, 2000}}});
 }
 
+TEST_CASE("ecmpsim run --flows reads a capture and reports the skipped packets on stderr") {
+  const std::string cap = kSrc + "/tests/data/roce_mixed.pcap";
+  const auto r = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", cap, "--format", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err == "ecmpsim: " + cap + ": skipped 2 non-RoCE packets\n");
+  // Three flows (tests/import_pcap_test.cpp): 148 + 62 + 152 bytes.
+  CHECK(r.out.find("\"collective\": \"imported\",\n    \"format\": \"pcap\",\n    \"files\": \"" + cap +
+                   "\",\n    \"flows\": 3,\n    \"bytes\": 362") != std::string::npos);
+}
+
 TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   const std::string cfg = kSrc + "/configs/paper16.toml";
   auto check = [](const CliResult& r, const std::string& err) {
@@ -137,6 +147,18 @@ TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   check(cli_run({"run", cfg, "--flows", "/nonexistent/flows.csv"}),
         "/nonexistent/flows.csv: cannot open the flows file");
   check(cli_run({"run", cfg, "--flow-bytes", "1MiB"}), "--flow-bytes: only used with --flows");
+  // tests/golden/small.toml has 2 leaves x 2 hosts: 10.0.0.1-2 and 10.0.1.1-2; the
+  // capture's record 5 goes to 10.0.2.1.
+  const std::string cap = kSrc + "/tests/data/roce_mixed.pcap";
+  check(cli_run({"run", kSrc + "/tests/golden/small.toml", "--flows", cap}),
+        cap + ": record 5: dst_ip: 10.0.2.1 is not the address of any endpoint in the fabric");
+  // A capture forced through the CSV reader: its bytes are quoted printably
+  // (pcap magic, version 2.4, then the clock-dependent rest), on one line.
+  const auto forced = cli_run({"run", cfg, "--flows", kSrc + "/tests/data/non_roce.pcap", "--flows-format", "csv"});
+  CHECK(forced.code == 2);
+  CHECK(forced.err.rfind("ecmpsim: " + kSrc + "/tests/data/non_roce.pcap:1:1: header: unknown column "
+                         "'\\xd4\\xc3\\xb2\\xa1\\x02\\x00\\x04\\x00", 0) == 0);
+  CHECK(forced.err.find('\n') == forced.err.size() - 1);
   check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--flow-bytes", "lots"}),
         "--flow-bytes: invalid size 'lots' (e.g. 4096, 256MiB)");
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,10 @@ class CsvReader {
   std::string_view rest_;
   std::uint32_t number_ = 0;
 };
+
+// `s` made safe to quote in a one-line message: bytes outside printable ASCII
+// as \xNN, only its first 40 bytes, then "...".
+std::string printable(std::string_view s);
 
 // Dotted-quad IPv4 address to host byte order.
 std::optional<std::uint32_t> parse_ipv4_text(std::string_view s) noexcept;

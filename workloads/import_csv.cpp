@@ -33,7 +33,7 @@ std::uint64_t number(const std::string& file, std::uint32_t line, const CsvField
   const auto v = parse_uint_text(f.text, max);
   if (!v || *v < min)
     fail(file, line, f.column, std::string(kNames[c]),
-         std::string("expected ") + expected + ", found '" + std::string(f.text) + "'");
+         std::string("expected ") + expected + ", found '" + printable(f.text) + "'");
   return *v;
 }
 
@@ -50,8 +50,8 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
     while (c < kColumns && kNames[c] != f.text) ++c;
     if (c == kColumns)
       fail(name, line.number, f.column, "header",
-           "unknown column '" + std::string(f.text) + "' (known: " + known_columns() + ")");
-    if (index[c] >= 0) fail(name, line.number, f.column, "header", "duplicate column '" + std::string(f.text) + "'");
+           "unknown column '" + printable(f.text) + "' (known: " + known_columns() + ")");
+    if (index[c] >= 0) fail(name, line.number, f.column, "header", "duplicate column '" + printable(f.text) + "'");
     index[c] = static_cast<int>(i);
   }
   for (std::size_t c = 0; c < kRequired; ++c)
@@ -71,7 +71,7 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
     for (Column c : {SrcIp, DstIp}) {
       const CsvField& f = *field(c);
       const auto ip = parse_ipv4_text(f.text);
-      if (!ip) fail(name, n, f.column, std::string(kNames[c]), "invalid IPv4 address '" + std::string(f.text) + "'");
+      if (!ip) fail(name, n, f.column, std::string(kNames[c]), "invalid IPv4 address '" + printable(f.text) + "'");
       (c == SrcIp ? r.src_ip : r.dst_ip) = *ip;
     }
     const CsvField& proto = *field(Proto);
