@@ -25,6 +25,7 @@ double bus_factor(BusPattern pattern, std::uint32_t ranks);
 
 // What a job (the flows sharing a `job` id) is, for its bus bandwidth.
 struct JobInfo {
+  std::string name;        // the job's name, for output
   std::string collective;  // as written in output, e.g. "ring-allreduce"
   BusPattern pattern = BusPattern::AllReduce;
   std::uint32_t ranks = 0;

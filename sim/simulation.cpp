@@ -3,35 +3,104 @@
 #include <algorithm>
 
 #include "sim/flows_import.h"
+#include "workloads/job.h"
 #include "workloads/placement.h"
-#include "workloads/ring.h"
 
 namespace ecmpsim {
 
-workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric) {
+namespace {
+
+// The job's nodes (fabric server indices) in rank order; marks them taken.
+std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, std::vector<std::uint8_t>& taken) {
+  const std::uint32_t servers = fabric.server_count();
+  std::vector<std::uint32_t> nodes;
+  if (job.placement == workloads::Placement::List) {
+    for (const std::string& name : job.hosts) {
+      const std::uint32_t s = fabric.find_server(name);
+      if (s == kNone) throw InputError(job.hosts_at, "unknown node '" + name + "'");
+      if (taken[s]) throw InputError(job.hosts_at, "node '" + name + "' is already used (by this or an earlier job)");
+      taken[s] = 1;
+      nodes.push_back(s);
+    }
+    return nodes;
+  }
+  const auto free = static_cast<std::uint32_t>(std::count(taken.begin(), taken.end(), std::uint8_t{0}));
+  const std::uint32_t want = job.nodes == 0 ? free : job.nodes;
+  if (want > free || want == 0)
+    throw InputError(job.nodes_at, "job '" + job.name + "' needs " + std::to_string(want) + " nodes but only " +
+                                       std::to_string(free) + " of the fabric's " + std::to_string(servers) +
+                                       " nodes are free");
+  std::vector<std::uint32_t> tor_of(servers);
+  for (std::uint32_t s = 0; s < servers; ++s) tor_of[s] = fabric.tor_of(fabric.server_nics(s)[0]);
+  nodes = workloads::place(job.placement, tor_of, want, job.seed, taken);
+  for (std::uint32_t s : nodes) taken[s] = 1;
+  return nodes;
+}
+
+}  // namespace
+
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   const auto endpoints = fabric.endpoints();
   std::vector<std::uint32_t> ips(endpoints.size());
   for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
-  const std::size_t count = w.nodes == 0 ? endpoints.size() : w.nodes;
-  const auto ring = workloads::place(w.placement, fabric.tor_of_endpoints(), count);
-  workloads::QpnAllocator qpns(endpoints.size(), w.qpn_base, w.qpn_stride);
+  std::vector<std::uint8_t> taken(fabric.server_count(), 0);
   workloads::Flows flows;
-  workloads::RingAllReduce p{w.message.value, w.channels, w.qps_per_connection, 0};
-  workloads::ring_allreduce(p, ring, ips, qpns, flows);
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    workloads::JobLayout layout;
+    layout.gpus_per_node = spec.fabric.gpus_per_node;
+    layout.nics_per_node = spec.fabric.nics_per_node;
+    for (std::uint32_t s : place_job(job, fabric, taken)) {
+      const auto nics = fabric.server_nics(s);
+      if (nics.size() != layout.nics_per_node)
+        throw InputError(job.where, "node '" + fabric.server_name(s) + "' does not have nics_per_node NICs");
+      layout.nics.insert(layout.nics.end(), nics.begin(), nics.end());
+    }
+    workloads::CollectiveParams p;
+    p.collective = job.collective;
+    p.message_bytes = job.message.value;
+    p.channels = job.channels;
+    p.search_channels = job.search_channels;
+    p.qps_per_connection = job.qps_per_connection;
+    p.cross_nic = job.cross_nic;
+    p.peer_offset = job.peer_offset;
+    workloads::QpnAllocator qpns(endpoints.size(), job.roce);
+    workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);
+    workloads::generate(p, layout, maker, flows);
+  }
   return flows;
 }
 
-std::vector<JobInfo> describe_jobs(const WorkloadSpec& w, const Fabric& fabric) {
-  const auto ranks = static_cast<std::uint32_t>(w.nodes == 0 ? fabric.endpoints().size() : w.nodes);
-  switch (w.collective) {
-    case Collective::RingAllReduce: return {{"ring-allreduce", BusPattern::AllReduce, ranks, w.message}};
+BusPattern bus_pattern(workloads::Collective c) {
+  switch (c) {
+    case workloads::Collective::RingAllReduce:
+    case workloads::Collective::TreeAllReduce: return BusPattern::AllReduce;
+    case workloads::Collective::AllGather: return BusPattern::AllGather;
+    case workloads::Collective::ReduceScatter: return BusPattern::ReduceScatter;
+    case workloads::Collective::AllToAll: return BusPattern::AllToAll;
+    case workloads::Collective::SendRecv: return BusPattern::SendRecv;
   }
-  return {};
+  return BusPattern::SendRecv;
+}
+
+std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows) {
+  std::vector<JobInfo> out;
+  std::vector<std::uint8_t> used(fabric.server_count());
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    std::fill(used.begin(), used.end(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      if (flows.job[f] == j) used[fabric.server_of(flows.src[f])] = used[fabric.server_of(flows.dst[f])] = 1;
+    const auto nodes = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), std::uint8_t{1}));
+    out.push_back({job.name, std::string(workloads::collective_name(job.collective)), bus_pattern(job.collective),
+                   nodes * spec.fabric.gpus_per_node, job.message});
+  }
+  return out;
 }
 
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
-      flows_(generate_flows(spec_.workload, fabric_)) {
+      flows_(generate_flows(spec_, fabric_)) {
   prepare();
 }
 
@@ -51,10 +120,11 @@ std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows) {
     jobs = std::max<std::size_t>(jobs, flows.job[f] + 1u);
     endpoints = std::max({endpoints, flows.src[f] + 1, flows.dst[f] + 1});
   }
-  std::vector<JobInfo> out(jobs, JobInfo{"imported", BusPattern::SendRecv, 0, Bytes{0}});
+  std::vector<JobInfo> out(jobs, JobInfo{"", "imported", BusPattern::SendRecv, 0, Bytes{0}});
   std::vector<std::uint64_t> sent(endpoints);
   std::vector<std::uint8_t> member(endpoints);
   for (std::size_t j = 0; j < jobs; ++j) {
+    out[j].name = "job" + std::to_string(j);
     std::fill(sent.begin(), sent.end(), 0);
     std::fill(member.begin(), member.end(), 0);
     for (std::size_t f = 0; f < flows.size(); ++f) {
@@ -76,7 +146,7 @@ void Simulation::prepare() {
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
     capacity_gbps_.push_back(link.up ? link.speed.value : 0.0);
   }
-  jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_.workload, fabric_);
+  jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
   const CutBounds cuts(fabric_);
   for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
   ideal_s_ = cuts.ideal_s(flows_);

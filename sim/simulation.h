@@ -78,10 +78,13 @@ class Simulation {
   void prepare();
 };
 
-// Flows of the spec's workload on the fabric.
-workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric);
-// The jobs of the spec's workload, indexed by the flows' job id.
-std::vector<JobInfo> describe_jobs(const WorkloadSpec& w, const Fabric& fabric);
+// Flows of the spec's jobs on the fabric, job by job. Each job takes its
+// nodes among those no earlier job took; placement errors are InputErrors
+// pointing at the job's config.
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric);
+// The spec's jobs, indexed by the flows' job id: collective, bus pattern,
+// ranks (the nodes the job's flows touch x gpus_per_node) and S.
+std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows);
 // Imported flows carry no collective: each job id present is an "imported"
 // job with bus factor 1 (send/recv) and S = the most bytes any one endpoint of
 // it sends, so its busbw is the busiest sender's throughput, comparable to the NIC speed.

@@ -93,7 +93,7 @@ TEST_CASE("two flows sharing one link of a two-link group: half rate each, slowd
   const double ideal = cuts.ideal_s(flows);
   CHECK(ideal == doctest::Approx(0.01));
   // As a send/recv of S = 1 Gbit (factor 1): algbw = busbw = 1 Gbit / 20 ms = 50 Gb/s.
-  const std::vector<JobInfo> jobs{{"send-recv", BusPattern::SendRecv, 2, Bytes{kBytes}}};
+  const std::vector<JobInfo> jobs{{"pair", "sendrecv", BusPattern::SendRecv, 2, Bytes{kBytes}}};
   const std::vector<double> job_ideal{ideal};
   const Prediction p = predict(flows, times, jobs, job_ideal, ideal);
   CHECK(p.all.completion_s == doctest::Approx(0.02));

@@ -78,8 +78,8 @@ TEST_CASE("prediction per job and overall") {
   FlowTimes t;
   t.finish_s = {2.0, 1.5, 0.5};
   t.start_rate_gbps = {1, 1, 1};
-  const std::vector<JobInfo> jobs{{"ring-allreduce", BusPattern::AllReduce, 4, Bytes{1'000'000'000}},
-                                  {"all-gather", BusPattern::AllGather, 2, Bytes{1'000'000'000}}};
+  const std::vector<JobInfo> jobs{{"ar", "ring-allreduce", BusPattern::AllReduce, 4, Bytes{1'000'000'000}},
+                                  {"ag", "allgather", BusPattern::AllGather, 2, Bytes{1'000'000'000}}};
   const std::vector<double> ideal{1.0, 0.5};
   const Prediction p = predict(flows, t, jobs, ideal, 1.0);
   REQUIRE(p.jobs.size() == 2);
