@@ -4,16 +4,6 @@
 
 namespace ecmpsim {
 
-std::string_view tier_name(Tier t) noexcept {
-  switch (t) {
-    case Tier::Host: return "host";
-    case Tier::Leaf: return "leaf";
-    case Tier::Spine: return "spine";
-    case Tier::Core: return "core";
-  }
-  return "?";
-}
-
 NodeId Fabric::add_node(std::string name, Tier tier) {
   nodes_.push_back({std::move(name), tier, 0});
   return static_cast<NodeId>(nodes_.size() - 1);

@@ -18,8 +18,6 @@ using NodeId = std::uint32_t;
 using LinkId = std::uint32_t;
 inline constexpr std::uint32_t kNone = ~0u;
 
-std::string_view tier_name(Tier t) noexcept;
-
 struct Node {
   std::string name;
   Tier tier = Tier::Host;

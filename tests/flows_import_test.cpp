@@ -90,7 +90,7 @@ TEST_CASE("ecmpsim run --flows routes the imported CSV flows on paper16") {
   std::istringstream in(r.out);
   std::string line;
   std::getline(in, line);
-  CHECK(line == "scenario,from,to,flows,bytes");
+  CHECK(line == "scenario,from,to,flows,bytes,start_gbps");
   int rows = 0;
   while (std::getline(in, line)) {
     ++rows;
