@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "hashing/hasher.h"
@@ -89,4 +90,71 @@ TEST_CASE("linux-l3 / linux-l4 catalogue entries: 31 bits, threshold selection")
   }
   CHECK(h::find("linux-l3")->layout == h::KeyLayout::LinuxL3);
   CHECK(h::find("linux-l4")->layout == h::KeyLayout::LinuxL4);
+}
+
+namespace {
+
+struct Observed {
+  const char* src;
+  const char* dst;
+  std::uint16_t sport;
+  std::uint16_t dport;
+  std::uint32_t next_hop;
+};
+
+std::uint32_t ipv4(const char* s) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  REQUIRE(std::sscanf(s, "%u.%u.%u.%u", &a, &b, &c, &d) == 4);
+  return (a << 24) | (b << 16) | (c << 8) | d;
+}
+
+void check_kernel(const char* algo, std::uint32_t seed, const std::vector<std::uint32_t>& weights,
+                  const std::vector<Observed>& rows) {
+  const h::Algorithm* a = h::find(algo);
+  const auto bounds = h::threshold_bounds(weights, a->bits);
+  for (const Observed& o : rows) {
+    CAPTURE(o.src);
+    h::KeyBuffer buf;
+    const std::size_t n = h::build_key(a->layout, {}, udp(ipv4(o.src), ipv4(o.dst), o.sport, o.dport), buf);
+    CHECK(h::select_threshold(a->fn(h::Key(buf.data(), n), seed), bounds) == o.next_hop);
+  }
+}
+
+}  // namespace
+
+// Next hops the running kernel chose (Linux 6.18, x86-64) for
+// `ip route get DST from SRC iif vin ipproto udp sport S dport D` on the
+// routes tests/kernel/linux_multipath.sh builds; recorded from one run
+// (ECMPSIM_HK_KEEP) so the model stays pinned without root.
+TEST_CASE("kernel-observed choices: 8 equal next hops, seed 0xdeadbeef, policy 0") {
+  check_kernel("linux-l3", 0xdeadbeef, std::vector<std::uint32_t>(8, 1),
+               {{"24.180.127.164", "172.21.105.25", 35164, 4791, 6},
+                {"89.103.251.111", "172.21.94.168", 46083, 26946, 4},
+                {"8.28.61.234", "172.21.189.203", 17758, 11410, 7},
+                {"60.89.56.30", "172.21.231.13", 21207, 33801, 3},
+                {"30.6.3.224", "172.21.112.29", 27321, 4791, 7},
+                {"19.132.102.148", "172.21.226.15", 18477, 19470, 1}});
+}
+
+TEST_CASE("kernel-observed choices: 8 equal next hops, seed 0xdeadbeef, policy 1") {
+  check_kernel("linux-l4", 0xdeadbeef, std::vector<std::uint32_t>(8, 1),
+               {{"3.1.194.38", "172.21.79.172", 8618, 4791, 1},
+                {"26.243.113.95", "172.21.13.72", 57112, 4415, 0},
+                {"65.195.41.187", "172.21.105.7", 45262, 29112, 7},
+                {"73.206.164.149", "172.21.243.200", 45594, 40533, 2},
+                {"102.179.97.243", "172.21.3.15", 5741, 4791, 3},
+                {"27.1.135.150", "172.21.15.206", 30046, 8358, 2}});
+}
+
+TEST_CASE("kernel-observed choices: weights 1,3,5,2, seed 42, both policies") {
+  check_kernel("linux-l3", 42, {1, 3, 5, 2},
+               {{"40.190.88.16", "172.22.59.119", 19043, 4791, 3},
+                {"124.136.166.227", "172.22.44.153", 59891, 28884, 2},
+                {"51.207.148.153", "172.22.12.158", 63058, 27277, 0},
+                {"110.123.72.173", "172.22.194.160", 14013, 43360, 1}});
+  check_kernel("linux-l4", 42, {1, 3, 5, 2},
+               {{"82.142.156.19", "172.22.35.140", 58574, 4791, 3},
+                {"125.21.158.87", "172.22.222.187", 39197, 39769, 2},
+                {"110.250.131.237", "172.22.62.93", 58840, 13976, 3},
+                {"63.245.187.44", "172.22.212.103", 40393, 18936, 3}});
 }

@@ -10,6 +10,7 @@
 # tuples go through ecmpsim's model (linux_hash_tool); every answer must match.
 #
 # Usage: linux_multipath.sh PATH/TO/linux_hash_tool [tuples-per-route]
+# ECMPSIM_HK_KEEP=DIR keeps the tuples and both sides' answers in DIR.
 # Exit: 0 all agree, 1 a disagreement or setup failure, 77 skipped (not root,
 # no `ip netns`, or a kernel without fib_multipath_hash_seed).
 set -euo pipefail
@@ -34,6 +35,7 @@ cleanup() {
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
     [[ $ns == "$prefix"* ]] && ip netns del "$ns" 2>/dev/null || true
   done
+  if [[ -n ${ECMPSIM_HK_KEEP:-} ]]; then cp -r "$work" "$ECMPSIM_HK_KEEP"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
