@@ -62,3 +62,34 @@ TEST_CASE("resilient buckets: member i owns round(B*W_i/W) - round(B*W_{i-1}/W) 
   const std::vector<std::uint32_t> weighted{1, 3};
   CHECK(h::resilient_buckets(weighted, 8) == std::vector<std::uint32_t>{0, 0, 1, 1, 1, 1, 1, 1});
 }
+
+TEST_CASE("resilient rebalance: removing a member moves only its buckets") {
+  // Four equal members over 8 buckets: 0 0 1 1 2 2 3 3. Member 0 leaves
+  // (weight 0): new quotas 0, round(8/3)=3, round(16/3)-3=2, 8-5=3. Members
+  // 1-3 keep their buckets; member 0's buckets 0 and 1 go to the members
+  // still below quota (1, then 3).
+  const std::vector<std::uint32_t> table{0, 0, 1, 1, 2, 2, 3, 3};
+  const std::vector<std::uint32_t> without0{0, 1, 1, 1};
+  CHECK(h::resilient_rebalance(table, without0) == std::vector<std::uint32_t>{1, 3, 1, 1, 2, 2, 3, 3});
+  // Re-layout from scratch would have moved buckets of surviving members.
+  const std::vector<std::uint32_t> fresh = h::resilient_buckets(without0, 8);
+  CHECK(fresh == std::vector<std::uint32_t>{1, 1, 1, 2, 2, 3, 3, 3});
+}
+
+TEST_CASE("resilient rebalance: adding a member takes buckets only from over-quota members") {
+  // 0 0 0 1 1 2 2 2 (three equal members) plus a fourth: quotas 2 each.
+  // Member 0 keeps buckets 0-1 and frees 2; member 2 keeps 5-6 and frees 7.
+  const std::vector<std::uint32_t> table{0, 0, 0, 1, 1, 2, 2, 2};
+  const std::vector<std::uint32_t> four{1, 1, 1, 1};
+  CHECK(h::resilient_rebalance(table, four) == std::vector<std::uint32_t>{0, 0, 3, 1, 1, 2, 2, 3});
+  // Same weights: nothing moves.
+  const std::vector<std::uint32_t> three{1, 1, 1};
+  CHECK(h::resilient_rebalance(table, three) == table);
+}
+
+TEST_CASE("default selection: threshold for the Linux multipath models, modulo otherwise") {
+  CHECK(h::default_selection(*h::find("linux-l3")) == h::Selection::Threshold);
+  CHECK(h::default_selection(*h::find("linux-l4")) == h::Selection::Threshold);
+  CHECK(h::default_selection(*h::find("linux-bond-l34")) == h::Selection::Modulo);
+  CHECK(h::default_selection(*h::find("crc16-ccitt")) == h::Selection::Modulo);
+}
