@@ -53,7 +53,7 @@ void BM_BuildKey(benchmark::State& state, h::KeyLayout layout) {
   }
 }
 
-const bool registered = [] {
+void register_all() {
   for (const h::Algorithm& a : h::catalogue()) {
     benchmark::RegisterBenchmark(("hash/" + std::string(a.name)).c_str(), BM_Hash, &a);
     benchmark::RegisterBenchmark(("key+hash/" + std::string(a.name)).c_str(), BM_KeyAndHash, &a);
@@ -61,9 +61,17 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("build_key/fields-5tuple", BM_BuildKey, h::KeyLayout::Fields);
   benchmark::RegisterBenchmark("build_key/linux-l4", BM_BuildKey, h::KeyLayout::LinuxL4);
   benchmark::RegisterBenchmark("build_key/bond-l34", BM_BuildKey, h::KeyLayout::BondL34);
-  return true;
-}();
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// The catalogue is only known at run time, so benchmarks are registered here
+// rather than with BENCHMARK() macros.
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
