@@ -138,3 +138,16 @@ TEST_CASE("bad fabrics: one line with file:line:col and the cause") {
   CHECK(cfg("[[scenario]]\nname = \"x\"\n[[scenario.hash.switch]]\nname = \"spine9\"\nseed = 1\n") ==
         t + ":3:1: scenario.hash.switch: no switch named 'spine9'");
 }
+
+TEST_CASE("the shipped fabric configs evaluate") {
+  for (const char* name : {"fattree-k8", "rail", "oversubscribed"}) {
+    INFO(name);
+    const Simulation sim(load_config(std::string(ECMPSIM_SOURCE_DIR "/configs/") + name + ".toml"));
+    const auto results = sim.run_all();
+    CHECK(results.size() == sim.spec().scenarios.size());
+    for (const auto& r : results) CHECK(r.trace.path_begin.size() == sim.flows().size() + 1);
+  }
+  const Simulation ft(load_config(ECMPSIM_SOURCE_DIR "/configs/fattree-k8.toml"));
+  CHECK(ft.fabric().endpoints().size() == 128);  // k^3/4
+  CHECK(ft.fabric().switches().size() == 80);     // 5k^2/4
+}
