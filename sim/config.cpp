@@ -62,6 +62,8 @@ Spec parse_config(std::string_view text, const std::string& path) {
           throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
         spec.scenarios.push_back(std::move(s));
       }
+    } else if (key == "sweep") {
+      config::read_section<SweepSpec>(expect_table(node, at), sweep_knobs(), spec.sweep, path, key);
     } else {
       throw InputError(at, "unknown section");
     }
@@ -91,6 +93,7 @@ std::string config_reference() {
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());
+  config::append_reference<SweepSpec>(out, "sweep", sweep_knobs());
   return out;
 }
 

@@ -13,5 +13,6 @@ const std::vector<Knob<WorkloadSpec>>& workload_knobs();
 const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();
+const std::vector<Knob<SweepSpec>>& sweep_knobs();
 
 }  // namespace ecmpsim::config

@@ -1,6 +1,7 @@
 #include "sim/forwarding.h"
 
 #include "sim/parse.h"
+#include "sim/seeds.h"
 
 namespace ecmpsim {
 
@@ -36,6 +37,17 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
   const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
   hashes_.push_back(resolve_hash(scenario.hash, source));
   hash_index_.assign(nsw, 0);
+  if (scenario.hash.seed_mode != SeedMode::Same) {
+    const SwitchHash base = hashes_.front();
+    hashes_.clear();
+    for (std::uint32_t s = 0; s < nsw; ++s) {
+      SwitchHash sh = base;
+      const auto tier = static_cast<std::uint32_t>(fabric.node(fabric.switches()[s]).tier);
+      sh.seed = derive_seed(scenario.hash.seed, scenario.hash.seed_mode, tier, s);
+      hashes_.push_back(std::move(sh));
+      hash_index_[s] = s;
+    }
+  }
 
   const auto& h = hashes_.front();
   bounds_begin_.assign(sets.groups(), 0);

@@ -42,6 +42,10 @@ class Forwarding {
   bool is_static() const noexcept { return !static_next_.empty(); }
   const EqualCostSets& sets() const noexcept { return *sets_; }
   const SwitchHash& hash_of(std::uint32_t switch_index) const { return hashes_[hash_index_[switch_index]]; }
+  // Distinct switch hashes and which one each switch uses.
+  std::size_t hash_count() const noexcept { return hashes_.size(); }
+  const SwitchHash& hash_at(std::size_t i) const { return hashes_[i]; }
+  std::uint32_t hash_index(std::uint32_t switch_index) const { return hash_index_[switch_index]; }
 
   // Member index within group g for hash value h (modulo / threshold / resilient).
   std::uint32_t select(std::uint32_t g, const SwitchHash& hash, std::uint64_t h) const {

@@ -10,11 +10,16 @@ workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric) {
   std::vector<std::uint32_t> ips(endpoints.size());
   for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
   const std::size_t count = w.nodes == 0 ? endpoints.size() : w.nodes;
-  const auto ring = workloads::place(w.placement, fabric.tor_of_endpoints(), count);
+  const auto ring = workloads::place(w.placement, fabric.tor_of_endpoints(), count, w.placement_seed);
   workloads::QpnAllocator qpns(endpoints.size(), w.qpn_base, w.qpn_stride);
   workloads::Flows flows;
   workloads::RingAllReduce p{w.message.value, w.channels, w.qps_per_connection, 0};
   workloads::ring_allreduce(p, ring, ips, qpns, flows);
+  if (w.sport == SportModel::Range) {
+    std::vector<std::uint32_t> next(endpoints.size(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      flows.sport[f] = static_cast<std::uint16_t>(w.sport_base + next[flows.src[f]]++);
+  }
   return flows;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,15 @@ struct FabricSpec {
   std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's hosts are base + t*256 + 1..
 };
 
+// How `seed` reaches the switches: every switch uses it as is, or each tier /
+// each switch uses its own seed derived from it (sim/seeds.h).
+enum class SeedMode : std::uint8_t { Same, PerTier, PerSwitch };
+
 struct HashSpec {
   std::string algo = "crc16-ccitt";
   std::vector<hashing::Field> fields = hashing::default_fields();
   std::uint32_t seed = 0;
+  SeedMode seed_mode = SeedMode::Same;
   std::uint32_t offset = 0;  // rotate right by this many bits before selection
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t buckets = 128;  // resilient selection only
@@ -63,15 +69,48 @@ struct ScenarioSpec {
 
 enum class Collective : std::uint8_t { RingAllReduce };
 
+// Where a flow's UDP source port comes from.
+enum class SportModel : std::uint8_t {
+  Kernel,  // the Linux/mlx5 formula from the QP pair
+  Range,   // sport_base + the flow's index among its source NIC's flows (16-bit wrap)
+};
+
 struct WorkloadSpec {
   Collective collective = Collective::RingAllReduce;
   std::uint32_t nodes = 0;  // 0 = every endpoint in the fabric
   workloads::Placement placement = workloads::Placement::Contiguous;
+  std::uint64_t placement_seed = 0;  // placement "random" only
   Bytes message{1ULL << 30};
   std::uint32_t channels = 4;
   std::uint32_t qps_per_connection = 1;
   std::uint32_t qpn_base = 0x100;
   std::uint32_t qpn_stride = 1;
+  SportModel sport = SportModel::Kernel;
+  std::uint32_t sport_base = 49152;  // SportModel::Range only
+};
+
+// A half-open range of integers first, first + step, ... below `end`.
+struct UintRange {
+  std::uint64_t first = 0;
+  std::uint64_t end = 0;
+  std::uint64_t step = 1;
+  std::uint64_t size() const noexcept { return end > first ? (end - first + step - 1) / step : 0; }
+  std::uint64_t at(std::uint64_t i) const noexcept { return first + i * step; }
+};
+
+// The axes of `ecmpsim sweep`, from the config's [sweep] section (flags override).
+// An absent axis keeps the config's own value.
+struct SweepSpec {
+  std::optional<UintRange> seeds;
+  SeedMode seed_mode = SeedMode::Same;
+  std::optional<UintRange> sport_base;
+  std::optional<UintRange> qpn_base;
+  std::optional<UintRange> placement_seeds;
+  std::vector<std::uint32_t> qps;
+  std::vector<std::string> algos;
+  std::vector<std::string> scenarios;  // empty: every ECMP scenario, or the first
+  std::optional<double> threshold;     // FIM
+  std::uint64_t max_variants = 10'000'000;
 };
 
 struct Spec {
@@ -79,6 +118,7 @@ struct Spec {
   FabricSpec fabric;
   WorkloadSpec workload;
   std::vector<ScenarioSpec> scenarios;
+  SweepSpec sweep;
 };
 
 }  // namespace ecmpsim

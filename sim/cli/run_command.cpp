@@ -3,15 +3,36 @@
 #include "sim/cli/cli.h"
 #include "sim/config.h"
 #include "sim/output.h"
+#include "sim/seeds.h"
 #include "sim/simulation.h"
+#include "sim/variant.h"
 
 namespace ecmpsim::cli {
+namespace {
+
+void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
+  sub->add_option("--scenario", o.scenario, "Evaluate only the scenario of this name");
+  sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
+  sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)");
+  sub->add_option("--seed-mode", seed_mode, "How the seed reaches switches: same, per-tier or per-switch")
+      ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
+  sub->add_option("--sport-base", o.sport_base, "Source ports from this base (the \"range\" model)")
+      ->check(CLI::Range(0, 0xFFFF));
+  sub->add_option("--qpn-base", o.qpn_base, "First QP number on every NIC")->check(CLI::Range(0, 0xFFFFFF));
+  sub->add_option("--qps", o.qps, "QPs per connection")->check(CLI::Range(1, 128));
+  sub->add_option("--placement-seed", o.placement_seed, "Place ranks by a shuffle with this seed (\"random\")")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{~0ULL >> 1}));
+}
+
+}  // namespace
 
 Action add_run_command(CLI::App& app) {
   struct Options {
     std::string config;
     std::string format = "table";
     std::string out;
+    Overrides overrides;
+    std::string seed_mode;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
@@ -19,10 +40,15 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->footer("Config keys (TOML):\n" + config_reference());
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const Simulation sim(load_config(path));
+    Spec spec = load_config(path);
+    Overrides o = opt->overrides;
+    if (!opt->seed_mode.empty()) o.seed_mode = parse_seed_mode(opt->seed_mode);
+    apply_overrides(spec, o);
+    const Simulation sim(std::move(spec));
     const auto results = sim.run_all();
     std::string text;
     if (opt->format == "json")

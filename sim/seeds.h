@@ -1,0 +1,33 @@
+// Per-tier and per-switch hash seeds derived from one configured seed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/spec.h"
+#include "workloads/splitmix.h"
+
+namespace ecmpsim {
+
+// The seed switch `switch_index` (tier `tier`: 1 leaf, 2 spine, 3 core) uses
+// when its scenario says `seed` with `mode`:
+//   same:       seed
+//   per-tier:   low 32 bits of the (tier + 1)-th output of SplitMix64 seeded with `seed`
+//   per-switch: low 32 bits of the (switch_index + 1)-th output of SplitMix64 seeded with `seed`
+// i.e. splitmix64_mix(seed + (id + 1) * 0x9E3779B97F4A7C15).
+constexpr std::uint32_t derive_seed(std::uint32_t seed, SeedMode mode, std::uint32_t tier,
+                                    std::uint32_t switch_index) noexcept {
+  switch (mode) {
+    case SeedMode::Same: return seed;
+    case SeedMode::PerTier: return static_cast<std::uint32_t>(workloads::splitmix64_at(seed, tier + 1ULL));
+    case SeedMode::PerSwitch:
+      return static_cast<std::uint32_t>(workloads::splitmix64_at(seed, switch_index + 1ULL));
+  }
+  return seed;
+}
+
+std::string_view seed_mode_name(SeedMode m) noexcept;
+std::optional<SeedMode> parse_seed_mode(std::string_view s) noexcept;
+
+}  // namespace ecmpsim
