@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "sim/spec.h"
-#include "workloads/splitmix.h"
+#include "workloads/seeded.h"
 
 namespace ecmpsim {
 
@@ -15,14 +15,20 @@ namespace ecmpsim {
 //   same:       seed
 //   per-tier:   low 32 bits of the (tier + 1)-th output of SplitMix64 seeded with `seed`
 //   per-switch: low 32 bits of the (switch_index + 1)-th output of SplitMix64 seeded with `seed`
-// i.e. splitmix64_mix(seed + (id + 1) * 0x9E3779B97F4A7C15).
+// The k-th output is splitmix64(seed + (k - 1) * 0x9E3779B97F4A7C15) (workloads/seeded.h).
+inline constexpr std::uint64_t kSplitMixGamma = 0x9E3779B97F4A7C15ULL;
+
+constexpr std::uint64_t splitmix64_output(std::uint64_t seed, std::uint64_t k) noexcept {
+  return workloads::splitmix64(seed + (k - 1) * kSplitMixGamma);
+}
+
 constexpr std::uint32_t derive_seed(std::uint32_t seed, SeedMode mode, std::uint32_t tier,
                                     std::uint32_t switch_index) noexcept {
   switch (mode) {
     case SeedMode::Same: return seed;
-    case SeedMode::PerTier: return static_cast<std::uint32_t>(workloads::splitmix64_at(seed, tier + 1ULL));
+    case SeedMode::PerTier: return static_cast<std::uint32_t>(splitmix64_output(seed, tier + 1ULL));
     case SeedMode::PerSwitch:
-      return static_cast<std::uint32_t>(workloads::splitmix64_at(seed, switch_index + 1ULL));
+      return static_cast<std::uint32_t>(splitmix64_output(seed, switch_index + 1ULL));
   }
   return seed;
 }

@@ -89,13 +89,13 @@ Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(
 }
 
 workloads::Flows Sweep::flows_of(std::uint64_t index) const {
-  Spec s;
-  s.workload = spec_.workload;
+  Spec s = spec_;
+  s.scenarios.clear();
   Overrides o = space_.at(index);
   o.scenario.reset();
   o.algo.reset();
   apply_overrides(s, o);
-  return generate_flows(s.workload, base_->fabric());
+  return generate_flows(s, base_->fabric());
 }
 
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,

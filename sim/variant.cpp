@@ -1,5 +1,7 @@
 #include "sim/variant.h"
 
+#include <algorithm>
+
 #include "hashing/hasher.h"
 #include "sim/seeds.h"
 
@@ -21,16 +23,19 @@ void apply_overrides(Spec& spec, const Overrides& o) {
     if (o.seed) s.hash.seed = *o.seed;
     if (o.seed_mode) s.hash.seed_mode = *o.seed_mode;
   }
-  WorkloadSpec& w = spec.workload;
-  if (o.sport_base) {
-    w.sport = SportModel::Range;
-    w.sport_base = *o.sport_base;
-  }
-  if (o.qpn_base) w.qpn_base = *o.qpn_base;
-  if (o.qps) w.qps_per_connection = *o.qps;
-  if (o.placement_seed) {
-    w.placement = workloads::Placement::Random;
-    w.placement_seed = *o.placement_seed;
+  for (JobSpec& job : spec.jobs) {
+    if (o.sport_base) {
+      // The range model must end by port 65535: the range shrinks near the top.
+      job.roce.sport = workloads::SportModel::Range;
+      job.roce.sport_base = *o.sport_base;
+      job.roce.sport_range = std::min(job.roce.sport_range, 65536 - *o.sport_base);
+    }
+    if (o.qpn_base) job.roce.qpn_base = *o.qpn_base;
+    if (o.qps) job.qps_per_connection = *o.qps;
+    if (o.placement_seed) {
+      job.placement = workloads::Placement::Random;
+      job.seed = *o.placement_seed;
+    }
   }
 }
 

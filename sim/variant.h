@@ -16,10 +16,11 @@ struct Overrides {
   std::optional<std::string> algo;               // --algo: hash algorithm of every ECMP scenario
   std::optional<std::uint32_t> seed;             // --seed: hash seed of every ECMP scenario
   std::optional<SeedMode> seed_mode;             // --seed-mode
-  std::optional<std::uint32_t> sport_base;       // --sport-base: the "range" source-port model from this base
+  // Workload overrides apply to every job.
+  std::optional<std::uint32_t> sport_base;       // --sport-base: sport_model "range" from this base
   std::optional<std::uint32_t> qpn_base;         // --qpn-base
   std::optional<std::uint32_t> qps;              // --qps: QPs per connection
-  std::optional<std::uint64_t> placement_seed;   // --placement-seed: "random" placement with this seed
+  std::optional<std::uint64_t> placement_seed;   // --placement-seed: placement "random", job seed = this
 };
 
 // Throws InputError naming the flag for an unknown scenario or algorithm.
