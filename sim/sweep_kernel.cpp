@@ -50,7 +50,8 @@ hashing::Tuple tuple_of(const workloads::Flows& flows, std::size_t f) {
 }  // namespace
 
 SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode)
-    : base_(&base), scenario_(scenario), fwd_(base.fabric(), base.sets(), scenario_, base.spec().source),
+    : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
+      fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
       seed_axis_(seed_axis), mode_(mode) {
   const Fabric& fabric = base.fabric();
   const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
@@ -100,6 +101,9 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     sw_class_[s] = static_cast<std::uint32_t>(cit - class_keys.begin());
   }
   bases_ = base_keys.size();
+  const auto down = sets_->down();
+  for (LinkId l : base.metric_links())
+    if (down.empty() || !down[l]) metric_links_.push_back(l);
   const auto links = fabric.links().size();
   link_switch_.resize(links);
   link_in_port_.resize(links);
@@ -164,7 +168,7 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
     for (std::size_t f = 0; f < n; ++f) b[f] = hc.algo->fn({keys + f * hashing::kMaxKeyBytes, key_len_[hc.key_config][f]}, 0);
   }
   counts_.assign(fabric.links().size(), 0);
-  load_.assign(plan.base().metric_links().size(), 0);
+  load_.assign(plan.metric_links_.size(), 0);
 }
 
 std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) const {
@@ -187,7 +191,7 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
   const SweepPlan& plan = *plan_;
   const Fabric& fabric = plan.base().fabric();
   const Forwarding& fwd = plan.fwd_;
-  const EqualCostSets& sets = plan.base().sets();
+  const EqualCostSets& sets = *plan.sets_;
   const auto classes = plan.classes();
   if (plan.seed_axis_) {
     const hashing::KeyBuffer zeros{};
@@ -216,7 +220,7 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
       if (plan.sw_tor_[s] == dst_tor) {
         next = last_link_[f];
       } else if (is_static) {
-        next = fwd.static_next(s, flows_.dst[f]);
+        next = fwd.static_next(s, flows_.dst[f], flows_.src_ip[f]);
         if (next == kNone) no_route(fabric, s, flows_.dst[f], false);
       } else {
         const std::uint32_t g = sets.group(s, dst_tor);
@@ -245,7 +249,7 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
     }
   }
   decisions_ += decisions;
-  const auto& metric_links = plan.base().metric_links();
+  const auto& metric_links = plan.metric_links_;
   for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
   const Imbalance m = imbalance(load_);
   return {m.fim, m.max_mean, m.cov, m.jain, m.max};

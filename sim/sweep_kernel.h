@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -68,7 +69,9 @@ class SweepPlan {
   friend class SweepWorker;
   const Simulation* base_;
   ScenarioSpec scenario_;
+  std::shared_ptr<const EqualCostSets> sets_;  // with the scenario's failures
   Forwarding fwd_;
+  std::vector<LinkId> metric_links_;          // the working ones
   bool seed_axis_;
   SeedMode mode_;
   std::vector<KeyConfig> key_configs_;
