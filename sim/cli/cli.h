@@ -23,6 +23,7 @@ using Action = std::function<int(Io)>;
 Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
 Action add_hash_command(CLI::App& app);
+Action add_flows_command(CLI::App& app);
 
 // Shared by subcommands.
 std::string default_config_path();
