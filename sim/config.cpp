@@ -115,6 +115,8 @@ Spec parse_config(std::string_view text, const std::string& path) {
           throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
         spec.scenarios.push_back(std::move(s));
       }
+    } else if (key == "sweep") {
+      config::read_section<SweepSpec>(expect_table(node, at), sweep_knobs(), spec.sweep, path, key);
     } else {
       throw InputError(at, "unknown section");
     }
@@ -141,6 +143,7 @@ std::string config_reference() {
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());
+  config::append_reference<SweepSpec>(out, "sweep", sweep_knobs());
   out += "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)\n"
          "      The keys of [scenario.hash], replacing the scenario's default for that tier or switch.\n";
   return out;

@@ -1,6 +1,7 @@
 #include "sim/config_sections.h"
 
 #include "hashing/hasher.h"
+#include "sim/seeds.h"
 
 namespace ecmpsim::config {
 namespace {
@@ -117,6 +118,11 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
        }},
       uint_knob<HashSpec>("seed", "Hash seed (32-bit); 0 leaves the algorithm as published.", 0, 0xFFFFFFFFu,
                           [](auto& s) -> auto& { return s.seed; }),
+      enum_knob<HashSpec, SeedMode>("seed_mode", "\"same\" | \"per-tier\" | \"per-switch\"",
+                                    "Every switch uses `seed`, or each tier / switch a seed derived from it "
+                                    "(SplitMix64; see README \"Sweeps\").",
+                                    [](auto& s) -> auto& { return s.seed_mode; }, parse_seed_mode,
+                                    seed_mode_name),
       uint_knob<HashSpec>("offset", "Rotate the hash right by this many bits before member selection.", 0, 63,
                           [](auto& s) -> auto& { return s.offset; }),
       enum_knob<HashSpec, hashing::Selection>("select", "\"modulo\" | \"threshold\" | \"resilient\"",

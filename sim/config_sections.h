@@ -14,6 +14,7 @@ const std::vector<Knob<JobSpec>>& job_knobs();
 const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();
+const std::vector<Knob<SweepSpec>>& sweep_knobs();
 
 // After [fabric] is read: keys that do not apply to the chosen kind, and
 // constraints between keys, are errors at the offending key.

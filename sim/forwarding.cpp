@@ -5,6 +5,7 @@
 
 #include "sim/balanced.h"
 #include "sim/failures.h"
+#include "sim/seeds.h"
 #include "sim/parse.h"
 
 namespace ecmpsim {
@@ -63,7 +64,10 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
   const SourcePos algo_at{source, 0, 0, "scenario.hash.algo"};
   for (NodeId sw : fabric.switches()) {
     const Node& n = fabric.node(sw);
-    hashes_.push_back(resolve_hash(hash_for_switch(scenario, n.tier, n.name), algo_at));
+    const HashSpec spec = hash_for_switch(scenario, n.tier, n.name);
+    hashes_.push_back(resolve_hash(spec, algo_at));
+    hashes_.back().seed = derive_seed(spec.seed, spec.seed_mode, static_cast<std::uint32_t>(n.tier),
+                                      static_cast<std::uint32_t>(hashes_.size() - 1));
   }
   build_selection(fabric, scenario);
   if (scenario.routing == RoutingKind::Static) build_static(fabric, scenario, flows);

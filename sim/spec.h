@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,10 +77,15 @@ struct FabricSpec {
   std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's endpoints are base + t*stride + 1..
 };
 
+// How `seed` reaches the switches: every switch uses it as is, or each tier /
+// each switch uses its own seed derived from it (sim/seeds.h).
+enum class SeedMode : std::uint8_t { Same, PerTier, PerSwitch };
+
 struct HashSpec {
   std::string algo = "crc16-ccitt";
   std::vector<hashing::Field> fields = hashing::default_fields();
   std::uint32_t seed = 0;
+  SeedMode seed_mode = SeedMode::Same;
   std::uint32_t offset = 0;  // rotate right by this many bits before selection
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t buckets = 128;  // resilient selection only
@@ -158,11 +164,36 @@ struct JobSpec {
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built
 };
 
+// A half-open range of integers first, first + step, ... below `end`.
+struct UintRange {
+  std::uint64_t first = 0;
+  std::uint64_t end = 0;
+  std::uint64_t step = 1;
+  std::uint64_t size() const noexcept { return end > first ? (end - first + step - 1) / step : 0; }
+  std::uint64_t at(std::uint64_t i) const noexcept { return first + i * step; }
+};
+
+// The axes of `ecmpsim sweep`, from the config's [sweep] section (flags override).
+// An absent axis keeps the config's own value.
+struct SweepSpec {
+  std::optional<UintRange> seeds;
+  SeedMode seed_mode = SeedMode::Same;
+  std::optional<UintRange> sport_base;
+  std::optional<UintRange> qpn_base;
+  std::optional<UintRange> placement_seeds;
+  std::vector<std::uint32_t> qps;
+  std::vector<std::string> algos;
+  std::vector<std::string> scenarios;  // empty: every ECMP scenario, or the first
+  std::optional<double> threshold;     // FIM
+  std::uint64_t max_variants = 10'000'000;
+};
+
 struct Spec {
   std::string source;  // the config file, for messages
   FabricSpec fabric;
   std::vector<JobSpec> jobs;  // at least one after loading
   std::vector<ScenarioSpec> scenarios;
+  SweepSpec sweep;
 };
 
 }  // namespace ecmpsim

@@ -6,10 +6,26 @@
 #include "sim/flows_import.h"
 #include "sim/output.h"
 #include "sim/parse.h"
+#include "sim/seeds.h"
 #include "sim/simulation.h"
+#include "sim/variant.h"
 
 namespace ecmpsim::cli {
 namespace {
+
+void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
+  sub->add_option("--scenario", o.scenario, "Evaluate only the scenario of this name");
+  sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
+  sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)");
+  sub->add_option("--seed-mode", seed_mode, "How the seed reaches switches: same, per-tier or per-switch")
+      ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
+  sub->add_option("--sport-base", o.sport_base, "Source ports from this base (the \"range\" model)")
+      ->check(CLI::Range(0, 0xFFFF));
+  sub->add_option("--qpn-base", o.qpn_base, "First QP number on every NIC")->check(CLI::Range(0, 0xFFFFFF));
+  sub->add_option("--qps", o.qps, "QPs per connection")->check(CLI::Range(1, 128));
+  sub->add_option("--placement-seed", o.placement_seed, "Place ranks by a shuffle with this seed (\"random\")")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{~0ULL >> 1}));
+}
 
 // Every scenario gets a twin NAME+down with the listed failures added.
 void add_down_scenarios(Spec& spec, const std::string& list) {
@@ -42,6 +58,8 @@ Action add_run_command(CLI::App& app) {
     std::string config;
     std::string format = "table";
     std::string out;
+    Overrides overrides;
+    std::string seed_mode;
     std::string down;
     FlowsImportOptions import;
     std::string flow_bytes;
@@ -52,6 +70,7 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
       ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->add_option("--down", opt->down,
                   "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
                   "each scenario is reported healthy and, next to it, as NAME+down with these down");
@@ -69,6 +88,9 @@ Action add_run_command(CLI::App& app) {
   return [opt, sub](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     Spec spec = load_config(path);
+    Overrides o = opt->overrides;
+    if (!opt->seed_mode.empty()) o.seed_mode = parse_seed_mode(opt->seed_mode);
+    apply_overrides(spec, o);
     if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
     if (!opt->flow_bytes.empty()) {
       opt->import.flow_bytes = parse_size(opt->flow_bytes);

@@ -1,0 +1,170 @@
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <pthread.h>
+#include <thread>
+#include <tbb/info.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/config.h"
+#include "sim/ranges.h"
+#include "sim/seeds.h"
+#include "sim/sweep.h"
+#include "sim/sweep_output.h"
+#include "sim/sweep_stats.h"
+
+namespace ecmpsim::cli {
+namespace {
+
+struct Options {
+  std::string config;
+  std::string seeds, seed_mode, sport_base, qpn_base, qps, algos, placement_seeds, scenario;
+  unsigned threads = 0;
+  std::optional<double> threshold;
+  std::optional<std::uint64_t> max_variants;
+  bool force = false;
+  unsigned bins = 20;
+  std::string format = "table";
+  std::string out;
+};
+
+SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
+
+// Flags override the config's [sweep] section axis by axis.
+SweepSpec axes_from(const Options& o, SweepSpec s) {
+  if (!o.seeds.empty()) s.seeds = parse_range(o.seeds, 0xFFFFFFFFu, flag("--seeds"));
+  if (!o.seed_mode.empty()) s.seed_mode = *parse_seed_mode(o.seed_mode);
+  if (!o.sport_base.empty()) s.sport_base = parse_range(o.sport_base, 0xFFFF, flag("--sport-base"));
+  if (!o.qpn_base.empty()) s.qpn_base = parse_range(o.qpn_base, 0xFFFFFF, flag("--qpn-base"));
+  if (!o.placement_seeds.empty())
+    s.placement_seeds = parse_range(o.placement_seeds, ~0ULL >> 1, flag("--placement-seeds"));
+  if (!o.qps.empty()) s.qps = parse_uint_list(o.qps, 1, 128, flag("--qps"));
+  if (!o.algos.empty()) s.algos = parse_name_list(o.algos, flag("--algos"));
+  if (!o.scenario.empty()) s.scenarios = parse_name_list(o.scenario, flag("--scenario"));
+  if (o.threshold) s.threshold = o.threshold;
+  if (o.max_variants) s.max_variants = *o.max_variants;
+  return s;
+}
+
+// Watches a running sweep from its own thread: turns SIGINT (blocked in every
+// other thread, so it is only ever delivered here) into a stop request, and
+// draws a progress bar on a terminal once the sweep has run for a second.
+class Monitor {
+ public:
+  Monitor(SweepControl& control, std::uint64_t total, bool tty) : control_(control), total_(total), tty_(tty) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Monitor() {
+    done_.store(true);
+    thread_.join();
+    // A Ctrl-C that arrived after the sweep ended is consumed, not delivered late.
+    const timespec zero{0, 0};
+    while (sigtimedwait(&set_, nullptr, &zero) == SIGINT) interrupted_ = true;
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    bool drawn = false;
+    while (!done_.load()) {
+      const timespec tick{0, 100'000'000};
+      if (sigtimedwait(&set_, nullptr, &tick) == SIGINT) control_.stop.store(true);
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!tty_ || elapsed < 1.0 || done_.load()) continue;
+      const auto finished = control_.finished.load();
+      const double rate = static_cast<double>(finished) / elapsed;
+      const double frac = static_cast<double>(finished) / static_cast<double>(total_);
+      const double eta = rate > 0 ? static_cast<double>(total_ - finished) / rate : 0;
+      const int filled = static_cast<int>(frac * 30);
+      std::fprintf(stderr, "\r[%s%s] %5.1f%%  %llu/%llu variants  %.0f/s  ETA %.0fs ",
+                   std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                   std::string(static_cast<std::size_t>(30 - filled), '.').c_str(), 100 * frac,
+                   static_cast<unsigned long long>(finished), static_cast<unsigned long long>(total_), rate, eta);
+      drawn = true;
+    }
+    if (drawn) std::fprintf(stderr, "\r\033[K");
+  }
+
+  SweepControl& control_;
+  std::uint64_t total_;
+  bool tty_;
+  sigset_t set_{}, old_{};
+  std::atomic<bool> done_{false};
+  bool interrupted_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app) {
+  auto opt = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
+                                              "and placements in parallel; report the imbalance distribution");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("--seeds", opt->seeds, "ECMP seeds A:B (half-open)");
+  sub->add_option("--seed-mode", opt->seed_mode, "same, per-tier or per-switch (seeds derived by SplitMix64)")
+      ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
+  sub->add_option("--sport-base", opt->sport_base, "Bases A:B[:STEP] of the \"range\" source-port model");
+  sub->add_option("--qpn-base", opt->qpn_base, "First QP numbers A:B[:STEP]");
+  sub->add_option("--qps", opt->qps, "QPs per connection, a list: 1,2,4");
+  sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3");
+  sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
+  sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first");
+  sub->add_option("--threads", opt->threads, "Threads; default all cores")->check(CLI::Range(1u, 4096u));
+  sub->add_option("--threshold", opt->threshold, "Report the fraction of variants with FIM above this")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force (default 10000000)")
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
+  sub->add_option("--bins", opt->bins, "Histogram bins")->check(CLI::Range(1u, 10000u));
+  sub->add_option("--format", opt->format, "Output format: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  return [opt](Io io) {
+    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
+    Spec spec = load_config(path);
+    const SweepSpec axes = axes_from(*opt, spec.sweep);
+    const VariantSpace space(spec, axes);
+    if (space.size() == ~0ULL)
+      throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
+    if (space.size() > axes.max_variants && !opt->force)
+      throw InputError(flag("--max-variants"), "the sweep has " + std::to_string(space.size()) +
+                                                   " variants, more than the limit of " +
+                                                   std::to_string(axes.max_variants) + "; pass --force to run it");
+    const Sweep sweep(std::move(spec), axes);
+    const unsigned threads = opt->threads ? opt->threads : static_cast<unsigned>(tbb::info::default_concurrency());
+    SweepControl control;
+    SweepRun run;
+    {
+      const bool tty = &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+      const Monitor monitor(control, space.size(), tty);
+      run = run_sweep(sweep, 0, space.size(), threads, &control);
+    }
+    const SweepSummary summary = summarize(run.values, opt->bins, axes.threshold);
+    const SweepReport report{sweep, run, summary};
+    std::string text;
+    if (opt->format == "json")
+      text = sweep_json(report);
+    else if (opt->format == "csv")
+      text = sweep_csv(report);
+    else
+      text = sweep_table(report);
+    emit(io, text, opt->out);
+    if (run.interrupted) {
+      io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants\n";
+      return 130;
+    }
+    return 0;
+  };
+}
+
+}  // namespace ecmpsim::cli
