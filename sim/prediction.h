@@ -46,9 +46,10 @@ struct JobInfo {
 // and ideal = max over all blocks and both directions (+inf when bytes must
 // cross a cut of capacity 0). The NIC links are the k = host cuts.
 // A routing that spreads every block's crossing bytes over its boundary in
-// proportion to capacity (all flows of a symmetric collective finishing
-// together) completes in exactly this time, so slowdown = predicted / ideal
-// is >= 1 and is 1 on a perfectly balanced fabric.
+// proportion to capacity completes in exactly this time when the bottleneck
+// cut stays busy to the end (a symmetric collective, all flows finishing
+// together), so slowdown = predicted / ideal is >= 1 and is 1 for a
+// collective on a perfectly balanced fabric.
 class CutBounds {
  public:
   explicit CutBounds(const Fabric& fabric);
