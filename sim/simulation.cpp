@@ -144,12 +144,12 @@ void Simulation::prepare() {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
-    capacity_gbps_.push_back(link.up ? link.speed.value : 0.0);
+    capacity_.push_back(link.up ? link.speed : Gbps{0});
   }
   jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
   const CutBounds cuts(fabric_);
-  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
-  ideal_s_ = cuts.ideal_s(flows_);
+  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_.push_back(cuts.ideal(flows_, j));
+  ideal_ = cuts.ideal(flows_);
 }
 
 ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
@@ -169,8 +169,8 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.tiers = tier_imbalance(fabric_, metric_links_, r.trace);
   r.collisions = colliding_pairs(fabric_, sets_, flows_, r.trace);
   FlowModel model;
-  model.run({capacity_gbps_, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
-  r.predicted = predict(flows_, r.times, jobs_, job_ideal_s_, ideal_s_);
+  model.run({capacity_, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   return r;
 }
 
