@@ -103,11 +103,11 @@ TEST_CASE("tiers are named by node tier and ordered low to high, up before down"
   const NodeId core = f.add_node("core0", Tier::Core);
   const NodeId spine = f.add_node("spine0", Tier::Spine);
   const NodeId leaf = f.add_node("leaf0", Tier::Leaf);
-  const NodeId host = f.add_node("host0", Tier::Host, 1);
+  const NodeId host = f.add_node("host0", Tier::Host);
   f.add_cable(spine, core, Gbps{100});
   f.add_cable(host, leaf, Gbps{100});
   f.add_cable(leaf, spine, Gbps{100});
-  f.finalize();
+  f.finalize(0x0A000000);
   Trace t;
   t.link_flows.assign(f.links().size(), 0);
   t.link_bytes.assign(f.links().size(), 0);
