@@ -8,6 +8,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libpcap-dev
   clang libclang-rt-14-dev
   iproute2
+  libopenmpi-dev openmpi-bin  # distributed sweeps (-DECMPSIM_MPI=ON)
+  time  # /usr/bin/time -v, peak memory in bench/run.sh
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )
 missing=()

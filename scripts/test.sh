@@ -2,6 +2,7 @@
 # Builds and runs every test: the libFuzzer targets for a bounded time (clang,
 # ASan+UBSan), an ASan+UBSan build of the whole suite, then the Release build
 # (tests, benchmarks run once briefly). Ends with CTest's summary.
+# Also an MPI build (build-mpi) running only the tests labelled mpi.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -15,6 +16,10 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DECMPSIM_SANITIZE=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j "$jobs" --output-on-failure
+
+cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_MPI=ON -DECMPSIM_BENCH=OFF >/dev/null
+cmake --build build-mpi -j "$jobs"
+ctest --test-dir build-mpi -L mpi -j "$jobs" --output-on-failure
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"

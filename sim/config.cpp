@@ -137,7 +137,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
 std::string config_reference() {
   std::string out;
   config::append_reference<FabricSpec>(out, "fabric", fabric_knobs());
-  config::append_reference<JobSpec>(out, "[job]] (or a single [workload])", job_knobs());
+  config::append_reference<JobSpec>(out, "[job]] or [workload", job_knobs());
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());

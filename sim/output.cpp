@@ -215,7 +215,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
   return doc.dump(2) + "\n";
 }
 
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
   const Fabric& fabric = sim.fabric();
   std::string out;
   out += "config    " + sim.spec().source + "\n";
@@ -276,6 +276,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
           1);
     }
+  if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad("link", kLabel);
   for (const auto& r : results) lhead += pad(r.spec->name, kCol, true);

@@ -49,8 +49,8 @@ Action add_run_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("--format", opt->format, "Output format: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  sub->add_option("--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
+      ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
   sub->add_option("--down", opt->down,
                   "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
@@ -94,7 +94,7 @@ Action add_run_command(CLI::App& app) {
     else if (opt->format == "csv")
       text = run_csv(sim, results);
     else
-      text = run_table(sim, results);
+      text = run_table(sim, results, opt->format != "summary");
     emit(io, text, opt->out);
     return 0;
   };

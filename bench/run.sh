@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The end-to-end benchmark: builds Release into BUILD_DIR (default build-bench)
+# and prints, on this machine:
+#  1. flow-hop decisions per second on 1 thread and on all threads (the route
+#     step of bench/route_bench.cpp), and the cost of one flow-hop against the
+#     hash alone, measured in the same run;
+#  2. paper16 seeds per second: `ecmpsim sweep configs/paper16.toml --seeds 0:N`;
+#  3. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
+#     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
+#     with its wall time and peak memory (GNU time -v).
+# Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
+# Not part of the test suite; takes a few minutes.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+seeds=${SEEDS:-100000}
+cases=${CASES:-scale-*}
+cd "$root"
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_BENCH=ON -DECMPSIM_TESTS=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+bin=$build/ecmpsim
+
+echo "commit   $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+echo "machine  $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+echo "== flow-hop decisions (paper16, route step; best of 3 repetitions)"
+"$build/bench/route_bench" --benchmark_filter='BM_RouteStep|BM_HashOnly' --benchmark_repetitions=3 \
+  --benchmark_min_time=0.5 --benchmark_format=json 2>/dev/null | python3 -c '
+import json, sys
+best = {}
+for b in json.load(sys.stdin)["benchmarks"]:
+    if b.get("run_type") != "iteration": continue
+    name = b["run_name"]
+    best[name] = max(best.get(name, 0), b["items_per_second"])
+for name, v in sorted(best.items()):
+    unit = "flow-hops/s" if "RouteStep" in name else "hashes/s"
+    print(f"  {name:32s} {v / 1e6:10.1f} M {unit}")
+hop, hash1 = best.get("BM_RouteStep/real_time/threads:1"), best.get("BM_HashOnly/real_time/threads:1")
+if hop and hash1:
+    print(f"  one flow-hop costs {hash1 / hop:.2f}x the hash alone (1 thread; target <= 3x)")
+'
+echo
+
+echo "== paper16 seeds per second"
+if "$bin" sweep --help >/dev/null 2>&1; then
+  for t in 1 "$(nproc)"; do
+    start=$(date +%s.%N)
+    "$bin" sweep configs/paper16.toml --seeds "0:$seeds" --threads "$t" --format json >/dev/null
+    end=$(date +%s.%N)
+    awk -v n="$seeds" -v s="$start" -v e="$end" -v t="$t" \
+      'BEGIN { printf "  %d thread(s): %d seeds in %.2f s = %.0f seeds/s\n", t, n, e - s, n / (e - s) }'
+  done
+else
+  echo "  (this build has no 'ecmpsim sweep')"
+fi
+echo
+
+echo "== scale series: ecmpsim run --format summary"
+printf '  %-24s %10s %10s %10s %10s %12s\n' case switches endpoints flows "wall (s)" "peak (MiB)"
+for cfg in bench/configs/$cases.toml; do
+  name=$(basename "$cfg" .toml)
+  out=$(mktemp)
+  if /usr/bin/time -v -o "$out.time" "$bin" run "$cfg" --format summary >"$out" 2>"$out.err"; then
+    sw=$(awk '/^fabric/ {print $2}' "$out")
+    ep=$(awk '/^fabric/ {print $4}' "$out")
+    fl=$(grep -oE 'QP: [0-9]+ flows' "$out" | awk '{n += $2} END {print n}')
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$out.time")
+    rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out.time")
+    printf '  %-24s %10s %10s %10s %10.2f %12s\n' "$name" "$sw" "$ep" "$fl" "$wall" "$rss"
+  else
+    printf '  %-24s failed: %s\n' "$name" "$(head -1 "$out.err")"
+  fi
+  rm -f "$out" "$out.time" "$out.err"
+done

@@ -1,0 +1,32 @@
+#include <memory>
+
+#include "sim/cli/cli.h"
+#include "sim/config.h"
+#include "sim/fabric.h"
+#include "sim/flows_output.h"
+#include "sim/simulation.h"
+
+namespace ecmpsim::cli {
+
+Action add_flows_command(CLI::App& app) {
+  struct Options {
+    std::string config;
+    std::string format = "json";
+    std::string out;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("--format", opt->format, "Output format: json (default) or csv")
+      ->check(CLI::IsMember({"json", "csv"}));
+  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  return [opt](Io io) {
+    const Spec spec = load_config(opt->config.empty() ? default_config_path() : opt->config);
+    const Fabric fabric = build_fabric(spec.fabric);
+    const workloads::Flows flows = generate_flows(spec, fabric);
+    emit(io, opt->format == "csv" ? flows_csv(spec, fabric, flows) : flows_json(spec, fabric, flows), opt->out);
+    return 0;
+  };
+}
+
+}  // namespace ecmpsim::cli
