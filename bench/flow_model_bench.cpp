@@ -13,14 +13,14 @@ namespace {
 void BM_FlowModelPaper16(benchmark::State& state) {
   const ecmpsim::Simulation sim(ecmpsim::load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml"));
   const auto r = sim.run(sim.spec().scenarios.at(static_cast<std::size_t>(state.range(0))));
-  std::vector<double> capacity;
-  for (const auto& l : sim.fabric().links()) capacity.push_back(l.up ? l.speed.value : 0.0);
+  std::vector<ecmpsim::Gbps> capacity;
+  for (const auto& l : sim.fabric().links()) capacity.push_back(l.up ? l.speed : ecmpsim::Gbps{0});
   const ecmpsim::FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links};
   ecmpsim::FlowModel model;
   ecmpsim::FlowTimes times;
   for (auto _ : state) {
     model.run(net, times);
-    benchmark::DoNotOptimize(times.finish_s.data());
+    benchmark::DoNotOptimize(times.finish.data());
   }
   const auto flows = static_cast<double>(sim.flows().size());
   state.counters["flows"] = flows;

@@ -11,13 +11,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   const std::size_t flows = net.bytes.size();
-  out.start_rate_gbps.assign(flows, 0.0);
-  out.finish_s.assign(flows, 0.0);
+  out.start_rate.assign(flows, Gbps{0});
+  out.finish.assign(flows, Seconds{0});
   out.events = 0;
 
   // Dense local indices for the links that carry at least one flow, so every
   // scan below is over used links only.
-  local_of_.assign(net.capacity_gbps.size(), kNone);
+  local_of_.assign(net.capacity.size(), kNone);
   cap_.clear();
   flow_begin_.assign(flows + 1, 0);
   flow_links_.clear();
@@ -33,7 +33,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
         const LinkId l = net.path_links[i];
         if (local_of_[l] == kNone) {
           local_of_[l] = static_cast<std::uint32_t>(cap_.size());
-          cap_.push_back(net.capacity_gbps[l]);
+          cap_.push_back(net.capacity[l].value);
         }
         flow_links_.push_back(local_of_[l]);
       }
@@ -64,12 +64,12 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   while (!active_.empty()) {
     water_fill();
     if (out.events++ == 0)
-      for (std::uint32_t f : active_) out.start_rate_gbps[f] = rate_[f];
+      for (std::uint32_t f : active_) out.start_rate[f] = Gbps{rate_[f]};
     double step = kInf;
     for (std::uint32_t f : active_)
       if (rate_[f] > 0) step = std::min(step, remaining_[f] / rate_[f]);
     if (step == kInf) {
-      for (std::uint32_t f : active_) out.finish_s[f] = kInf;
+      for (std::uint32_t f : active_) out.finish[f] = Seconds{kInf};
       break;
     }
     now += step;
@@ -77,7 +77,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
     std::size_t kept = 0;
     for (std::uint32_t f : active_) {
       if (rate_[f] > 0 && remaining_[f] / rate_[f] <= finish_by) {
-        out.finish_s[f] = now;
+        out.finish[f] = Seconds{now};
         active_flag_[f] = 0;
         for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) --active_on_[flow_links_[i]];
       } else {

@@ -8,20 +8,21 @@
 #include <vector>
 
 #include "sim/fabric.h"
+#include "sim/units.h"
 
 namespace ecmpsim {
 
 // The model's input, as views: any flows on any paths over any capacities.
 struct FlowNetwork {
-  std::span<const double> capacity_gbps;     // per link; 0 for a link that is down
+  std::span<const Gbps> capacity;            // per link; 0 for a link that is down
   std::span<const std::uint64_t> bytes;      // per flow
   std::span<const std::uint32_t> path_begin; // per flow, into path_links; size flows + 1
   std::span<const LinkId> path_links;
 };
 
 struct FlowTimes {
-  std::vector<double> start_rate_gbps;  // the max-min rate at time 0
-  std::vector<double> finish_s;         // when the last byte is delivered; +inf if never
+  std::vector<Gbps> start_rate;  // the max-min rate at time 0
+  std::vector<Seconds> finish;   // when the last byte is delivered; +inf if never
   std::size_t events = 0;               // rate allocations computed (one per distinct finish time)
 };
 

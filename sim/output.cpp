@@ -44,8 +44,8 @@ json override_json(const HashOverride& o) {
 }
 
 json prediction_json(const JobPrediction& p) {
-  return {{"completion_s", p.completion_s}, {"ideal_s", p.ideal_s},       {"slowdown", p.slowdown},
-          {"busbw_gbps", p.busbw_gbps},     {"algbw_gbps", p.algbw_gbps}};
+  return {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
+          {"busbw_gbps", p.busbw.value},       {"algbw_gbps", p.algbw.value}};
 }
 
 json predicted_json(const Simulation& sim, const Prediction& p) {
@@ -205,8 +205,8 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"rqpn", flows.rqpn[f]},
                     {"channel", flows.channel[f]},
                     {"path", std::move(path)},
-                    {"rate_gbps", r.times.start_rate_gbps[f]},
-                    {"finish_s", r.times.finish_s[f]}});
+                    {"rate_gbps", r.times.start_rate[f].value},
+                    {"finish_s", r.times.finish[f].value}});
     }
     s["flows"] = std::move(fl);
     scenarios.push_back(std::move(s));
@@ -263,17 +263,17 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   out += "\npredicted (max-min fair flow model)\n";
-  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, -6);
-  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, -6);
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, -6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, -6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
-  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw_gbps; }, 1);
+  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";
       row(job + "completion (ms)",
-          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion_s * 1e3; }, -6);
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, -6);
       row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
-      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw_gbps; },
+      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
           1);
     }
   if (!per_link) return out;
@@ -300,8 +300,8 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
   for (const auto& r : results) {
     // A link's load at time 0: the sum of the max-min start rates of its flows.
     start_gbps.assign(fabric.links().size(), 0.0);
-    for (std::size_t f = 0; f < r.times.start_rate_gbps.size(); ++f)
-      for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate_gbps[f];
+    for (std::size_t f = 0; f < r.times.start_rate.size(); ++f)
+      for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
       out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + "," +

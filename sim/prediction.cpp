@@ -68,7 +68,7 @@ CutBounds::CutBounds(const Fabric& fabric) {
   }
 }
 
-double CutBounds::ideal_s(const workloads::Flows& flows, std::uint32_t job) const {
+Seconds CutBounds::ideal(const workloads::Flows& flows, std::uint32_t job) const {
   double ideal = 0;
   std::vector<double> out, in;
   for (const Level& level : levels_) {
@@ -84,35 +84,35 @@ double CutBounds::ideal_s(const workloads::Flows& flows, std::uint32_t job) cons
     for (std::size_t b = 0; b < out.size(); ++b)
       ideal = std::max({ideal, cut_time(out[b], level.out_gbps[b]), cut_time(in[b], level.in_gbps[b])});
   }
-  return ideal;
+  return Seconds{ideal};
 }
 
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
-                   std::span<const double> job_ideal_s, double all_ideal_s) {
+                   std::span<const Seconds> job_ideal, Seconds all_ideal) {
   Prediction p;
   p.jobs.resize(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) p.jobs[j].job = static_cast<std::uint32_t>(j);
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    const double t = times.finish_s[f];
-    p.all.completion_s = std::max(p.all.completion_s, t);
-    if (flows.job[f] < jobs.size()) p.jobs[flows.job[f]].completion_s = std::max(p.jobs[flows.job[f]].completion_s, t);
+    const Seconds t = times.finish[f];
+    p.all.completion = std::max(p.all.completion, t);
+    if (flows.job[f] < jobs.size()) p.jobs[flows.job[f]].completion = std::max(p.jobs[flows.job[f]].completion, t);
   }
-  auto finish = [](JobPrediction& j, double ideal) {
-    j.ideal_s = ideal;
-    j.slowdown = j.completion_s == 0 ? 1 : j.completion_s / ideal;
+  auto finish = [](JobPrediction& j, Seconds ideal) {
+    j.ideal = ideal;
+    j.slowdown = j.completion.value == 0 ? 1 : j.completion.value / ideal.value;
   };
-  finish(p.all, all_ideal_s);
+  finish(p.all, all_ideal);
   bool first = true;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     JobPrediction& jp = p.jobs[j];
-    finish(jp, job_ideal_s[j]);
-    if (jp.completion_s > 0) {
-      jp.algbw_gbps = static_cast<double>(jobs[j].message.value) * 8e-9 / jp.completion_s;
-      jp.busbw_gbps = jp.algbw_gbps * bus_factor(jobs[j].pattern, jobs[j].ranks);
+    finish(jp, job_ideal[j]);
+    if (jp.completion.value > 0) {
+      jp.algbw = Gbps{static_cast<double>(jobs[j].message.value) * 8e-9 / jp.completion.value};
+      jp.busbw = Gbps{jp.algbw.value * bus_factor(jobs[j].pattern, jobs[j].ranks)};
     }
-    if (first || jp.busbw_gbps < p.all.busbw_gbps) {
-      p.all.algbw_gbps = jp.algbw_gbps;
-      p.all.busbw_gbps = jp.busbw_gbps;
+    if (first || jp.busbw < p.all.busbw) {
+      p.all.algbw = jp.algbw;
+      p.all.busbw = jp.busbw;
       p.all.job = jp.job;
       first = false;
     }

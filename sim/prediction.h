@@ -46,16 +46,17 @@ struct JobInfo {
 // and ideal = max over all blocks and both directions (+inf when bytes must
 // cross a cut of capacity 0). The NIC links are the k = host cuts.
 // A routing that spreads every block's crossing bytes over its boundary in
-// proportion to capacity (all flows of a symmetric collective finishing
-// together) completes in exactly this time, so slowdown = predicted / ideal
-// is >= 1 and is 1 on a perfectly balanced fabric.
+// proportion to capacity completes in exactly this time when the bottleneck
+// cut stays busy to the end (a symmetric collective, all flows finishing
+// together), so slowdown = predicted / ideal is >= 1 and is 1 for a
+// collective on a perfectly balanced fabric.
 class CutBounds {
  public:
   explicit CutBounds(const Fabric& fabric);
 
   // The ideal time of the flows of one job, or of all flows (job = kAllJobs).
   static constexpr std::uint32_t kAllJobs = ~0u;
-  double ideal_s(const workloads::Flows& flows, std::uint32_t job = kAllJobs) const;
+  Seconds ideal(const workloads::Flows& flows, std::uint32_t job = kAllJobs) const;
 
   std::size_t levels() const noexcept { return levels_.size(); }
 
@@ -69,11 +70,11 @@ class CutBounds {
 
 struct JobPrediction {
   std::uint32_t job = 0;
-  double completion_s = 0;  // the job's last flow finishes
-  double ideal_s = 0;
-  double slowdown = 0;      // completion / ideal (1 for a job with nothing to send)
-  double algbw_gbps = 0;    // S / completion
-  double busbw_gbps = 0;    // algbw * bus_factor
+  Seconds completion;    // the job's last flow finishes
+  Seconds ideal;
+  double slowdown = 0;   // completion / ideal (1 for a job with nothing to send)
+  Gbps algbw;            // S / completion
+  Gbps busbw;            // algbw * bus_factor
 };
 
 struct Prediction {
@@ -84,8 +85,8 @@ struct Prediction {
   std::vector<JobPrediction> jobs;  // indexed by job id
 };
 
-// jobs and job_ideal_s are indexed by job id; all_ideal_s is the bound of all flows.
+// jobs and job_ideal are indexed by job id; all_ideal is the bound of all flows.
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
-                   std::span<const double> job_ideal_s, double all_ideal_s);
+                   std::span<const Seconds> job_ideal, Seconds all_ideal);
 
 }  // namespace ecmpsim

@@ -179,12 +179,12 @@ void Simulation::prepare() {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
-    capacity_gbps_.push_back(link.up ? link.speed.value : 0.0);
+    capacity_.push_back(link.up ? link.speed : Gbps{0});
   }
   jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
   const CutBounds cuts(fabric_);
-  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
-  ideal_s_ = cuts.ideal_s(flows_);
+  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_.push_back(cuts.ideal(flows_, j));
+  ideal_ = cuts.ideal(flows_);
   for (const ScenarioSpec& s : spec_.scenarios) {
     auto mask = failure_mask(fabric_, s);
     if (mask.empty()) continue;
@@ -214,11 +214,11 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   trace(fabric_, fwd, flows_, r.trace);
   // Down links leave the metrics and carry nothing in the flow model.
   std::vector<LinkId> working;
-  std::vector<double> capacity;
+  std::vector<Gbps> capacity;
   if (!r.down.empty()) {
-    capacity = capacity_gbps_;
+    capacity = capacity_;
     for (LinkId l = 0; l < capacity.size(); ++l)
-      if (r.down[l]) capacity[l] = 0;
+      if (r.down[l]) capacity[l] = Gbps{0};
     for (LinkId l : metric_links_)
       if (!r.down[l]) working.push_back(l);
   }
@@ -235,9 +235,8 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.tiers = tier_imbalance(fabric_, links, r.trace);
   r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
   FlowModel model;
-  model.run({r.down.empty() ? capacity_gbps_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links},
-            r.times);
-  r.predicted = predict(flows_, r.times, jobs_, job_ideal_s_, ideal_s_);
+  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   return r;
 }
 

@@ -62,9 +62,9 @@ class Simulation {
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
   // Per job id: what it is (for its bus bandwidth) and its ideal time alone on the fabric.
   const std::vector<JobInfo>& jobs() const noexcept { return jobs_; }
-  const std::vector<double>& job_ideal_s() const noexcept { return job_ideal_s_; }
+  const std::vector<Seconds>& job_ideal() const noexcept { return job_ideal_; }
   // The ideal time of all flows together.
-  double ideal_s() const noexcept { return ideal_s_; }
+  Seconds ideal() const noexcept { return ideal_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
@@ -77,10 +77,10 @@ class Simulation {
   workloads::Flows flows_;
   std::optional<ImportedSource> imported_;
   std::vector<LinkId> metric_links_;
-  std::vector<double> capacity_gbps_;  // per link, 0 when down
+  std::vector<Gbps> capacity_;  // per link, 0 when down
   std::vector<JobInfo> jobs_;
-  std::vector<double> job_ideal_s_;
-  double ideal_s_ = 0;
+  std::vector<Seconds> job_ideal_;
+  Seconds ideal_;
 
   // Everything derived from the fabric and the flows once: metric links,
   // capacities, jobs and their ideal times, and the failure sets of the spec's

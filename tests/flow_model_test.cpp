@@ -40,9 +40,9 @@ Trace trace_of(const Fabric& fabric, const workloads::Flows& flows, const std::v
   return t;
 }
 
-std::vector<double> capacities(const Fabric& fabric) {
-  std::vector<double> c;
-  for (const Link& l : fabric.links()) c.push_back(l.up ? l.speed.value : 0.0);
+std::vector<Gbps> capacities(const Fabric& fabric) {
+  std::vector<Gbps> c;
+  for (const Link& l : fabric.links()) c.push_back(l.up ? l.speed : Gbps{0});
   return c;
 }
 
@@ -79,26 +79,26 @@ TEST_CASE("two flows sharing one link of a two-link group: half rate each, slowd
   FlowModel model;
   model.run({cap, flows.bytes, trace.path_begin, trace.path_links}, times);
   // leaf0->spine0 (100 Gb/s) offers 50 to each; every other link offers at least 100.
-  CHECK(times.start_rate_gbps[0] == doctest::Approx(50));
-  CHECK(times.start_rate_gbps[1] == doctest::Approx(50));
+  CHECK(times.start_rate[0].value == doctest::Approx(50));
+  CHECK(times.start_rate[1].value == doctest::Approx(50));
   // 1 Gbit at 50 Gb/s: 20 ms, both at once.
-  CHECK(times.finish_s[0] == doctest::Approx(0.02));
-  CHECK(times.finish_s[1] == times.finish_s[0]);
+  CHECK(times.finish[0].value == doctest::Approx(0.02));
+  CHECK(times.finish[1].value == times.finish[0].value);
   CHECK(times.events == 1);
 
   // Ideal: each NIC carries 1 Gbit at 100 Gb/s = 10 ms; leaf0's uplinks carry
   // 2 Gbit over 2 x 100 Gb/s = 10 ms (likewise leaf1's downlinks).
   const CutBounds cuts(fabric);
   CHECK(cuts.levels() == 2);  // hosts, leaves
-  const double ideal = cuts.ideal_s(flows);
-  CHECK(ideal == doctest::Approx(0.01));
+  const Seconds ideal = cuts.ideal(flows);
+  CHECK(ideal.value == doctest::Approx(0.01));
   // As a send/recv of S = 1 Gbit (factor 1): algbw = busbw = 1 Gbit / 20 ms = 50 Gb/s.
   const std::vector<JobInfo> jobs{{"pair", "sendrecv", BusPattern::SendRecv, 2, Bytes{kBytes}}};
-  const std::vector<double> job_ideal{ideal};
+  const std::vector<Seconds> job_ideal{ideal};
   const Prediction p = predict(flows, times, jobs, job_ideal, ideal);
-  CHECK(p.all.completion_s == doctest::Approx(0.02));
+  CHECK(p.all.completion.value == doctest::Approx(0.02));
   CHECK(p.all.slowdown == doctest::Approx(2));
-  CHECK(p.all.busbw_gbps == doctest::Approx(50));
+  CHECK(p.all.busbw.value == doctest::Approx(50));
   CHECK(p.jobs[0].slowdown == doctest::Approx(2));
   // One pair of the same job stacked on leaf0->spine0 while leaf0->spine1 is idle;
   // spine0's group towards leaf1 has a single member, so no choice there.
@@ -115,36 +115,36 @@ TEST_CASE("three flows, unequal bottlenecks: max-min rates re-computed as flows 
   // t = 1.5: A 10/2 = 5, B 4/1 = 4 -> B: f2 = 4; A has 6 left: f1 = 6.
   //   Times: f1 4/6 = 2/3, f2 7/4 -> f1 finishes at 1.5 + 2/3 = 13/6 s; f2 has 7 - 8/3 = 13/3 left.
   // t = 13/6: f2 alone, min(10, 4) = 4 -> 13/12 s more: finishes at 13/6 + 13/12 = 39/12 = 3.25 s.
-  const std::vector<double> cap{10, 4};
+  const std::vector<Gbps> cap{Gbps{10}, Gbps{4}};
   const std::vector<std::uint64_t> bytes{2'000'000'000, 1'250'000'000, 375'000'000};
   const std::vector<std::uint32_t> begin{0, 1, 3, 4};
   const std::vector<LinkId> links{0, 0, 1, 1};
   FlowTimes t;
   FlowModel model;
   model.run({cap, bytes, begin, links}, t);
-  CHECK(t.start_rate_gbps[0] == doctest::Approx(8));
-  CHECK(t.start_rate_gbps[1] == doctest::Approx(2));
-  CHECK(t.start_rate_gbps[2] == doctest::Approx(2));
-  CHECK(t.finish_s[2] == doctest::Approx(1.5));
-  CHECK(t.finish_s[0] == doctest::Approx(13.0 / 6));
-  CHECK(t.finish_s[1] == doctest::Approx(3.25));
+  CHECK(t.start_rate[0].value == doctest::Approx(8));
+  CHECK(t.start_rate[1].value == doctest::Approx(2));
+  CHECK(t.start_rate[2].value == doctest::Approx(2));
+  CHECK(t.finish[2].value == doctest::Approx(1.5));
+  CHECK(t.finish[0].value == doctest::Approx(13.0 / 6));
+  CHECK(t.finish[1].value == doctest::Approx(3.25));
   CHECK(t.events == 3);
 
   SUBCASE("the same model object gives the same answer again") {
     FlowTimes again;
     model.run({cap, bytes, begin, links}, again);
-    CHECK(again.finish_s == t.finish_s);
-    CHECK(again.start_rate_gbps == t.start_rate_gbps);
+    CHECK(again.finish == t.finish);
+    CHECK(again.start_rate == t.start_rate);
   }
   SUBCASE("a zero-byte flow finishes at 0; a flow over a dead link never") {
-    const std::vector<double> cap2{10, 0};
+    const std::vector<Gbps> cap2{Gbps{10}, Gbps{0}};
     const std::vector<std::uint64_t> bytes2{0, 1'250'000'000, 375'000'000};
     FlowTimes u;
     model.run({cap2, bytes2, begin, links}, u);
-    CHECK(u.finish_s[0] == 0);
-    CHECK(u.start_rate_gbps[0] == 0);
-    CHECK(u.finish_s[1] == std::numeric_limits<double>::infinity());
-    CHECK(u.finish_s[2] == std::numeric_limits<double>::infinity());
+    CHECK(u.finish[0].value == 0);
+    CHECK(u.start_rate[0].value == 0);
+    CHECK(u.finish[1].value == std::numeric_limits<double>::infinity());
+    CHECK(u.finish[2].value == std::numeric_limits<double>::infinity());
   }
 }
 
@@ -175,13 +175,13 @@ policy = "dst-mod"
   for (LinkId l : sim.metric_links()) REQUIRE(r.trace.link_flows[l] == 2);  // one connection = 2 channels
   // Each rank sends 2(4-1)/4 x 64 MiB = 100663296 bytes through its 100 Gb/s NIC.
   const double expected_s = 100663296.0 * 8 / 100e9;
-  CHECK(r.predicted.all.completion_s == doctest::Approx(expected_s).epsilon(1e-12));
-  CHECK(r.predicted.all.ideal_s == doctest::Approx(expected_s).epsilon(1e-12));
+  CHECK(r.predicted.all.completion.value == doctest::Approx(expected_s).epsilon(1e-12));
+  CHECK(r.predicted.all.ideal.value == doctest::Approx(expected_s).epsilon(1e-12));
   CHECK(std::abs(r.predicted.all.slowdown - 1) < 1e-9);
   // algbw = S / t = 100 x 4 / (2 x 3); busbw = algbw x 2 x 3 / 4 = 100.
-  CHECK(std::abs(r.predicted.all.busbw_gbps / 100 - 1) < 1e-9);
-  CHECK(r.predicted.all.algbw_gbps == doctest::Approx(100.0 * 4 / 6));
-  for (std::size_t f = 0; f < sim.flows().size(); ++f) CHECK(r.times.start_rate_gbps[f] == doctest::Approx(50));
+  CHECK(std::abs(r.predicted.all.busbw.value / 100 - 1) < 1e-9);
+  CHECK(r.predicted.all.algbw.value == doctest::Approx(100.0 * 4 / 6));
+  for (std::size_t f = 0; f < sim.flows().size(); ++f) CHECK(r.times.start_rate[f].value == doctest::Approx(50));
   CHECK(r.collisions == 0);
 }
 

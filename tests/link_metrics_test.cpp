@@ -96,3 +96,35 @@ TEST_CASE("colliding pairs: same job, same link, an idle equal-cost alternative"
     CHECK(c.pairs() == 0);
   }
 }
+
+TEST_CASE("tiers are named by node tier and ordered low to high, up before down") {
+  // leaf0 - spine0 - core0, one host; each tier pair holds one cable (two directions).
+  Fabric f;
+  const NodeId core = f.add_node("core0", Tier::Core);
+  const NodeId spine = f.add_node("spine0", Tier::Spine);
+  const NodeId leaf = f.add_node("leaf0", Tier::Leaf);
+  const NodeId host = f.add_node("host0", Tier::Host);
+  f.add_cable(spine, core, Gbps{100});
+  f.add_cable(host, leaf, Gbps{100});
+  f.add_cable(leaf, spine, Gbps{100});
+  f.finalize(0x0A000000);
+  Trace t;
+  t.link_flows.assign(f.links().size(), 0);
+  t.link_bytes.assign(f.links().size(), 0);
+  // spine0->core0 carries 2 flows of 5 bytes: its tier has one link, so it is balanced.
+  t.link_flows[link_named(f, "spine0->core0")] = 2;
+  t.link_bytes[link_named(f, "spine0->core0")] = 10;
+  std::vector<LinkId> links;
+  for (LinkId l = 0; l < f.links().size(); ++l)
+    if (f.is_switch(f.link(l).from) && f.is_switch(f.link(l).to)) links.push_back(l);
+  const auto tiers = tier_imbalance(f, links, t);
+  REQUIRE(tiers.size() == 4);
+  CHECK(tiers[0].name == "leaf->spine");
+  CHECK(tiers[1].name == "spine->leaf");
+  CHECK(tiers[2].name == "spine->core");
+  CHECK(tiers[3].name == "core->spine");
+  CHECK(tiers[2].flows.links == 1);
+  CHECK(tiers[2].flows.mean == 2);
+  CHECK(tiers[2].bytes.mean == 10);
+  CHECK(tiers[3].flows.mean == 0);
+}

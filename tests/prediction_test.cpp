@@ -41,9 +41,9 @@ TEST_CASE("ideal time: the tightest cut decides") {
     flows.push_back(flow(1, 0, 125'000'000, 1));  // stays on leaf0: crosses only NICs
     // NICs: host1 sends 2 Gbit / 100 = 20 ms. Leaf0 uplink: job 0's 2 Gbit / 100 Gb/s = 20 ms.
     const CutBounds cuts(fabric);
-    CHECK(cuts.ideal_s(flows, 0) == doctest::Approx(0.02));
-    CHECK(cuts.ideal_s(flows, 1) == doctest::Approx(0.01));
-    CHECK(cuts.ideal_s(flows) == doctest::Approx(0.02));
+    CHECK(cuts.ideal(flows, 0).value == doctest::Approx(0.02));
+    CHECK(cuts.ideal(flows, 1).value == doctest::Approx(0.01));
+    CHECK(cuts.ideal(flows).value == doctest::Approx(0.02));
   }
   SUBCASE("three tiers: a thin core makes the pod cut the bound") {
     // Pod A: hostA - leafA - spineA; pod B likewise; spineA and spineB joined by core
@@ -64,7 +64,7 @@ TEST_CASE("ideal time: the tightest cut decides") {
     CHECK(cuts.levels() == 3);
     workloads::Flows flows;
     flows.push_back(flow(0, 1, 125'000'000));  // 1 Gbit: NIC 10 ms, leaf 10 ms, pod 100 ms
-    CHECK(cuts.ideal_s(flows) == doctest::Approx(0.1));
+    CHECK(cuts.ideal(flows).value == doctest::Approx(0.1));
   }
 }
 
@@ -76,22 +76,22 @@ TEST_CASE("prediction per job and overall") {
   flows.push_back(flow(1, 0, 1, 0));
   flows.push_back(flow(2, 3, 1, 1));
   FlowTimes t;
-  t.finish_s = {2.0, 1.5, 0.5};
-  t.start_rate_gbps = {1, 1, 1};
+  t.finish = {Seconds{2.0}, Seconds{1.5}, Seconds{0.5}};
+  t.start_rate = {Gbps{1}, Gbps{1}, Gbps{1}};
   const std::vector<JobInfo> jobs{{"ar", "ring-allreduce", BusPattern::AllReduce, 4, Bytes{1'000'000'000}},
                                   {"ag", "allgather", BusPattern::AllGather, 2, Bytes{1'000'000'000}}};
-  const std::vector<double> ideal{1.0, 0.5};
-  const Prediction p = predict(flows, t, jobs, ideal, 1.0);
+  const std::vector<Seconds> ideal{Seconds{1.0}, Seconds{0.5}};
+  const Prediction p = predict(flows, t, jobs, ideal, Seconds{1.0});
   REQUIRE(p.jobs.size() == 2);
-  CHECK(p.jobs[0].completion_s == 2.0);
+  CHECK(p.jobs[0].completion.value == 2.0);
   CHECK(p.jobs[0].slowdown == doctest::Approx(2));
-  CHECK(p.jobs[0].algbw_gbps == doctest::Approx(4));        // 8 Gbit / 2 s
-  CHECK(p.jobs[0].busbw_gbps == doctest::Approx(4 * 1.5));  // x 2(4-1)/4
-  CHECK(p.jobs[1].completion_s == 0.5);
+  CHECK(p.jobs[0].algbw.value == doctest::Approx(4));        // 8 Gbit / 2 s
+  CHECK(p.jobs[0].busbw.value == doctest::Approx(4 * 1.5));  // x 2(4-1)/4
+  CHECK(p.jobs[1].completion.value == 0.5);
   CHECK(p.jobs[1].slowdown == doctest::Approx(1));
-  CHECK(p.jobs[1].busbw_gbps == doctest::Approx(16 * 0.5));  // 8 Gbit / 0.5 s x (2-1)/2
-  CHECK(p.all.completion_s == 2.0);
+  CHECK(p.jobs[1].busbw.value == doctest::Approx(16 * 0.5));  // 8 Gbit / 0.5 s x (2-1)/2
+  CHECK(p.all.completion.value == 2.0);
   CHECK(p.all.slowdown == doctest::Approx(2));
-  CHECK(p.all.busbw_gbps == doctest::Approx(6));  // the lower of the two jobs
+  CHECK(p.all.busbw.value == doctest::Approx(6));  // the lower of the two jobs
   CHECK(p.all.job == 0);
 }
