@@ -22,6 +22,8 @@ using Action = std::function<int(Io)>;
 // Each subcommand registers its flags on `app` and returns its body.
 Action add_run_command(CLI::App& app);
 Action add_hash_command(CLI::App& app);
+Action add_report_command(CLI::App& app);
+Action add_reproduce_command(CLI::App& app);
 
 // Shared by subcommands.
 std::string default_config_path();

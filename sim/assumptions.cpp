@@ -1,0 +1,110 @@
+#include "sim/assumptions.h"
+
+#include <cstdio>
+
+#include "hashing/key.h"
+#include "hashing/select.h"
+#include "sim/parse.h"
+
+namespace ecmpsim {
+namespace {
+
+std::string gbps(Gbps g) { return format_number(g.value) + " Gb/s"; }
+
+std::string size_text(Bytes b) {
+  const std::uint64_t v = b.value;
+  const char* units[] = {"TiB", "GiB", "MiB", "KiB"};
+  const int shifts[] = {40, 30, 20, 10};
+  for (int i = 0; i < 4; ++i)
+    if (v >= (1ULL << shifts[i]) && v % (1ULL << shifts[i]) == 0)
+      return std::to_string(v >> shifts[i]) + " " + units[i] + " (" + std::to_string(v) + " bytes)";
+  return std::to_string(v) + " bytes";
+}
+
+std::string hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
+  return buf;
+}
+
+std::string ratio(double a, double b) {
+  if (b <= 0) return "no uplinks";
+  const double r = a / b;
+  return format_number(static_cast<double>(static_cast<long long>(r * 100 + 0.5)) / 100) + ":1";
+}
+
+std::string fields_text(const std::vector<hashing::Field>& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? ", " : "") + std::string(hashing::field_name(fields[i]));
+  return out;
+}
+
+std::string hash_text(const HashSpec& h) {
+  std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) +
+                    " on every switch, " + std::string(hashing::selection_name(h.select)) + " selection";
+  if (h.select == hashing::Selection::Resilient) out += " over " + std::to_string(h.buckets) + " buckets";
+  if (h.offset != 0) out += ", hash rotated right by " + std::to_string(h.offset) + " bits";
+  return out;
+}
+
+std::string static_text(const ScenarioSpec& s) {
+  std::string out;
+  if (s.policy == StaticPolicy::DstMod)
+    out = "generated dst-mod table: at every switch, destination endpoint i takes member i mod n of its "
+          "equal-cost set";
+  else
+    out = "only the listed routes";
+  if (!s.routes.empty())
+    out += "; " + std::to_string(s.routes.size()) + " explicit route" + (s.routes.size() == 1 ? "" : "s") +
+           " consulted first (longest-prefix match)";
+  return out;
+}
+
+}  // namespace
+
+std::string routing_summary(const ScenarioSpec& s) {
+  if (s.routing == RoutingKind::Ecmp) return "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
+  return std::string("static ") + (s.policy == StaticPolicy::DstMod ? "dst-mod" : "table");
+}
+
+std::vector<Assumption> assumptions(const Spec& spec) {
+  std::vector<Assumption> out;
+  const LeafSpineSpec& f = spec.fabric.leaf_spine;
+  const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
+  out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
+                               std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) +
+                               " hosts), " + std::to_string(f.spines) + " spines, " +
+                               std::to_string(f.links_per_pair) + " link" + (f.links_per_pair == 1 ? "" : "s") +
+                               " per leaf-spine pair"});
+  const double down = f.hosts_per_leaf * f.host_speed.value;
+  const double up = static_cast<double>(f.spines) * f.links_per_pair * f.fabric_speed.value;
+  out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                               "; per leaf " + format_number(down) + " Gb/s down, " + format_number(up) +
+                               " Gb/s up: oversubscription " + ratio(down, up)});
+  out.push_back({"NICs", "one NIC per host, each its own endpoint and IP; leaf t's hosts are " +
+                             format_ipv4(spec.fabric.address_base) + " + t*256 + 1, 2, ..."});
+  const WorkloadSpec& w = spec.workload;
+  const std::uint32_t nodes = w.nodes == 0 ? hosts : w.nodes;
+  out.push_back({"collective", "NCCL ring all-reduce over " + std::to_string(nodes) + " nodes, ranks placed " +
+                                   std::string(workloads::placement_name(w.placement)) +
+                                   (w.placement == workloads::Placement::Strided
+                                        ? " (round-robin over leaves)"
+                                        : " (each leaf filled in turn)") +
+                                   "; each rank sends 2(N-1)/N x S bytes to its ring successor"});
+  out.push_back({"message", "S = " + size_text(w.message)});
+  out.push_back({"channels", std::to_string(w.channels) + " NCCL channels (rings), each with its own connections"});
+  out.push_back({"QPs", std::to_string(w.qps_per_connection) + " QP per connection (bytes split evenly); QP numbers " +
+                            "allocated per NIC from " + hex(w.qpn_base) + " in steps of " +
+                            std::to_string(w.qpn_stride)});
+  out.push_back({"five-tuple", "UDP (17) to port 4791; source port from the QP pair by the Linux/mlx5 formula "
+                               "(rdma_calc_flow_label, then rdma_flow_label_to_udp_sport)"});
+  for (const ScenarioSpec& s : spec.scenarios) {
+    if (s.routing == RoutingKind::Ecmp)
+      out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});
+    else
+      out.push_back({"static (" + s.name + ")", static_text(s)});
+  }
+  return out;
+}
+
+}  // namespace ecmpsim
