@@ -81,23 +81,51 @@ std::vector<Assumption> assumptions(const Spec& spec) {
   out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
                                "; per leaf " + format_number(down) + " Gb/s down, " + format_number(up) +
                                " Gb/s up: oversubscription " + ratio(down, up)});
-  out.push_back({"NICs", "one NIC per host, each its own endpoint and IP; leaf t's hosts are " +
-                             format_ipv4(spec.fabric.address_base) + " + t*256 + 1, 2, ..."});
-  const WorkloadSpec& w = spec.workload;
-  const std::uint32_t nodes = w.nodes == 0 ? hosts : w.nodes;
-  out.push_back({"collective", "NCCL ring all-reduce over " + std::to_string(nodes) + " nodes, ranks placed " +
-                                   std::string(workloads::placement_name(w.placement)) +
-                                   (w.placement == workloads::Placement::Strided
-                                        ? " (round-robin over leaves)"
-                                        : " (each leaf filled in turn)") +
-                                   "; each rank sends 2(N-1)/N x S bytes to its ring successor"});
-  out.push_back({"message", "S = " + size_text(w.message)});
-  out.push_back({"channels", std::to_string(w.channels) + " NCCL channels (rings), each with its own connections"});
-  out.push_back({"QPs", std::to_string(w.qps_per_connection) + " QP per connection (bytes split evenly); QP numbers " +
-                            "allocated per NIC from " + hex(w.qpn_base) + " in steps of " +
-                            std::to_string(w.qpn_stride)});
-  out.push_back({"five-tuple", "UDP (17) to port 4791; source port from the QP pair by the Linux/mlx5 formula "
-                               "(rdma_calc_flow_label, then rdma_flow_label_to_udp_sport)"});
+  const FabricSpec& fs = spec.fabric;
+  out.push_back({"nodes and NICs",
+                 std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
+                     std::to_string(fs.gpus_per_node) + " GPU" + (fs.gpus_per_node == 1 ? "" : "s") +
+                     " per node, each NIC its own endpoint and IP; leaf t's endpoints are " +
+                     format_ipv4(fs.address_base) + " + t*256 + 1, 2, ..."});
+  for (const JobSpec& j : spec.jobs) {
+    const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
+    const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";
+    std::string coll = "NCCL " + std::string(workloads::collective_name(j.collective)) + " over " + nodes +
+                       ", ranks placed " + std::string(workloads::placement_name(j.placement));
+    if (j.placement == workloads::Placement::Strided) coll += " (round-robin over leaves)";
+    if (j.placement == workloads::Placement::Contiguous) coll += " (each leaf filled in turn)";
+    if (j.placement == workloads::Placement::Random) coll += " (seed " + std::to_string(j.seed) + ")";
+    if (j.collective == workloads::Collective::RingAllReduce)
+      coll += "; each rank sends 2(N-1)/N x S bytes to its ring successor";
+    out.push_back({"collective" + p, coll});
+    out.push_back({"message" + p, "S = " + size_text(j.message)});
+    out.push_back({"channels" + p, std::to_string(j.channels) + " NCCL channels, each with its own connections" +
+                                       (fs.nics_per_node > 1 ? "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic)
+                                                             : std::string())});
+    const workloads::RoceParams& r = j.roce;
+    std::string qps = std::to_string(j.qps_per_connection) + " QP" + (j.qps_per_connection == 1 ? "" : "s") +
+                      " per connection (bytes split evenly); QP numbers ";
+    if (r.qpn == workloads::QpnModel::Sequential)
+      qps += "allocated per NIC from " + hex(r.qpn_base) + " in steps of " + std::to_string(r.qpn_stride);
+    else
+      qps += "drawn at random per NIC (seed " + std::to_string(r.seed) + ")";
+    out.push_back({"QPs" + p, qps});
+    std::string sport = "UDP (17) to port 4791; source port ";
+    switch (r.sport) {
+      case workloads::SportModel::Linux:
+        sport += "from the QP pair by the Linux/mlx5 formula (rdma_calc_flow_label, rdma_flow_label_to_udp_sport)";
+        break;
+      case workloads::SportModel::Mlx4: sport += "from the QP pair by the ConnectX-3 (mlx4) folding"; break;
+      case workloads::SportModel::Fixed: sport += std::to_string(r.sport_base) + " on every QP"; break;
+      case workloads::SportModel::Range:
+        sport += std::to_string(r.sport_base) + " + (QP index mod " + std::to_string(r.sport_range) + ")";
+        break;
+      default:
+        sport += std::string(workloads::sport_model_name(r.sport)) + " model from " + std::to_string(r.sport_base) +
+                 ", range " + std::to_string(r.sport_range) + ", seed " + std::to_string(r.seed);
+    }
+    out.push_back({"five-tuple" + p, sport});
+  }
   for (const ScenarioSpec& s : spec.scenarios) {
     if (s.routing == RoutingKind::Ecmp)
       out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});

@@ -32,7 +32,7 @@ Summary summarize(std::span<const double> values) {
 
 SeedRange parse_seed_range(std::string_view text, std::string_view flag) {
   const auto colon = text.find(':');
-  const SourcePos at{std::string(flag), 0, 0, {}};
+  const SourcePos at{{}, 0, 0, std::string(flag)};
   if (colon == std::string_view::npos)
     throw InputError(at, "expected A:B (seeds A up to but not including B), got \"" + std::string(text) + "\"");
   constexpr std::uint64_t kMax = 1ULL << 32;

@@ -52,11 +52,15 @@ json summary_json(const Summary& s) {
 
 std::string node_name(const Fabric& f, NodeId n) { return f.node(n).name; }
 
-double scale_max(const ReportInput& in) {
-  double m = 0;
+report::LoadScale load_scale(const ReportInput& in) {
+  double lo = 0, hi = 0;
   for (const auto& r : *in.results)
-    for (LinkId l : in.sim->metric_links()) m = std::max(m, static_cast<double>(r.trace.link_flows[l]));
-  return m;
+    for (LinkId l : in.sim->metric_links()) {
+      const double f = r.trace.link_flows[l];
+      if (f > 0 && (lo == 0 || f < lo)) lo = f;
+      hi = std::max(hi, f);
+    }
+  return {lo == hi ? 0 : lo, hi};
 }
 
 std::string section(std::string_view id, std::string_view title, std::string_view lede, const std::string& body) {
@@ -145,25 +149,26 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
                  t);
 }
 
-std::string fabric_section(const ReportInput& in, double smax) {
-  std::string body = report::legend_svg(smax);
+std::string fabric_section(const ReportInput& in, const report::LoadScale& scale) {
+  std::string body = report::legend_svg(scale);
   for (const auto& r : *in.results)
     body += "<figure class=\"fabric-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
             escape(routing_summary(*r.spec)) + ", FIM " + fixed(r.flows.fim, 4) + "</span></figcaption>\n" +
-            report::fabric_svg(in.sim->fabric(), r.trace, smax) + "</figure>\n";
+            report::fabric_svg(in.sim->fabric(), r.trace, scale) + "</figure>\n";
   return section("fabric", "The fabric, link by link",
                  "Tiers top to bottom. Each cable is drawn as its two directions side by side, coloured by the "
-                 "flows it carries on one scale for every scenario; the count sits next to the sending switch.",
+                 "flows it carries, on one scale for every scenario (from the least to the most loaded busy link); "
+                 "the count sits next to the sending switch.",
                  body);
 }
 
-std::string bars_section(const ReportInput& in, double smax) {
+std::string bars_section(const ReportInput& in, const report::LoadScale& scale) {
   std::string body = "<div class=\"grid2\">\n";
   const auto& links = in.sim->metric_links();
   for (const auto& r : *in.results) {
     body += "<figure class=\"bars-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
             std::to_string(links.size()) + " links, most loaded first</span></figcaption>\n" +
-            report::link_bars_svg(in.sim->fabric(), links, r.trace, smax, in.max_bars);
+            report::link_bars_svg(in.sim->fabric(), links, r.trace, scale, scale.hi, in.max_bars);
     if (links.size() > in.max_bars)
       body += "<p class=\"note\">" + std::to_string(links.size() - in.max_bars) +
               " less loaded links not shown.</p>\n";
@@ -201,9 +206,15 @@ std::string sweep_section(const ReportInput& in) {
   };
   const bool has_slowdown = !d.slowdown.empty() && std::isfinite(d.slowdown.front());
   stat_row("FIM (flows)", d.fim);
+  const Summary fs = summarize(d.fim);
   stat_row("max / mean (flows)", d.max_mean);
   if (has_slowdown) stat_row("predicted slowdown", d.slowdown);
   body += t + "</tbody></table></div>\n";
+  if (fs.min == fs.max)
+    body += "<p class=\"note\">Every seed gives the same FIM here: the seed changes which member each flow takes "
+            "but not which flows end up together. A CRC's seed XORs one constant into every hash of a given key "
+            "length, which only relabels the members of a group whose size is a power of two. Vary source ports "
+            "or QP numbers (or use a seed-sensitive hash) to see a spread.</p>\n";
   const auto fim_markers = markers(d.fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
   body += "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
           report::histogram_svg(d.fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
@@ -218,7 +229,7 @@ std::string sweep_section(const ReportInput& in) {
                    "<th>FIM</th><th>max / mean</th>" +
                    std::string(has_slowdown ? "<th>slowdown</th>" : "") + "</tr></thead><tbody>\n";
   for (auto [name, i, colour] : {std::tuple{"best", d.best, html::kBest}, std::tuple{"worst", d.worst, html::kWorst}}) {
-    bw += "<tr><td><span class=\"swatch\" style=\"background:" + html::hex(colour) + "\"></span>" + name +
+    bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::hex(colour) + "\">\u25a0</span>" + name +
           "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(d.fim[i], 4) + "</td><td>" +
           fixed(d.max_mean[i], 4) + "</td>" + (has_slowdown ? "<td>" + fixed(d.slowdown[i], 4) + "</td>" : "") +
           "</tr>\n";
@@ -285,12 +296,23 @@ std::string hottest_section(const ReportInput& in) {
 }
 
 std::string assumptions_section(const Spec& spec) {
-  std::string t = "<table class=\"kv\" id=\"assumptions\"><tbody>\n";
+  std::string t = "<table class=\"kv\" id=\"assumption-table\"><tbody>\n";
   for (const Assumption& a : assumptions(spec))
     t += "<tr><td>" + escape(a.topic) + "</td><td>" + escape(a.text) + "</td></tr>\n";
   return section("assumptions", "What the config assumes",
                  "Generated from <code>" + escape(spec.source) + "</code>; every number above follows from these.",
                  t + "</tbody></table>\n");
+}
+
+std::string jobs_text(const Spec& spec) {
+  std::string out;
+  for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
+    const JobSpec& j = spec.jobs[i];
+    out += (i ? "; " : "") + std::string(workloads::collective_name(j.collective)) + " of " +
+           html::human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
+           " channels \u00d7 " + std::to_string(j.qps_per_connection) + " QP";
+  }
+  return out;
 }
 
 }  // namespace
@@ -388,8 +410,7 @@ std::string report_html(const ReportInput& in) {
   const Simulation& sim = *in.sim;
   const Spec& spec = sim.spec();
   const Fabric& fabric = sim.fabric();
-  const double smax = scale_max(in);
-  const auto& w = spec.workload;
+  const report::LoadScale scale = load_scale(in);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<title>ecmpsim report: " + escape(spec.source) + "</title>\n<style>\n" +
@@ -397,18 +418,16 @@ std::string report_html(const ReportInput& in) {
   out += "<header class=\"page\"><div class=\"inner\">\n<h1>ecmpsim report: " + escape(spec.source) + "</h1>\n";
   out += "<p>" + std::to_string(fabric.switches().size()) + " switches, " +
          std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
-         " switch-to-switch links \u00b7 ring all-reduce of " + html::human_bytes(static_cast<double>(w.message.value)) +
-         ", " + std::to_string(w.channels) + " channels \u00d7 " + std::to_string(w.qps_per_connection) + " QP: " +
-         html::grouped(sim.flows().size()) + " flows \u00b7 " + std::to_string(in.results->size()) + " scenarios</p>\n";
+         " switch-to-switch links \u00b7 " + jobs_text(spec) + ": " + html::grouped(sim.flows().size()) + " flows \u00b7 " +
+         std::to_string(in.results->size()) + " scenarios</p>\n";
   if (!in.command.empty()) out += "<p><code>" + escape(in.command) + "</code></p>\n";
-  out += "</div></header>\n<nav><a href=\"#summary\">At a glance</a><a href=\"#scenarios\">Scenarios</a>";
+  out += "</div></header>\n<nav><a href=\"#summary\">At a glance</a><a href=\"#fabric\">Fabric</a>"
+         "<a href=\"#links\">Links</a><a href=\"#scenarios\">Scenarios</a>";
   if (in.flowtracer) out += "<a href=\"#flowtracer\">FlowTracer</a>";
-  out += "<a href=\"#fabric\">Fabric</a><a href=\"#links\">Links</a>";
   if (in.sweep) out += "<a href=\"#sweep\">Seeds</a>";
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
-  out += summary_section(in) + comparison_section(in);
+  out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
-  out += fabric_section(in, smax) + bars_section(in, smax);
   if (in.sweep && !in.sweep->fim.empty()) out += sweep_section(in);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";

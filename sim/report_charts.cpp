@@ -33,9 +33,6 @@ std::string line(double x1, double y1, double x2, double y2, std::string_view at
          std::string(attrs) + "/>\n";
 }
 
-html::Rgb link_colour(double flows, double scale_max) {
-  return flows <= 0 ? html::kIdle : html::load_colour(scale_max > 0 ? flows / scale_max : 1.0);
-}
 
 std::string flows_text(double flows) {
   const auto n = static_cast<std::uint64_t>(flows);
@@ -55,7 +52,12 @@ constexpr std::array<const char*, 4> kTierRows{"hosts", "leaves", "spines", "cor
 
 }  // namespace
 
-std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_max) {
+html::Rgb LoadScale::colour(double flows) const {
+  if (flows <= 0) return html::kIdle;
+  return html::load_colour(hi > lo ? (flows - lo) / (hi - lo) : 1.0);
+}
+
+std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale) {
   constexpr double kWidth = 1180, kLeft = 78, kRight = 16, kBoxH = 24;
   constexpr std::size_t kMaxHostBoxes = 64;
   const auto nodes = fabric.nodes();
@@ -81,7 +83,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_ma
   std::vector<Point> group_pos(host_rows.size());
   double group_w = 0;
   std::string rows;
-  double y = 28;
+  double y = 28, last_y = y;
   const double usable = kWidth - kLeft - kRight;
   for (int tier = 3; tier >= 0; --tier) {
     const auto& members = tiers[static_cast<std::size_t>(tier)];
@@ -100,9 +102,10 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_ma
         box_w[members[i]] = w;
       }
     }
+    last_y = y;
     y += tier == 1 ? 96 : 170;
   }
-  const double height = y - (tiers[0].empty() ? 170 : 96) + kBoxH / 2 + 14;
+  const double height = last_y + kBoxH / 2 + 6;
 
   // Directed switch-to-switch links, grouped by cable end points.
   std::map<std::pair<NodeId, NodeId>, std::vector<LinkId>> pairs;
@@ -142,7 +145,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_ma
                                       : name + ": down";
       std::string svg = "<line class=\"link" + std::string(link.up ? "" : " down") + "\" x1=\"" + num(a.x) +
                         "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
-                        hex(link_colour(link.up ? flows : 0, scale_max)) + "\" data-link=\"" +
+                        hex(scale.colour(link.up ? flows : 0)) + "\" data-link=\"" +
                         escape(nodes[link.from].name + "->" + nodes[link.to].name) + "\" data-flows=\"" +
                         std::to_string(trace.link_flows[links[k]]) + "\"><title>" + escape(tip) + "</title></line>\n";
       drawn.push_back({link.up ? flows : -1, std::move(svg)});
@@ -156,7 +159,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_ma
       const Box box{at.x - w / 2, at.y - 8, at.x + w / 2, at.y + 8};
       labels.emplace_back(box, "<g class=\"count\"><rect x=\"" + num(box.x0) + "\" y=\"" + num(box.y0) +
                                    "\" width=\"" + num(w) + "\" height=\"16\" rx=\"3\" stroke=\"" +
-                                   hex(link_colour(flows, scale_max)) + "\"/>" +
+                                   hex(scale.colour(flows)) + "\"/>" +
                                    text(at.x, at.y + 4, t) +
                                    "<title>" + escape(tip) + "</title></g>\n");
     }
@@ -199,8 +202,8 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_ma
   return out;
 }
 
-std::string legend_svg(double scale_max) {
-  constexpr double kW = 420, kBarX = 70, kBarW = 250, kH = 44;
+std::string legend_svg(const LoadScale& scale) {
+  constexpr double kW = 460, kBarX = 70, kBarW = 250, kH = 44;
   std::string out = svg_open(kW, kH, "colour scale: flows per link", "legend");
   out += "<defs><linearGradient id=\"load-ramp\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">";
   for (int i = 0; i <= 10; ++i)
@@ -208,21 +211,23 @@ std::string legend_svg(double scale_max) {
   out += "</linearGradient></defs>\n";
   out += text(0, 19, "flows/link", "class=\"axis-label\"");
   out += "<rect x=\"" + num(kBarX) + "\" y=\"8\" width=\"" + num(kBarW) + "\" height=\"14\" fill=\"url(#load-ramp)\"/>\n";
-  const auto ticks = html::nice_ticks(0, std::max(1.0, scale_max), 4);
+  const double span = scale.hi > scale.lo ? scale.hi - scale.lo : 1;
+  const auto ticks = html::nice_ticks(scale.lo, scale.lo + span, 4);
+  const int digits = html::tick_digits(ticks[1] - ticks[0]);
   for (double t : ticks) {
-    if (t > scale_max && t > ticks.front()) break;
-    const double x = kBarX + kBarW * (scale_max > 0 ? t / scale_max : 0);
+    if (t < scale.lo - 1e-9 || t > scale.lo + span + 1e-9) continue;
+    const double x = kBarX + kBarW * (t - scale.lo) / span;
     out += line(x, 22, x, 26, "class=\"tick\"");
-    out += text(x, 38, fixed(t, 0), "text-anchor=\"middle\" class=\"tick-label\"");
+    out += text(x, 38, fixed(t, digits), "text-anchor=\"middle\" class=\"tick-label\"");
   }
-  out += "<rect x=\"" + num(kBarX + kBarW + 24) + "\" y=\"8\" width=\"22\" height=\"14\" fill=\"" + hex(html::kIdle) +
+  out += "<rect x=\"" + num(kBarX + kBarW + 28) + "\" y=\"8\" width=\"22\" height=\"14\" fill=\"" + hex(html::kIdle) +
          "\"/>\n";
-  out += text(kBarX + kBarW + 52, 19, "idle (0)", "class=\"tick-label\"");
+  out += text(kBarX + kBarW + 56, 19, "idle (0 flows)", "class=\"tick-label\"");
   return out + "</svg>\n";
 }
 
-std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, const Trace& trace, double scale_max,
-                          std::size_t max_bars) {
+std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, const Trace& trace,
+                          const LoadScale& scale, double axis_max_flows, std::size_t max_bars) {
   std::vector<LinkId> order(links.begin(), links.end());
   std::stable_sort(order.begin(), order.end(), [&](LinkId a, LinkId b) {
     if (trace.link_flows[a] != trace.link_flows[b]) return trace.link_flows[a] > trace.link_flows[b];
@@ -235,7 +240,7 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
   const double label_w = std::clamp(text_width(longest, 11) + 12, 80.0, 220.0);
   const double plot_w = kW - label_w - kRight;
   const double height = kTop + kRow * static_cast<double>(shown) + 10;
-  const auto ticks = html::nice_ticks(0, std::max(1.0, scale_max), 5);
+  const auto ticks = html::nice_ticks(0, std::max(1.0, axis_max_flows), 5);
   const double axis_max = ticks.back();
   auto x_of = [&](double v) { return label_w + plot_w * v / axis_max; };
   double sum = 0;
@@ -258,7 +263,7 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
     out += "<g class=\"bar\"><title>" + escape(tip) + "</title>";
     out += text(label_w - 6, yy + 12, fabric.link_name(l), "text-anchor=\"end\" class=\"bar-label\"");
     out += "<rect x=\"" + num(label_w) + "\" y=\"" + num(yy + 2) + "\" width=\"" + num(std::max(0.0, x_of(f) - label_w)) +
-           "\" height=\"" + num(kRow - 4) + "\" fill=\"" + hex(link_colour(f, scale_max)) + "\"/>";
+           "\" height=\"" + num(kRow - 4) + "\" fill=\"" + hex(scale.colour(f)) + "\"/>";
     out += text(x_of(f) + 4, yy + 12, std::to_string(trace.link_flows[l]), "class=\"bar-value\"");
     out += "</g>\n";
   }

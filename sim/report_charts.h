@@ -15,17 +15,25 @@
 
 namespace ecmpsim::report {
 
-// The fabric with the per-link flow counts of one scenario. Colours run from
-// 0 to `scale_max` flows so drawings of several scenarios compare directly.
-std::string fabric_svg(const Fabric& fabric, const Trace& trace, double scale_max);
+// Flows per link mapped onto the colour ramp: the least loaded busy link of
+// any scenario at one end, the most loaded at the other, so drawings of
+// several scenarios compare directly and small differences stay visible.
+// Idle links have their own colour.
+struct LoadScale {
+  double lo = 0, hi = 1;
+  html::Rgb colour(double flows) const;
+};
+
+// The fabric with the per-link flow counts of one scenario.
+std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale);
 
 // The colour legend of fabric_svg and link_bars_svg.
-std::string legend_svg(double scale_max);
+std::string legend_svg(const LoadScale& scale);
 
 // `links` sorted by flows (then bytes) descending, one bar each, at most
 // `max_bars` of them (the note under the chart says how many were left out).
-std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, const Trace& trace, double scale_max,
-                          std::size_t max_bars);
+std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, const Trace& trace,
+                          const LoadScale& scale, double axis_max, std::size_t max_bars);
 
 // A vertical line drawn over a distribution chart.
 struct Marker {

@@ -24,6 +24,7 @@ nav a{color:var(--bar);text-decoration:none;margin-right:16px}
 section{background:#fff;border:1px solid var(--grid);border-radius:10px;padding:20px 24px 22px;margin:16px 0}
 h2{margin:0 0 2px;font-size:18px}
 h3{margin:14px 0 6px;font-size:15px}
+h3 .sub{font-weight:400;color:var(--muted);font-size:13px;margin-left:6px}
 p.lede{margin:0 0 14px;color:var(--muted)}
 p.note{margin:6px 0 0;color:var(--muted);font-size:12.5px}
 code{font-family:"DejaVu Sans Mono",ui-monospace,monospace;font-size:12.5px}
@@ -71,7 +72,7 @@ td.path{text-align:left;font-size:12px;color:var(--muted)}
 td.mono,th.mono{font-family:"DejaVu Sans Mono",ui-monospace,monospace;font-size:12px}
 table.kv td:first-child{width:180px;color:var(--muted)}
 table.kv td{text-align:left}
-.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;vertical-align:baseline}
+.swatch{margin-right:6px}
 footer{color:var(--muted);font-size:12px;text-align:center;margin-top:20px}
 @media (max-width:900px){.grid2{grid-template-columns:minmax(0,1fr)}}
 @media print{

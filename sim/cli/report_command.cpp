@@ -13,7 +13,7 @@ namespace {
 const ScenarioSpec* find_ecmp(const Spec& spec, const std::string& name) {
   for (const ScenarioSpec& s : spec.scenarios)
     if (s.routing == RoutingKind::Ecmp && (name.empty() || s.name == name)) return &s;
-  if (!name.empty()) throw InputError({"--scenario", 0, 0, {}}, "no ECMP scenario named '" + name + "'");
+  if (!name.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no ECMP scenario named '" + name + "'");
   return nullptr;
 }
 
