@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libpcap-dev
   clang libclang-rt-14-dev
   iproute2
+  chromium tidy fonts-dejavu-core
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )
 missing=()

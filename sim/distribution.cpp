@@ -60,7 +60,7 @@ SeedDistribution sweep_seeds(const Simulation& sim, const ScenarioSpec& scenario
       const ScenarioResult res = sim.run(variant);
       d.fim[i] = res.flows.fim;
       d.max_mean[i] = res.flows.max_mean;
-      d.slowdown[i] = std::nan("");
+      d.slowdown[i] = res.predicted.all.slowdown;
     }
   });
   for (std::size_t i = 1; i < n; ++i) {

@@ -39,6 +39,15 @@ std::vector<MetricRow> metric_rows() {
       {"by bytes", "max / mean", [](const ScenarioResult& r) { return r.bytes.max_mean; }, 4, -1},
       {"by bytes", "CoV", [](const ScenarioResult& r) { return r.bytes.cov; }, 4, -1},
       {"by bytes", "Jain fairness", [](const ScenarioResult& r) { return r.bytes.jain; }, 4, +1},
+      {"collisions", "colliding flow pairs", [](const ScenarioResult& r) { return double(r.collisions); }, 0, -1},
+      {"predicted (max-min fair flow model)", "completion (ms)",
+       [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, 3, -1},
+      {"predicted (max-min fair flow model)", "ideal (ms)",
+       [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, 3, 0},
+      {"predicted (max-min fair flow model)", "slowdown",
+       [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4, -1},
+      {"predicted (max-min fair flow model)", "bus bandwidth (Gb/s)",
+       [](const ScenarioResult& r) { return r.predicted.all.busbw_gbps; }, 1, +1},
   };
 }
 
@@ -77,7 +86,9 @@ std::string summary_section(const ReportInput& in) {
   std::string body = "<div class=\"cards\">\n";
   for (const auto& r : *in.results)
     body += card("FIM \u00b7 " + r.spec->name, fixed(r.flows.fim, 4),
-                 routing_summary(*r.spec) + "; max/mean " + fixed(r.flows.max_mean, 3), html::kSwitch);
+                 routing_summary(*r.spec) + "; max/mean " + fixed(r.flows.max_mean, 3) + "; predicted slowdown " +
+                     fixed(r.predicted.all.slowdown, 3),
+                 html::kSwitch);
   if (in.sweep) {
     const Summary s = summarize(in.sweep->fim);
     body += card("FIM \u00b7 " + in.sweep->scenario + " over " + html::grouped(s.count) + " seeds",
@@ -142,6 +153,9 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
   row("reduction vs ECMP median", fixed(100 * c.reduction_vs_median, 1) + " %", "1 \u2212 FIM_static / p50 FIM_ecmp");
   row("FlowTracer (paper)", fixed(100 * kPaperReduction, 0) + " %", "arXiv 2410.17078, as reported");
   row("seeds where static is better", fixed(100 * c.static_better, 1) + " %", "ECMP FIM > static FIM");
+  row(e + " predicted slowdown, mean / p90", fixed(c.ecmp_slowdown.mean, 4) + " / " + fixed(c.ecmp_slowdown.p90, 4),
+      "completion / ideal, max-min fair flow model");
+  row("static '" + c.static_scenario + "' predicted slowdown", fixed(c.static_slowdown, 4), "");
   t += "</tbody></table></div>\n";
   return section("flowtracer", "FlowTracer comparison",
                  "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
@@ -353,6 +367,10 @@ std::string report_data_json(const ReportInput& in) {
     m["bytes"]["max_bytes"] = r.bytes.max;
     m["bytes"]["mean_bytes"] = r.bytes.mean;
     s["metrics"] = std::move(m);
+    s["collisions"] = r.collisions;
+    const JobPrediction& p = r.predicted.all;
+    s["predicted"] = {{"completion_s", p.completion_s}, {"ideal_s", p.ideal_s}, {"slowdown", p.slowdown},
+                      {"busbw_gbps", p.busbw_gbps}, {"algbw_gbps", p.algbw_gbps}};
     json links = json::array();
     for (LinkId l : sim.metric_links())
       links.push_back({{"from", node_name(fabric, fabric.link(l).from)},
@@ -383,7 +401,7 @@ std::string report_data_json(const ReportInput& in) {
     if (!d.slowdown.empty() && std::isfinite(d.slowdown.front()))
       metrics["slowdown"] = summary_json(summarize(d.slowdown));
     auto variant = [&](std::size_t i) {
-      return json{{"seed", d.seed(i)}, {"fim", d.fim[i]}, {"max_mean", d.max_mean[i]}};
+      return json{{"seed", d.seed(i)}, {"fim", d.fim[i]}, {"max_mean", d.max_mean[i]}, {"slowdown", d.slowdown[i]}};
     };
     doc["sweep"] = {{"scenario", d.scenario}, {"seeds", format_seed_range(d.seeds)}, {"samples", d.fim.size()},
                     {"metrics", std::move(metrics)}, {"best", variant(d.best)}, {"worst", variant(d.worst)}};
@@ -396,7 +414,9 @@ std::string report_data_json(const ReportInput& in) {
                          {"static_fim", c.static_fim},
                          {"reduction_vs_mean", c.reduction_vs_mean},
                          {"reduction_vs_median", c.reduction_vs_median},
-                         {"paper_reduction", kPaperReduction}};
+                         {"paper_reduction", kPaperReduction},
+                         {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
+                         {"static_slowdown", c.static_slowdown}};
   }
   // '<' only occurs inside JSON strings, where \u003c means the same; the
   // script element then cannot be closed early by any name in the config.

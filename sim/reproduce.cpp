@@ -32,7 +32,7 @@ FlowTracerComparison compare_flowtracer(const SeedDistribution& ecmp, const Scen
   for (double f : ecmp.fim) better += f > c.static_fim;
   c.static_better = ecmp.fim.empty() ? 0 : static_cast<double>(better) / static_cast<double>(ecmp.fim.size());
   c.ecmp_slowdown = summarize(ecmp.slowdown);
-  c.static_slowdown = std::nan("");
+  c.static_slowdown = static_result.predicted.all.slowdown;
   return c;
 }
 

@@ -128,6 +128,7 @@ TEST_CASE("sweep_seeds equals a fresh simulation per seed") {
     const auto r = one.run(one.spec().scenarios[0]);
     CHECK(d.fim[seed - 3] == r.flows.fim);
     CHECK(d.max_mean[seed - 3] == r.flows.max_mean);
+    CHECK(d.slowdown[seed - 3] == r.predicted.all.slowdown);
   }
   CHECK(d.fim[d.best] == *std::min_element(d.fim.begin(), d.fim.end()));
   CHECK(d.fim[d.worst] == *std::max_element(d.fim.begin(), d.fim.end()));
@@ -154,6 +155,11 @@ TEST_CASE("the report's embedded numbers equal `ecmpsim run --format json` for t
       CHECK(d["metrics"][key] == value);
     }
     CHECK(d["links"] == e["links"]);
+    CHECK(d["collisions"] == e["collisions"]);
+    for (const char* key : {"completion_s", "ideal_s", "slowdown", "busbw_gbps", "algbw_gbps"}) {
+      CAPTURE(key);
+      CHECK(d["predicted"][key] == e["predicted"][key]);
+    }
     // The hottest link: the most flows among run's links; its five-tuples
     // are exactly the flows whose path crosses it.
     const json& hot = d["hottest"];
@@ -176,6 +182,10 @@ TEST_CASE("the report's embedded numbers equal `ecmpsim run --format json` for t
     std::smatch m;
     REQUIRE(std::regex_search(rep.out, m, cell));
     CHECK(std::stod(m[1]) == e["metrics"]["fim"].get<double>());
+    const std::regex slow("data-scenario=\"" + e["name"].get<std::string>() +
+                          "\" data-metric=\"predicted \\(max-min fair flow model\\)/slowdown\" data-value=\"([^\"]+)\"");
+    REQUIRE(std::regex_search(rep.out, m, slow));
+    CHECK(std::stod(m[1]) == e["predicted"]["slowdown"].get<double>());
   }
   // The sweep's FIM summary over seeds 0..63, recomputed from single runs.
   ecmpsim::Spec spec = ecmpsim::load_config(kPaper);
