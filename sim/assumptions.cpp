@@ -70,23 +70,44 @@ std::string routing_summary(const ScenarioSpec& s) {
 std::vector<Assumption> assumptions(const Spec& spec) {
   std::vector<Assumption> out;
   const LeafSpineSpec& f = spec.fabric.leaf_spine;
-  const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
-  out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
-                               std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) +
-                               " hosts), " + std::to_string(f.spines) + " spines, " +
-                               std::to_string(f.links_per_pair) + " link" + (f.links_per_pair == 1 ? "" : "s") +
-                               " per leaf-spine pair"});
-  const double down = f.hosts_per_leaf * f.host_speed.value;
-  const double up = static_cast<double>(f.spines) * f.links_per_pair * f.fabric_speed.value;
-  out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
-                               "; per leaf " + format_number(down) + " Gb/s down, " + format_number(up) +
-                               " Gb/s up: oversubscription " + ratio(down, up)});
+  switch (spec.fabric.kind) {
+    case FabricKind::FatTree:
+      out.push_back({"fabric", "k = " + std::to_string(spec.fabric.fat_tree_k) + " fat-tree: " +
+                                   std::to_string(spec.fabric.fat_tree_k) + " pods of k/2 edge and k/2 aggregation "
+                                   "switches, (k/2)^2 cores"});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", edge-aggregation links " +
+                                   gbps(f.fabric_speed) + ", aggregation-core links " +
+                                   gbps(spec.fabric.core_speed.value > 0 ? spec.fabric.core_speed : f.fabric_speed)});
+      break;
+    case FabricKind::Rail:
+      out.push_back({"fabric", "rail-optimised: " + std::to_string(spec.fabric.rail_nodes) + " nodes, one rail per "
+                                   "NIC index, " + std::to_string(f.spines) + " spines, " +
+                                   std::to_string(f.links_per_pair) + " link(s) per leaf-spine pair"});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed)});
+      break;
+    case FabricKind::File:
+      out.push_back({"fabric", "read from a topology file"});
+      break;
+    default: {
+    const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
+    out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
+                                 std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) +
+                                 " hosts), " + std::to_string(f.spines) + " spines, " +
+                                 std::to_string(f.links_per_pair) + " link" + (f.links_per_pair == 1 ? "" : "s") +
+                                 " per leaf-spine pair"});
+    const double down = f.hosts_per_leaf * f.host_speed.value;
+    const double up = static_cast<double>(f.spines) * f.links_per_pair * f.fabric_speed.value;
+    out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                                 "; per leaf " + format_number(down) + " Gb/s down, " + format_number(up) +
+                                 " Gb/s up: oversubscription " + ratio(down, up)});
+    }
+  }
   const FabricSpec& fs = spec.fabric;
   out.push_back({"nodes and NICs",
                  std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
                      std::to_string(fs.gpus_per_node) + " GPU" + (fs.gpus_per_node == 1 ? "" : "s") +
-                     " per node, each NIC its own endpoint and IP; leaf t's endpoints are " +
-                     format_ipv4(fs.address_base) + " + t*256 + 1, 2, ..."});
+                     " per node, each NIC its own endpoint and IP; addresses from " +
+                     format_ipv4(fs.address_base) + ", a block per ToR"});
   for (const JobSpec& j : spec.jobs) {
     const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
     const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";
