@@ -34,7 +34,7 @@ def main(dom_path, top_path, full_path):
     links = data['fabric']['metric_links']
     link_lines = re.findall(r'<line class="link[^"]*"[^>]*stroke="(#[0-9a-f]{6})"', dom)
     expect(len(link_lines) == scenarios * links, f'{len(link_lines)} link lines drawn, expected {scenarios} x {links}')
-    bars = re.findall(r'<g class="bar">.*?<rect [^>]*fill="(#[0-9a-f]{6})"', dom)
+    bars = re.findall(r'<g class="bar">.*?<rect [^>]*fill="(#[0-9a-f]{6})"', dom, re.S)
     expect(len(bars) == scenarios * min(links, 40), f'{len(bars)} bars in the per-link charts')
     expect(dom.count('<svg') >= scenarios * 2 + 3, f'{dom.count("<svg")} inline SVG charts')
     expect('class="hist-bars"' in dom and 'class="cdf-line"' in dom, 'histogram and CDF present')
