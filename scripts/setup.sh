@@ -10,6 +10,7 @@ packages=(
   iproute2
   libopenmpi-dev openmpi-bin  # distributed sweeps (-DECMPSIM_MPI=ON)
   time  # /usr/bin/time -v, peak memory in bench/run.sh
+  chromium tidy fonts-dejavu-core
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )
 missing=()

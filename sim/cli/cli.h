@@ -24,6 +24,8 @@ Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
 Action add_hash_command(CLI::App& app);
 Action add_flows_command(CLI::App& app);
+Action add_report_command(CLI::App& app);
+Action add_reproduce_command(CLI::App& app);
 
 // Shared by subcommands.
 std::string default_config_path();

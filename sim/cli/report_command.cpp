@@ -1,0 +1,70 @@
+#include <memory>
+
+#include "sim/cli/cli.h"
+#include "sim/config.h"
+#include "sim/distribution.h"
+#include "sim/report.h"
+#include "sim/simulation.h"
+
+namespace ecmpsim::cli {
+
+namespace {
+
+const ScenarioSpec* find_ecmp(const Spec& spec, const std::string& name) {
+  for (const ScenarioSpec& s : spec.scenarios)
+    if (s.routing == RoutingKind::Ecmp && (name.empty() || s.name == name)) return &s;
+  if (!name.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no ECMP scenario named '" + name + "'");
+  return nullptr;
+}
+
+// run_all() returns one result per scenario, in the spec's order.
+const ScenarioResult& result_of(const std::vector<ScenarioResult>& results, const Spec& spec, const ScenarioSpec& s) {
+  return results[static_cast<std::size_t>(&s - spec.scenarios.data())];
+}
+
+}  // namespace
+
+Action add_report_command(CLI::App& app) {
+  struct Options {
+    std::string config, out = "report.html", seeds = "0:1000", scenario;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
+                                               "the distribution over hash seeds and the scenario comparison");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("--out", opt->out, "HTML file to write (atomically); '-' for stdout")->capture_default_str();
+  sub->add_option("--seeds", opt->seeds, "Hash seeds A:B (half-open) of the ECMP distribution")
+      ->capture_default_str();
+  sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default the first");
+  return [opt](Io io) {
+    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
+    const SeedRange seeds = parse_seed_range(opt->seeds, "--seeds");
+    const Simulation sim(load_config(path));
+    const auto results = sim.run_all();
+    const ScenarioSpec* ecmp = find_ecmp(sim.spec(), opt->scenario);
+    SeedDistribution dist;
+    ReportInput in{&sim, &results, nullptr, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds};
+    if (ecmp) {
+      dist = sweep_seeds(sim, *ecmp, seeds);
+      in.sweep = &dist;
+    }
+    FlowTracerComparison cmp;
+    const ScenarioSpec* stat = nullptr;
+    for (const ScenarioSpec& s : sim.spec().scenarios)
+      if (!stat && s.routing == RoutingKind::Static) stat = &s;
+    if (ecmp && stat) {
+      cmp = compare_flowtracer(dist, result_of(results, sim.spec(), *ecmp), result_of(results, sim.spec(), *stat));
+      in.flowtracer = &cmp;
+    }
+    const std::string page = report_html(in);
+    if (opt->out == "-") {
+      io.out << page << std::flush;
+    } else {
+      emit(io, page, opt->out);
+      io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
+    }
+    return 0;
+  };
+}
+
+}  // namespace ecmpsim::cli

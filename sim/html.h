@@ -1,0 +1,55 @@
+// Building blocks for the HTML report: escaping, number text, the sequential
+// colour scale and chart axes. Everything returns text; nothing here reads
+// simulation state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ecmpsim::html {
+
+// Escapes & < > " ' so `s` is safe as element text and as an attribute value.
+std::string escape(std::string_view s);
+
+// `v` with `digits` decimals ("%.*f"); "-" for NaN, "∞" for infinity.
+std::string fixed(double v, int digits);
+// A count with thin-space thousands separators, e.g. "12 345".
+std::string grouped(std::uint64_t v);
+// Bytes in binary units with two decimals: "1.50 GiB".
+std::string human_bytes(double bytes);
+// Seconds in the unit that keeps 3 significant digits readable: "12.3 ms".
+std::string human_seconds(double s);
+
+struct Rgb {
+  std::uint8_t r = 0, g = 0, b = 0;
+  friend bool operator==(Rgb, Rgb) = default;
+};
+std::string hex(Rgb c);  // "#rrggbb"
+
+// The load scale: a sequential yellow-orange-red ramp, light for the least
+// loaded link and dark red for the most. `t` is clamped to [0, 1] and the
+// stops are interpolated linearly in sRGB.
+Rgb load_colour(double t);
+// Colour of a link with no flow at all, kept apart from the ramp on purpose.
+inline constexpr Rgb kIdle{0xbd, 0xc3, 0xcb};
+
+// Fixed chart colours, shared by the CSS and the SVG so the page is consistent.
+inline constexpr Rgb kInk{0x1f, 0x29, 0x37};      // text, axes
+inline constexpr Rgb kMuted{0x6b, 0x72, 0x80};    // secondary text, grid labels
+inline constexpr Rgb kGrid{0xe5, 0xe7, 0xeb};     // grid lines
+inline constexpr Rgb kBar{0x3b, 0x6e, 0xa8};      // histogram bars and the CDF
+inline constexpr Rgb kBest{0x1a, 0x93, 0x6f};     // best variant marker
+inline constexpr Rgb kWorst{0xc0, 0x39, 0x2b};    // worst variant marker
+inline constexpr Rgb kRef{0x7c, 0x3a, 0xed};      // reference value (e.g. static routing)
+inline constexpr Rgb kSwitch{0x33, 0x41, 0x55};   // switch boxes
+inline constexpr Rgb kHost{0x94, 0xa3, 0xb8};     // host boxes
+
+// "Nice" axis ticks covering [lo, hi]: about `target` steps of 1, 2 or 5 x 10^k.
+// Returns at least two values; the first is <= lo and the last >= hi.
+std::vector<double> nice_ticks(double lo, double hi, int target);
+// Decimals needed to print ticks spaced `step` apart without losing a digit.
+int tick_digits(double step);
+
+}  // namespace ecmpsim::html

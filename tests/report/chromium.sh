@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Renders the report in a real headless Chromium: dumps the DOM and takes two
+# screenshots at 1280 px wide (the README's 1280x2000 and the whole page), then
+# check_render.py checks the SVG elements and the rendered colours.
+# Usage: chromium.sh ECMPSIM. Exits 77 (skipped) only when Chromium cannot run at all.
+set -euo pipefail
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "chromium is not installed (scripts/setup.sh installs it): skipped"
+  exit 77
+fi
+"$bin" report "$root/configs/paper16.toml" --seeds 0:200 --out "$work/report.html" >/dev/null
+
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --hide-scrollbars --user-data-dir="$work/profile")
+url="file://$work/report.html"
+if ! timeout 180 "$browser" "${flags[@]}" --dump-dom "$url" >"$work/dom.html" 2>"$work/chromium.log" ||
+   [ ! -s "$work/dom.html" ]; then
+  echo "chromium cannot run here: skipped"
+  tail -n 5 "$work/chromium.log"
+  exit 77
+fi
+timeout 180 "$browser" "${flags[@]}" --window-size=1280,2000 --screenshot="$work/top.png" "$url" 2>>"$work/chromium.log"
+timeout 180 "$browser" "${flags[@]}" --window-size=1280,6000 --screenshot="$work/full.png" "$url" 2>>"$work/chromium.log"
+python3 "$here/check_render.py" "$work/dom.html" "$work/top.png" "$work/full.png"
