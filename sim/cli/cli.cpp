@@ -50,6 +50,8 @@ int run(int argc, const char* const* argv, Io io) {
   const auto before = app.get_subcommands({}).size();
   Action run_action = add_run_command(app);
   commands.emplace_back(app.get_subcommands({})[before], std::move(run_action));
+  Action emulate_action = add_emulate_command(app);
+  commands.emplace_back(app.get_subcommands({})[before + 1], std::move(emulate_action));
 
   try {
     app.parse(argc, argv);
