@@ -1,14 +1,61 @@
 #include <array>
 
+#include "hashing/bonding.h"
 #include "hashing/crc.h"
 #include "hashing/hasher.h"
+#include "hashing/jenkins.h"
+#include "hashing/linux_multipath.h"
+#include "hashing/toeplitz.h"
+#include "hashing/xor_fold.h"
+#include "hashing/xxh.h"
 
 namespace ecmpsim::hashing {
 namespace {
 
+using enum KeyLayout;
+
 constexpr std::array kAlgorithms{
-    Algorithm{"crc16-ccitt", 16, &crc16_ccitt, KeyLayout::Fields,
+    Algorithm{"crc16-ccitt", 16, &crc16_ccitt, Fields,
               "CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); seed XORed into the initial value"},
+    Algorithm{"crc16-xmodem", 16, &crc16_xmodem, Fields,
+              "CRC-16/XMODEM (poly 0x1021, init 0); seed XORed into the initial value"},
+    Algorithm{"crc16-kermit", 16, &crc16_kermit, Fields,
+              "CRC-16/KERMIT (poly 0x1021, init 0, reflected); seed XORed into the initial value"},
+    Algorithm{"crc16-arc", 16, &crc16_arc, Fields,
+              "CRC-16/ARC (poly 0x8005, init 0, reflected; bmv2 crc16); seed XORed into the initial value"},
+    Algorithm{"crc16-buypass", 16, &crc16_buypass, Fields,
+              "CRC-16/BUYPASS (poly 0x8005, init 0, not reflected); seed XORed into the initial value"},
+    Algorithm{"crc32", 32, &crc32, Fields,
+              "CRC-32 (Ethernet; poly 0x04C11DB7, reflected); seed XORed into the initial value"},
+    Algorithm{"crc32-lo", 16, &crc32_lo, Fields,
+              "low 16 bits of CRC-32 (SAI CRC_32LO); seed XORed into the initial value"},
+    Algorithm{"crc32-hi", 16, &crc32_hi, Fields,
+              "high 16 bits of CRC-32 (SAI CRC_32HI); seed XORed into the initial value"},
+    Algorithm{"crc32c", 32, &crc32c, Fields,
+              "CRC-32C (Castagnoli, poly 0x1EDC6F41, reflected); seed XORed into the initial value"},
+    Algorithm{"xor16", 16, &xor16, Fields,
+              "XOR of big-endian 16-bit words, tail zero-padded (bmv2 xor16); seed XORed into the result"},
+    Algorithm{"xor32", 32, &xor32, Fields,
+              "XOR of big-endian 32-bit words, tail zero-padded; seed XORed into the result"},
+    Algorithm{"toeplitz", 32, &toeplitz, Fields,
+              "Toeplitz (RSS) with the standard 40-byte key; seed XORed into the first 32 key bits"},
+    Algorithm{"jenkins", 32, &jenkins, Fields,
+              "Bob Jenkins lookup3 hashlittle, 32 bits; seed = initval"},
+    Algorithm{"jenkins-lo", 16, &jenkins_lo, Fields,
+              "low 16 bits of lookup3 hashlittle (SAI JENKINS_LO); seed = initval"},
+    Algorithm{"jenkins-hi", 16, &jenkins_hi, Fields,
+              "high 16 bits of lookup3 hashlittle (SAI JENKINS_HI); seed = initval"},
+    Algorithm{"xxh32", 32, &xxh32, Fields, "XXH32 (libxxhash); seed = xxHash seed"},
+    Algorithm{"xxh64", 64, &xxh64, Fields, "XXH64 (libxxhash); seed = xxHash seed"},
+    Algorithm{"xxh3", 64, &xxh3, Fields, "XXH3_64bits_withSeed (libxxhash); seed = xxHash seed"},
+    Algorithm{"linux-bond-l34", 31, &linux_bond_l34, BondL34,
+              "Linux bonding layer3+4 (bond_ip_hash), select modulo; seed XORed before folding (Linux: 0)"},
+    Algorithm{"linux-l3", 31, &linux_multipath, LinuxL3,
+              "Linux IPv4 multipath hash, policy 0 (SipHash-2-4 of flow_keys >> 1), select threshold; "
+              "seed = net.ipv4.fib_multipath_hash_seed"},
+    Algorithm{"linux-l4", 31, &linux_multipath, LinuxL4,
+              "Linux IPv4 multipath hash, policy 1 (SipHash-2-4 of flow_keys >> 1), select threshold; "
+              "seed = net.ipv4.fib_multipath_hash_seed"},
 };
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <array>
 
+#include "hashing/bonding.h"
+#include "hashing/linux_multipath.h"
+
 namespace ecmpsim::hashing {
 namespace {
 
@@ -43,10 +46,9 @@ std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tup
         }
       }
       return n;
-    case KeyLayout::LinuxL3:
-    case KeyLayout::LinuxL4:
-    case KeyLayout::BondL34:
-      break;
+    case KeyLayout::LinuxL3: return linux_flow_keys(t, false, p);
+    case KeyLayout::LinuxL4: return linux_flow_keys(t, true, p);
+    case KeyLayout::BondL34: return bond_l34_key(t, p);
   }
   return n;
 }

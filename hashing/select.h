@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hashing/hasher.h"
+
 namespace ecmpsim::hashing {
 
 enum class Selection : std::uint8_t { Modulo, Threshold, Resilient };
@@ -44,5 +46,23 @@ inline std::uint32_t select_threshold(std::uint64_t h, std::span<const std::uint
 // round(B*W_i/W) - round(B*W_{i-1}/W) buckets, laid out in member order.
 std::vector<std::uint32_t> resilient_buckets(std::span<const std::uint32_t> weights,
                                              std::uint32_t buckets);
+
+// Re-balances an existing bucket table for new weights while moving as few
+// buckets as possible (the point of resilient hashing; Linux
+// nexthop-group-resilient.rst, without its idle timers): a bucket keeps its
+// member while that member is within its new quota (same rounding as
+// resilient_buckets); the freed buckets go, in bucket order, to members below
+// quota, in member order. Member ids are indices into `weights`: remove a
+// member by setting its weight to 0 so the others keep their ids.
+std::vector<std::uint32_t> resilient_rebalance(std::span<const std::uint32_t> table,
+                                               std::span<const std::uint32_t> weights);
+
+// The selection an algorithm's source system uses: hash-threshold for the
+// Linux multipath models (fib_select_multipath), modulo otherwise (switch
+// ASIC ECMP tables, Linux bonding).
+constexpr Selection default_selection(const Algorithm& a) noexcept {
+  return a.layout == KeyLayout::LinuxL3 || a.layout == KeyLayout::LinuxL4 ? Selection::Threshold
+                                                                          : Selection::Modulo;
+}
 
 }  // namespace ecmpsim::hashing

@@ -1,0 +1,28 @@
+// Linux bonding xmit_hash_policy=layer3+4 for IPv4 (bond_xmit_hash ->
+// bond_ip_hash, drivers/net/bonding/bond_main.c; formula in
+// Documentation/networking/bonding.rst), as a little-endian kernel runs it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hashing/hasher.h"
+#include "hashing/key.h"
+
+namespace ecmpsim::hashing {
+
+inline constexpr std::size_t kBondL34KeyBytes = 12;
+
+// Key bytes: the 4 port bytes as they sit in the L4 header (source port then
+// destination port, network order; zero for protocols without ports), then
+// the source and destination IPv4 addresses in network order. No symmetric
+// sorting: bonding hashes the two directions differently.
+std::size_t bond_l34_key(const Tuple& t, std::uint8_t* out) noexcept;
+
+// XOR of the key's little-endian 32-bit words (the kernel memcpy()s the port
+// word and XORs the __be32 addresses as native u32), then
+// h ^= h >> 16; h ^= h >> 8; h >>= 1 (31 bits). The slave is h % count.
+// Linux has no seed; a non-zero seed is XORed into the word before folding.
+std::uint64_t linux_bond_l34(Key key, std::uint32_t seed) noexcept;
+
+}  // namespace ecmpsim::hashing
