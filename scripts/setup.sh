@@ -7,6 +7,7 @@ packages=(
   libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev doctest-dev
   libcli11-dev nlohmann-json3-dev libpcap-dev
   iproute2
+  wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )
 missing=()
 for p in "${packages[@]}"; do

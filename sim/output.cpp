@@ -61,7 +61,11 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
   doc["fabric"] = {{"switches", fabric.switches().size()},
                    {"endpoints", fabric.endpoints().size()},
                    {"metric_links", sim.metric_links().size()}};
-  doc["workload"] = {{"collective", "ring-allreduce"}, {"flows", flows.size()}, {"bytes", total}};
+  if (const auto& im = sim.imported())
+    doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
+                       {"flows", flows.size()}, {"bytes", total}};
+  else
+    doc["workload"] = {{"collective", "ring-allreduce"}, {"flows", flows.size()}, {"bytes", total}};
   json scenarios = json::array();
   for (const ScenarioResult& r : results) {
     json s;
@@ -117,9 +121,16 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
          std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
          " switch-to-switch links (both directions)\n";
-  out += "workload  ring all-reduce of " + human_bytes(w.message.value) + ", " + std::to_string(w.channels) +
-         " channels x " + std::to_string(w.qps_per_connection) + " QP: " + std::to_string(sim.flows().size()) +
-         " flows\n\n";
+  if (const auto& im = sim.imported()) {
+    std::uint64_t total = 0;
+    for (auto b : sim.flows().bytes) total += b;
+    out += "workload  imported " + im->format + " from " + im->files + ": " + std::to_string(sim.flows().size()) +
+           " flows, " + human_bytes(total) + "\n\n";
+  } else {
+    out += "workload  ring all-reduce of " + human_bytes(w.message.value) + ", " + std::to_string(w.channels) +
+           " channels x " + std::to_string(w.qps_per_connection) + " QP: " + std::to_string(sim.flows().size()) +
+           " flows\n\n";
+  }
   constexpr std::size_t kLabel = 22, kCol = 14;
   std::string head = pad("metric", kLabel);
   for (const auto& r : results) head += pad(r.spec->name, kCol, true);

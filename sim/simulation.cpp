@@ -1,5 +1,6 @@
 #include "sim/simulation.h"
 
+#include "sim/flows_import.h"
 #include "workloads/placement.h"
 #include "workloads/ring.h"
 
@@ -21,6 +22,19 @@ workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric) {
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
       flows_(generate_flows(spec_.workload, fabric_)) {
+  find_metric_links();
+}
+
+Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
+    : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
+      flows_(place_imported_flows(imported, fabric_)) {
+  std::string files;
+  for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
+  imported_ = ImportedSource{imported.format, files};
+  find_metric_links();
+}
+
+void Simulation::find_metric_links() {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);

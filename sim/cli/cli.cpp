@@ -47,11 +47,11 @@ int run(int argc, const char* const* argv, Io io) {
   app.set_version_flag("--version", std::string("ecmpsim ") + ECMPSIM_VERSION);
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, Action>> commands;
-  const auto before = app.get_subcommands({}).size();
-  Action run_action = add_run_command(app);
-  commands.emplace_back(app.get_subcommands({})[before], std::move(run_action));
-  Action emulate_action = add_emulate_command(app);
-  commands.emplace_back(app.get_subcommands({})[before + 1], std::move(emulate_action));
+  for (auto add : {add_run_command, add_hash_command, add_emulate_command}) {
+    const auto before = app.get_subcommands({}).size();
+    Action action = add(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(action));
+  }
 
   try {
     app.parse(argc, argv);

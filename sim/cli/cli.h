@@ -21,6 +21,7 @@ using Action = std::function<int(Io)>;
 
 // Each subcommand registers its flags on `app` and returns its body.
 Action add_run_command(CLI::App& app);
+Action add_hash_command(CLI::App& app);
 Action add_emulate_command(CLI::App& app);
 
 // Shared by subcommands.

@@ -2,7 +2,10 @@
 
 #include "sim/cli/cli.h"
 #include "sim/config.h"
+#include "sim/error.h"
+#include "sim/flows_import.h"
 #include "sim/output.h"
+#include "sim/parse.h"
 #include "sim/simulation.h"
 
 namespace ecmpsim::cli {
@@ -12,6 +15,8 @@ Action add_run_command(CLI::App& app) {
     std::string config;
     std::string format = "table";
     std::string out;
+    FlowsImportOptions import;
+    std::string flow_bytes;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
@@ -19,11 +24,38 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  sub->add_option("--flows", opt->import.flows,
+                  "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
+                  "or a directory)");
+  sub->add_option("--flows-format", opt->import.format, "Format of --flows: csv, rdma or pcap (default: detected)")
+      ->check(CLI::IsMember({"csv", "rdma", "pcap"}));
+  sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses");
+  sub->add_option("--flow-bytes", opt->flow_bytes,
+                  "rdma: bytes each imported QP flow carries (default: the config's workload.message_bytes)");
+  sub->add_flag("--allow-unpaired", opt->import.allow_unpaired,
+                "rdma: skip (and count) QPs with no partner instead of failing");
   sub->footer("Config keys (TOML):\n" + config_reference());
-  return [opt](Io io) {
+  return [opt, sub](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const Simulation sim(load_config(path));
+    Spec spec = load_config(path);
+    if (!opt->flow_bytes.empty()) {
+      opt->import.flow_bytes = parse_size(opt->flow_bytes);
+      if (!opt->import.flow_bytes || opt->import.flow_bytes->value == 0)
+        throw InputError({{}, 0, 0, "--flow-bytes"}, "invalid size '" + opt->flow_bytes + "' (e.g. 4096, 256MiB)");
+    }
+    if (opt->import.flows.empty()) {
+      for (const char* flag : {"--flows-format", "--rdma-map", "--flow-bytes", "--allow-unpaired"})
+        if (sub->count(flag) > 0) throw InputError({{}, 0, 0, flag}, "only used with --flows");
+    }
+    std::vector<std::string> notes;
+    const Simulation sim = [&] {
+      if (opt->import.flows.empty()) return Simulation(std::move(spec));
+      const auto imported = import_flows(opt->import, spec);
+      notes = imported.notes;
+      return Simulation(std::move(spec), imported);
+    }();
     const auto results = sim.run_all();
+    for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
     std::string text;
     if (opt->format == "json")
       text = run_json(sim, results);

@@ -1,0 +1,179 @@
+#include <charconv>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "sim/cli/cli.h"
+#include "sim/error.h"
+#include "sim/hash_query.h"
+#include "sim/parse.h"
+
+namespace ecmpsim::cli {
+namespace {
+
+struct Options {
+  bool list = false;
+  std::string algo;
+  std::string src = "0.0.0.0", dst = "0.0.0.0";
+  std::string proto = "17", sport = "0", dport = "4791", seed = "0", offset = "0";
+  std::string fields, members = "1", select = "modulo", weights, buckets = "128";
+  std::string format = "table", tuples, out;
+};
+
+std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_t max) {
+  const auto n = parse_uint(v, max);
+  if (!n) throw InputError({{}, 0, 0, flag}, "invalid value '" + v + "' (0.." + std::to_string(max) + ")");
+  return *n;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
+  return out;
+}
+
+HashQuery make_query(const Options& o) {
+  HashQuery q;
+  q.algo = hashing::find(o.algo);
+  if (q.algo == nullptr) throw InputError({{}, 0, 0, "--algo"}, "unknown hash algorithm '" + o.algo + "'");
+  if (!o.fields.empty()) {
+    q.fields.clear();
+    for (const auto& name : split(o.fields)) {
+      const auto f = hashing::parse_field(name);
+      if (!f) throw InputError({{}, 0, 0, "--fields"}, "unknown hash field '" + name + "'");
+      q.fields.push_back(*f);
+    }
+  }
+  q.seed = static_cast<std::uint32_t>(number("--seed", o.seed, 0xFFFFFFFFu));
+  q.offset = static_cast<std::uint32_t>(number("--offset", o.offset, 63));
+  const auto sel = hashing::parse_selection(o.select);
+  if (!sel) throw InputError({{}, 0, 0, "--select"}, "unknown selection '" + o.select + "' (modulo, threshold, resilient)");
+  q.select = *sel;
+  q.members = static_cast<std::uint32_t>(number("--members", o.members, 1u << 16));
+  if (q.members == 0) throw InputError({{}, 0, 0, "--members"}, "need at least one member");
+  if (!o.weights.empty()) {
+    for (const auto& w : split(o.weights)) q.weights.push_back(static_cast<std::uint32_t>(number("--weights", w, 1u << 24)));
+    if (q.weights.size() != q.members)
+      throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(q.members) + " weights, one per member");
+    for (auto w : q.weights)
+      if (w == 0) throw InputError({{}, 0, 0, "--weights"}, "weights must be positive");
+  }
+  q.buckets = static_cast<std::uint32_t>(number("--buckets", o.buckets, 1u << 20));
+  if (q.buckets < q.members) throw InputError({{}, 0, 0, "--buckets"}, "need at least one bucket per member");
+  return q;
+}
+
+std::string read_input(const std::string& path) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0, {}}, "cannot open file");
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
+  hashing::KeyBuffer key;
+  const std::size_t n = hashing::build_key(q.algo->layout, q.fields, t, key);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += kHex[key[i] >> 4];
+    s += kHex[key[i] & 15];
+  }
+  return s;
+}
+
+int run_hash(const Options& o, Io io) {
+  if (o.list) {
+    std::string text;
+    for (const auto& a : hashing::catalogue())
+      text += std::string(a.name) + " (" + std::to_string(a.bits) + " bits): " + std::string(a.doc) + "\n";
+    emit(io, text, o.out);
+    return 0;
+  }
+  if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
+  const HashCalculator calc(make_query(o));
+  if (!o.tuples.empty()) {
+    const std::string input = read_input(o.tuples);
+    std::string text;
+    text.reserve(input.size() / 2);
+    const unsigned bits = calc.query().algo->bits;
+    for_each_tuple_csv(input, o.tuples == "-" ? "<stdin>" : o.tuples, [&](const hashing::Tuple& t) {
+      const HashAnswer a = calc(t);
+      text += format_hash(a.hash, bits);
+      char buf[16];
+      buf[0] = ',';
+      char* end = std::to_chars(buf + 1, buf + sizeof buf - 1, a.member).ptr;
+      *end++ = '\n';
+      text.append(buf, end);
+    });
+    emit(io, text, o.out);
+    return 0;
+  }
+  hashing::Tuple t;
+  const auto src = parse_ipv4(o.src);
+  if (!src) throw InputError({{}, 0, 0, "--src"}, "invalid IPv4 address '" + o.src + "'");
+  const auto dst = parse_ipv4(o.dst);
+  if (!dst) throw InputError({{}, 0, 0, "--dst"}, "invalid IPv4 address '" + o.dst + "'");
+  t.src_ip = *src;
+  t.dst_ip = *dst;
+  t.proto = static_cast<std::uint8_t>(number("--proto", o.proto, 255));
+  t.sport = static_cast<std::uint16_t>(number("--sport", o.sport, 65535));
+  t.dport = static_cast<std::uint16_t>(number("--dport", o.dport, 65535));
+  const HashAnswer a = calc(t);
+  const auto& q = calc.query();
+  std::string text;
+  if (o.format == "json") {
+    nlohmann::ordered_json j{{"algo", o.algo},
+                             {"hash", format_hash(a.hash, q.algo->bits)},
+                             {"member", a.member},
+                             {"members", q.members},
+                             {"select", hashing::selection_name(q.select)},
+                             {"seed", q.seed},
+                             {"key", key_hex(q, t)}};
+    text = j.dump() + "\n";
+  } else {
+    text = "algo    " + o.algo + " (" + std::to_string(q.algo->bits) + " bits, seed " + std::to_string(q.seed) +
+           ")\nkey     " + key_hex(q, t) + "\nhash    " + format_hash(a.hash, q.algo->bits) + "\nmember  " +
+           std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
+           std::string(hashing::selection_name(q.select)) + ")\n";
+  }
+  emit(io, text, o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_hash_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("hash", "Hash one flow (or a CSV of flows) and pick its ECMP member");
+  sub->add_flag("--list", o->list, "List the hash algorithms");
+  sub->add_option("--algo", o->algo, "Hash algorithm (see --list)");
+  sub->add_option("--src", o->src, "Source IPv4 address");
+  sub->add_option("--dst", o->dst, "Destination IPv4 address");
+  sub->add_option("--proto", o->proto, "IP protocol")->default_str("17");
+  sub->add_option("--sport", o->sport, "UDP/TCP source port");
+  sub->add_option("--dport", o->dport, "Destination port")->default_str("4791");
+  sub->add_option("--seed", o->seed, "Hash seed (32-bit)")->default_str("0");
+  sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
+  sub->add_option("--fields", o->fields,
+                  "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)");
+  sub->add_option("--members", o->members, "Members in the ECMP group")->default_str("1");
+  sub->add_option("--select", o->select, "modulo, threshold or resilient")->default_str("modulo");
+  sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated");
+  sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
+  sub->add_option("--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
+  sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport with a header ('-' = stdin); prints hash,member per line");
+  sub->add_option("--out", o->out, "Write the output to FILE (atomically)");
+  return [o](Io io) { return run_hash(*o, io); };
+}
+
+}  // namespace ecmpsim::cli

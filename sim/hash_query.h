@@ -1,0 +1,84 @@
+// One switch's hash decision for arbitrary tuples: the engine behind
+// `ecmpsim hash` (what cl-ecmpcalc or `show load-balance` answer on a live switch).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hashing/hasher.h"
+#include "hashing/key.h"
+#include "hashing/select.h"
+
+namespace ecmpsim {
+
+struct HashQuery {
+  const hashing::Algorithm* algo = nullptr;
+  std::vector<hashing::Field> fields = hashing::default_fields();
+  std::uint32_t seed = 0;
+  std::uint32_t offset = 0;
+  hashing::Selection select = hashing::Selection::Modulo;
+  std::uint32_t members = 1;
+  std::vector<std::uint32_t> weights;  // threshold/resilient; empty = equal weights
+  std::uint32_t buckets = 128;
+};
+
+struct HashAnswer {
+  std::uint64_t hash = 0;  // the algorithm's output, masked to its bits
+  std::uint32_t member = 0;
+};
+
+class HashCalculator {
+ public:
+  explicit HashCalculator(HashQuery q);
+  HashAnswer operator()(const hashing::Tuple& t) const noexcept;
+  const HashQuery& query() const noexcept { return q_; }
+
+ private:
+  HashQuery q_;
+  std::vector<std::uint64_t> bounds_;
+  std::vector<std::uint32_t> buckets_;
+};
+
+// Hex with as many digits as the algorithm has bits ("0x29b1" for 16 bits).
+std::string format_hash(std::uint64_t h, unsigned bits);
+
+// Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`)
+// and calls f(tuple) for each row in order. Throws InputError naming
+// `name`, the line and the column of the first bad value.
+template <class F>
+void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f);
+
+// Implementation detail of for_each_tuple_csv, exposed for the template.
+bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad_column, std::string& why) noexcept;
+[[noreturn]] void throw_csv_error(const std::string& name, std::size_t line, std::size_t column,
+                                  const std::string& why);
+
+template <class F>
+void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
+  std::size_t pos = 0, line_no = 0;
+  bool header = true;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (header) {
+      header = false;
+      if (line.empty() || line.find("src") != 0) throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport");
+      continue;
+    }
+    if (line.empty()) continue;
+    hashing::Tuple t;
+    std::size_t column = 0;
+    std::string why;
+    if (!parse_tuple_line(line, t, column, why)) throw_csv_error(name, line_no, column, why);
+    f(t);
+  }
+  if (header) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport");
+}
+
+}  // namespace ecmpsim

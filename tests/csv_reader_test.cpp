@@ -1,0 +1,49 @@
+#include <doctest/doctest.h>
+
+#include "workloads/csv_reader.h"
+
+using namespace ecmpsim::workloads;
+
+TEST_CASE("the CSV reader skips blank and comment lines and locates trimmed fields") {
+  CsvReader r("# comment\n\n a , b,,c\r\n   \n\t# indented comment\nlast");
+  CsvLine l;
+  REQUIRE(r.next(l));
+  CHECK(l.number == 3);
+  REQUIRE(l.fields.size() == 4);
+  CHECK(l.fields[0].text == "a");
+  CHECK(l.fields[0].column == 2);
+  CHECK(l.fields[1].text == "b");
+  CHECK(l.fields[1].column == 6);
+  CHECK(l.fields[2].text.empty());
+  CHECK(l.fields[2].column == 8);
+  CHECK(l.fields[3].text == "c");
+  CHECK(l.fields[3].column == 9);
+  CHECK(l.end_column == 10);  // " a , b,,c" is 9 characters once "\r" is dropped
+  REQUIRE(r.next(l));
+  CHECK(l.number == 6);
+  CHECK(l.fields.size() == 1);
+  CHECK(l.fields[0].text == "last");
+  CHECK_FALSE(r.next(l));
+}
+
+TEST_CASE("IPv4 and unsigned values parse strictly") {
+  CHECK(parse_ipv4_text("10.0.1.2") == 0x0A000102u);
+  CHECK(parse_ipv4_text("255.255.255.255") == 0xFFFFFFFFu);
+  CHECK_FALSE(parse_ipv4_text("10.0.1"));
+  CHECK_FALSE(parse_ipv4_text("10.0.1.2.3"));
+  CHECK_FALSE(parse_ipv4_text("10.0.1.256"));
+  CHECK_FALSE(parse_ipv4_text("10.0..2"));
+  CHECK_FALSE(parse_ipv4_text("10.0.1.2 "));
+  CHECK(parse_uint_text("0x2b7", 0xFFFFFF) == 0x2b7u);
+  CHECK(parse_uint_text("4791", 65535) == 4791u);
+  CHECK_FALSE(parse_uint_text("65536", 65535));
+  CHECK_FALSE(parse_uint_text("+1", 10));
+  CHECK_FALSE(parse_uint_text("0x", 10));
+  CHECK_FALSE(parse_uint_text("", 10));
+}
+
+TEST_CASE("quoted input is made printable and short") {
+  CHECK(printable("sport") == "sport");
+  CHECK(printable(std::string_view("\xd4\xc3\xb2\xa1\x02\x00", 6)) == "\\xd4\\xc3\\xb2\\xa1\\x02\\x00");
+  CHECK(printable(std::string(50, 'a')) == std::string(40, 'a') + "...");
+}

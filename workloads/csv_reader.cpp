@@ -1,0 +1,91 @@
+#include "workloads/csv_reader.h"
+
+#include <charconv>
+
+namespace ecmpsim::workloads {
+
+namespace {
+
+bool blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+bool CsvReader::next(CsvLine& line) {
+  while (!rest_.empty()) {
+    const auto nl = rest_.find('\n');
+    std::string_view text = rest_.substr(0, nl);
+    rest_.remove_prefix(nl == std::string_view::npos ? rest_.size() : nl + 1);
+    ++number_;
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    std::size_t first = 0;
+    while (first < text.size() && blank(text[first])) ++first;
+    if (first == text.size() || text[first] == '#') continue;
+    line.number = number_;
+    line.end_column = static_cast<std::uint32_t>(text.size() + 1);
+    line.fields.clear();
+    std::size_t start = 0;
+    for (;;) {
+      const auto comma = text.find(',', start);
+      const std::size_t stop = comma == std::string_view::npos ? text.size() : comma;
+      std::size_t b = start, e = stop;
+      while (b < e && blank(text[b])) ++b;
+      while (e > b && blank(text[e - 1])) --e;
+      line.fields.push_back({text.substr(b, e - b), static_cast<std::uint32_t>(b + 1)});
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    return true;
+  }
+  return false;
+}
+
+std::string printable(std::string_view s) {
+  constexpr std::size_t kMax = 40;
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (s.size() > kMax) out += "...";
+  return out;
+}
+
+std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t max) noexcept {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || s[0] == '+' || s[0] == '-') return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc{} || p != s.data() + s.size() || v > max) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint32_t> parse_ipv4_text(std::string_view s) noexcept {
+  std::uint32_t ip = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto dot = s.find('.');
+    const std::string_view part = i < 3 ? s.substr(0, dot) : s;
+    if ((i < 3 && dot == std::string_view::npos) || part.empty() || part.size() > 3) return std::nullopt;
+    std::uint32_t v = 0;
+    for (char c : part) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    if (v > 255) return std::nullopt;
+    ip = (ip << 8) | v;
+    if (i < 3) s.remove_prefix(dot + 1);
+  }
+  return ip;
+}
+
+}  // namespace ecmpsim::workloads

@@ -1,0 +1,48 @@
+#include "workloads/import.h"
+
+#include <array>
+#include <cstring>
+
+namespace ecmpsim::workloads {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kFormatNames{"csv", "rdma", "pcap"};
+
+bool ends_with(std::string_view s, std::string_view suffix) noexcept {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+std::optional<FlowsFormat> parse_flows_format(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < kFormatNames.size(); ++i)
+    if (kFormatNames[i] == name) return static_cast<FlowsFormat>(i);
+  return std::nullopt;
+}
+
+std::string_view flows_format_name(FlowsFormat f) noexcept { return kFormatNames[static_cast<std::size_t>(f)]; }
+
+FlowsFormat detect_flows_format(std::string_view head, std::string_view name) noexcept {
+  if (head.size() >= 4) {
+    // pcap magic 0xa1b2c3d4 (µs) or 0xa1b23c4d (ns), written in either byte
+    // order; pcapng's Section Header Block type 0x0a0d0d0a is a palindrome.
+    static constexpr std::array<std::array<unsigned char, 4>, 5> kMagics{{{0xa1, 0xb2, 0xc3, 0xd4},
+                                                                          {0xd4, 0xc3, 0xb2, 0xa1},
+                                                                          {0xa1, 0xb2, 0x3c, 0x4d},
+                                                                          {0x4d, 0x3c, 0xb2, 0xa1},
+                                                                          {0x0a, 0x0d, 0x0d, 0x0a}}};
+    for (const auto& m : kMagics)
+      if (std::memcmp(head.data(), m.data(), 4) == 0) return FlowsFormat::Pcap;
+  }
+  for (char c : head) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    if (c == '[' || c == '{') return FlowsFormat::Rdma;
+    break;
+  }
+  if (ends_with(name, ".pcap") || ends_with(name, ".pcapng") || ends_with(name, ".cap")) return FlowsFormat::Pcap;
+  if (ends_with(name, ".json")) return FlowsFormat::Rdma;
+  return FlowsFormat::Csv;
+}
+
+}  // namespace ecmpsim::workloads

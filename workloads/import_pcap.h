@@ -1,0 +1,24 @@
+// RoCEv2 flows from a packet capture (pcap or pcapng, read with libpcap).
+//
+// Link types: Ethernet (with any number of 802.1Q/802.1ad tags), Linux cooked
+// SLL and SLL2, raw IPv4. A RoCEv2 packet is IPv4 (first fragment), UDP to
+// port 4791, with the 12-byte Base Transport Header captured. One flow per
+// distinct five-tuple, in order of first appearance; its bytes are the sum of
+// the frames' original lengths (what was on the wire even when the snap length
+// cut the capture; for SLL/SLL2/raw captures the pseudo-header counts as a
+// 14-byte Ethernet header); its rqpn is the destination QP (BTH bytes 5..7) of
+// its first packet. Every other packet is skipped and counted in a note.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "workloads/import.h"
+
+namespace ecmpsim::workloads {
+
+// `name` is the file name errors carry: "NAME: record N: cause". A damaged or
+// truncated capture, or one without any RoCEv2 packet, is an error.
+ImportResult parse_pcap(std::string_view bytes, const std::string& name);
+
+}  // namespace ecmpsim::workloads
