@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev doctest-dev
   libcli11-dev nlohmann-json3-dev libpcap-dev
+  clang libclang-rt-14-dev
   iproute2
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Builds and runs every test: an ASan+UBSan build of the whole suite, then the
-# Release build (tests, benchmarks run once briefly). Ends with CTest's summary.
+# Builds and runs every test: the libFuzzer targets for a bounded time (clang,
+# ASan+UBSan), an ASan+UBSan build of the whole suite, then the Release build
+# (tests, benchmarks run once briefly). Ends with CTest's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DECMPSIM_FUZZ=ON \
+  -DECMPSIM_TESTS=OFF -DECMPSIM_BENCH=OFF -DECMPSIM_FUZZ_SECONDS="${ECMPSIM_FUZZ_SECONDS:-20}" >/dev/null
+cmake --build build-fuzz -j "$jobs"
+ctest --test-dir build-fuzz --output-on-failure
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DECMPSIM_SANITIZE=ON -DECMPSIM_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"

@@ -10,6 +10,38 @@ namespace {
 
 using namespace config;
 
+SourcePos key_pos(const toml::table& t, std::string_view key, const SourcePos& fallback, const std::string& file,
+                  const std::string& section) {
+  const auto* n = t.get(key);
+  return n ? config::pos_of(*n, file, section + "." + std::string(key)) : fallback;
+}
+
+JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string& file, const std::string& section) {
+  const toml::table& t = expect_table(node, at);
+  JobSpec job;
+  config::read_section<JobSpec>(t, job_knobs(), job, file, section);
+  job.where = at;
+  job.nodes_at = key_pos(t, "nodes", at, file, section);
+  job.hosts_at = key_pos(t, "hosts", at, file, section);
+  const SourcePos placement_at = key_pos(t, "placement", at, file, section);
+  if (!job.hosts.empty()) {
+    if (t.get("placement") && job.placement != workloads::Placement::List)
+      throw InputError(placement_at, "a hosts list needs placement \"list\" (or no placement)");
+    job.placement = workloads::Placement::List;
+    if (job.nodes != 0 && job.nodes != job.hosts.size())
+      throw InputError(job.nodes_at, "nodes = " + std::to_string(job.nodes) + " but the hosts list names " +
+                                         std::to_string(job.hosts.size()));
+  } else if (job.placement == workloads::Placement::List) {
+    throw InputError(placement_at, "placement \"list\" needs a hosts list");
+  }
+  if (job.search_channels > job.channels)
+    throw InputError(key_pos(t, "search_channels", at, file, section),
+                     "search_channels exceeds channels (" + std::to_string(job.channels) + ")");
+  if (std::uint64_t{job.roce.sport_base} + job.roce.sport_range > 65536)
+    throw InputError(key_pos(t, "sport_range", at, file, section), "sport_base + sport_range exceeds 65536");
+  return job;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0, {}}, "cannot open file");
@@ -40,14 +72,21 @@ Spec parse_config(std::string_view text, const std::string& path) {
   }
   Spec spec;
   spec.source = path;
-  const SourcePos file_pos{path, 0, 0, {}};
+  bool workload_seen = false;
   for (const auto& [k, node] : root) {
     const std::string key(k.str());
     const SourcePos at = config::pos_of(node, path, key);
     if (key == "fabric") {
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
     } else if (key == "workload") {
-      config::read_section<WorkloadSpec>(expect_table(node, at), workload_knobs(), spec.workload, path, key);
+      if (!spec.jobs.empty()) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      spec.jobs.push_back(read_job(node, at, path, key));
+      workload_seen = true;
+    } else if (key == "job") {
+      if (workload_seen) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[job]] tables");
+      for (const auto& e : *arr) spec.jobs.push_back(read_job(e, config::pos_of(e, path, key), path, key));
     } else if (key == "scenario") {
       const auto* arr = node.as_array();
       if (!arr) throw InputError(at, "expected [[scenario]] tables");
@@ -71,13 +110,19 @@ Spec parse_config(std::string_view text, const std::string& path) {
     s.name = "ecmp";
     spec.scenarios.push_back(s);
   }
+  if (spec.jobs.empty()) spec.jobs.emplace_back();
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    JobSpec& job = spec.jobs[j];
+    if (job.name.empty()) job.name = "job" + std::to_string(j);
+    for (std::size_t o = 0; o < j; ++o)
+      if (spec.jobs[o].name == job.name) throw InputError(job.where, "duplicate job name '" + job.name + "'");
+  }
   const auto& ls = spec.fabric.leaf_spine;
-  const std::uint64_t endpoints = std::uint64_t{ls.leaves} * ls.hosts_per_leaf;
-  if (spec.workload.nodes > endpoints) {
-    const auto* n = root.at_path("workload.nodes").node();
-    throw InputError(n ? config::pos_of(*n, path, "workload.nodes") : SourcePos{path, 0, 0, "workload.nodes"},
-                     "job has " + std::to_string(spec.workload.nodes) + " nodes but the fabric has only " +
-                         std::to_string(endpoints) + " endpoints");
+  if (ls.hosts_per_leaf % spec.fabric.nics_per_node != 0) {
+    const auto* n = root.at_path("fabric.nics_per_node").node();
+    throw InputError(n ? config::pos_of(*n, path, "fabric.nics_per_node") : SourcePos{path, 0, 0, "fabric.nics_per_node"},
+                     "hosts_per_leaf (" + std::to_string(ls.hosts_per_leaf) + ") is not a multiple of nics_per_node (" +
+                         std::to_string(spec.fabric.nics_per_node) + ")");
   }
   if (std::uint64_t{spec.fabric.address_base} + std::uint64_t{ls.leaves} * 256 > 0xFFFFFFFFull)
     throw InputError({path, 0, 0, "fabric.address_base"}, "address plan overflows the IPv4 space");
@@ -87,7 +132,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
 std::string config_reference() {
   std::string out;
   config::append_reference<FabricSpec>(out, "fabric", fabric_knobs());
-  config::append_reference<WorkloadSpec>(out, "workload", workload_knobs());
+  config::append_reference<JobSpec>(out, "[job]] (or a single [workload])", job_knobs());
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());

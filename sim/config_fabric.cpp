@@ -32,6 +32,12 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
                             [](auto& s) -> auto& { return s.leaf_spine.host_speed; }),
       gbps_knob<FabricSpec>("fabric_speed_gbps", "Speed of each leaf-to-spine link.",
                             [](auto& s) -> auto& { return s.leaf_spine.fabric_speed; }),
+      uint_knob<FabricSpec>("nics_per_node",
+                            "NICs per node (server), each its own endpoint with its own IP and access link; a "
+                            "node's NICs are consecutive endpoints on one leaf (hosts_per_leaf must be a multiple).",
+                            1, 254, [](auto& s) -> auto& { return s.nics_per_node; }),
+      uint_knob<FabricSpec>("gpus_per_node", "GPUs (ranks) per node.", 1, 1024,
+                            [](auto& s) -> auto& { return s.gpus_per_node; }),
       ip_knob<FabricSpec>("address_base",
                           "First address of the plan: leaf t's hosts get base + t*256 + 1, + 2, ...",
                           [](auto& s) -> auto& { return s.address_base; }),

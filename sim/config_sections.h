@@ -9,7 +9,7 @@
 namespace ecmpsim::config {
 
 const std::vector<Knob<FabricSpec>>& fabric_knobs();
-const std::vector<Knob<WorkloadSpec>>& workload_knobs();
+const std::vector<Knob<JobSpec>>& job_knobs();
 const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();

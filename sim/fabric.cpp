@@ -22,6 +22,18 @@ NodeId Fabric::find(std::string_view name) const {
   return kNone;
 }
 
+void Fabric::add_server(std::string name, std::vector<NodeId> nics) {
+  server_names_.push_back(std::move(name));
+  server_nic_nodes_.insert(server_nic_nodes_.end(), nics.begin(), nics.end());
+  server_begin_.push_back(static_cast<std::uint32_t>(server_nic_nodes_.size()));
+}
+
+std::uint32_t Fabric::find_server(std::string_view name) const {
+  for (std::uint32_t s = 0; s < server_names_.size(); ++s)
+    if (server_names_[s] == name) return s;
+  return kNone;
+}
+
 void Fabric::finalize() {
   const auto n = nodes_.size();
   endpoint_index_.assign(n, kNone);
@@ -59,6 +71,18 @@ void Fabric::finalize() {
     }
     tor_of_[e] = tor_index_[tor];
   }
+
+  if (server_names_.empty())
+    for (NodeId v : endpoints_) add_server(nodes_[v].name, {v});
+  server_nics_.clear();
+  server_of_.assign(endpoints_.size(), kNone);
+  for (std::uint32_t s = 0; s < server_names_.size(); ++s)
+    for (std::uint32_t i = server_begin_[s]; i < server_begin_[s + 1]; ++i) {
+      const std::uint32_t e = endpoint_index_[server_nic_nodes_[i]];
+      assert(e != kNone && server_of_[e] == kNone && "a server's NICs are endpoints of no other server");
+      server_nics_.push_back(e);
+      server_of_[e] = s;
+    }
 }
 
 Fabric build_fabric(const FabricSpec& spec) {
@@ -67,11 +91,21 @@ Fabric build_fabric(const FabricSpec& spec) {
   std::vector<NodeId> leaves, spines;
   for (std::uint32_t t = 0; t < ls.leaves; ++t) leaves.push_back(f.add_node("leaf" + std::to_string(t), Tier::Leaf));
   for (std::uint32_t s = 0; s < ls.spines; ++s) spines.push_back(f.add_node("spine" + std::to_string(s), Tier::Spine));
+  const std::uint32_t per_node = spec.nics_per_node;
+  assert(per_node >= 1 && ls.hosts_per_leaf % per_node == 0);
+  std::vector<NodeId> nics;
   for (std::uint32_t t = 0; t < ls.leaves; ++t) {
     for (std::uint32_t h = 0; h < ls.hosts_per_leaf; ++h) {
       const std::uint32_t k = t * ls.hosts_per_leaf + h;
-      const NodeId host = f.add_node("host" + std::to_string(k), Tier::Host, spec.address_base + t * 256 + h + 1);
+      const std::string node_name = per_node == 1 ? "host" + std::to_string(k) : "node" + std::to_string(k / per_node);
+      const std::string name = per_node == 1 ? node_name : node_name + ".nic" + std::to_string(k % per_node);
+      const NodeId host = f.add_node(name, Tier::Host, spec.address_base + t * 256 + h + 1);
       f.add_cable(host, leaves[t], ls.host_speed);
+      nics.push_back(host);
+      if (nics.size() == per_node) {
+        f.add_server(node_name, std::move(nics));
+        nics.clear();
+      }
     }
   }
   for (std::uint32_t t = 0; t < ls.leaves; ++t)

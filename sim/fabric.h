@@ -38,7 +38,11 @@ class Fabric {
   NodeId add_node(std::string name, Tier tier, std::uint32_t ip = 0);
   // Adds a cable: two directed links. Returns the id of from->to (the other is +1).
   LinkId add_cable(NodeId a, NodeId b, Gbps speed);
-  // Indexes endpoints, switches and adjacency; call once after the last add_*.
+  // Declares a server (a "node" in NCCL and in the config) owning the given
+  // endpoint nodes as its NICs, NIC k = nics[k]. Call before finalize();
+  // when no server is declared, every endpoint is a server of its own.
+  void add_server(std::string name, std::vector<NodeId> nics);
+  // Indexes endpoints, switches, servers and adjacency; call once after the last add_*.
   void finalize();
 
   std::span<const Node> nodes() const noexcept { return nodes_; }
@@ -62,6 +66,16 @@ class Fabric {
   std::span<const NodeId> tors() const noexcept { return tors_; }
   std::uint32_t tor_index(NodeId n) const { return tor_index_[n]; }
 
+  // Servers, dense 0..N-1, in declaration order; their NICs as endpoint indices.
+  std::uint32_t server_count() const noexcept { return static_cast<std::uint32_t>(server_names_.size()); }
+  const std::string& server_name(std::uint32_t s) const { return server_names_[s]; }
+  std::span<const std::uint32_t> server_nics(std::uint32_t s) const {
+    return {server_nics_.data() + server_begin_[s], server_nics_.data() + server_begin_[s + 1]};
+  }
+  std::uint32_t server_of(std::uint32_t endpoint) const { return server_of_[endpoint]; }
+  // kNone when no server has that name.
+  std::uint32_t find_server(std::string_view name) const;
+
   // Switches, dense 0..S-1.
   std::span<const NodeId> switches() const noexcept { return switches_; }
   std::uint32_t switch_index(NodeId n) const { return switch_index_[n]; }
@@ -79,12 +93,18 @@ class Fabric {
   std::vector<NodeId> endpoints_, switches_, tors_;
   std::vector<std::uint32_t> endpoint_index_, switch_index_, tor_index_, tor_of_;
   std::vector<LinkId> uplink_;
+  std::vector<std::string> server_names_;
+  std::vector<NodeId> server_nic_nodes_;  // as declared; endpoint indices after finalize
+  std::vector<std::uint32_t> server_begin_{0}, server_nics_, server_of_;
   std::vector<std::uint32_t> out_begin_;
   std::vector<LinkId> out_;
 };
 
-// Two-tier leaf-spine: leaves "leafI", spines "spineJ", hosts "hostK" (K global).
-// Host K on leaf t gets address_base + t*256 + (K mod hosts_per_leaf) + 1.
+// Two-tier leaf-spine: leaves "leafI", spines "spineJ". NIC endpoints are
+// numbered K globally; with one NIC per node the NIC and its node are "hostK",
+// with nics_per_node = P > 1 node n is "nodeN" and its NICs "nodeN.nicI"
+// (endpoints n*P .. n*P+P-1, all on one leaf).
+// Endpoint K on leaf t gets address_base + t*256 + (K mod hosts_per_leaf) + 1.
 Fabric build_fabric(const FabricSpec& spec);
 
 }  // namespace ecmpsim

@@ -1,5 +1,7 @@
 #include "sim/flows_import.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include "sim/parse.h"
 #include "workloads/import_csv.h"
 #include "workloads/import_pcap.h"
+#include "workloads/import_rdma.h"
 
 namespace ecmpsim {
 
@@ -41,7 +44,8 @@ InputError to_input_error(const workloads::ImportError& e) {
   return InputError({e.file, e.line, e.column, field}, e.message);
 }
 
-workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& /*spec*/) {
+workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& spec) {
+  namespace fs = std::filesystem;
   using workloads::FlowsFormat;
   std::optional<FlowsFormat> format;
   if (!o.format.empty()) {
@@ -49,13 +53,48 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& /
     if (!format) throw InputError({{}, 0, 0, "--flows-format"}, "unknown format '" + o.format + "' (csv, rdma or pcap)");
   }
   if (o.flows.empty()) throw InputError({{}, 0, 0, "--flows"}, "no file given");
-  const std::string bytes = read_file(o.flows);
-  if (!format) format = workloads::detect_flows_format(std::string_view(bytes).substr(0, 64), o.flows);
-  if (*format == FlowsFormat::Rdma)
-    throw InputError({o.flows, 0, 0, {}}, "rdma import is not available in this build");
-  if (!o.rdma_map.empty()) throw InputError({{}, 0, 0, "--rdma-map"}, "only used with rdma flows");
-  if (*format == FlowsFormat::Pcap) return take(workloads::parse_pcap(bytes, o.flows));
-  return take(workloads::parse_flows_csv(bytes, o.flows));
+  // A directory, or several comma-separated files, can only be rdma dumps (one per host).
+  std::vector<std::string> paths;
+  std::error_code ec;
+  if (fs::is_directory(o.flows, ec)) {
+    if (format && *format != FlowsFormat::Rdma)
+      throw InputError({{}, 0, 0, "--flows"}, "a directory is only read for rdma dumps");
+    format = FlowsFormat::Rdma;
+    for (const auto& entry : fs::directory_iterator(o.flows, ec))
+      if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) paths.push_back(entry.path().string());
+    std::sort(paths.begin(), paths.end());
+    if (paths.empty()) throw InputError({o.flows, 0, 0, {}}, "no *.json rdma dumps in this directory");
+  } else {
+    std::string_view rest = o.flows;
+    for (;;) {
+      const auto comma = rest.find(',');
+      paths.emplace_back(rest.substr(0, comma));
+      if (paths.back().empty()) throw InputError({{}, 0, 0, "--flows"}, "empty file name in '" + o.flows + "'");
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  std::vector<std::string> texts;
+  for (const auto& p : paths) texts.push_back(read_file(p));
+  if (!format) format = workloads::detect_flows_format(std::string_view(texts[0]).substr(0, 64), paths[0]);
+  if (*format != FlowsFormat::Rdma) {
+    if (paths.size() > 1) throw InputError({{}, 0, 0, "--flows"}, "several files are only read for rdma dumps");
+    auto rdma_only = [](const char* flag) { return InputError({{}, 0, 0, flag}, "only used with rdma flows"); };
+    if (!o.rdma_map.empty()) throw rdma_only("--rdma-map");
+    if (o.flow_bytes) throw rdma_only("--flow-bytes");
+    if (o.allow_unpaired) throw rdma_only("--allow-unpaired");
+    if (*format == FlowsFormat::Pcap) return take(workloads::parse_pcap(texts[0], paths[0]));
+    return take(workloads::parse_flows_csv(texts[0], paths[0]));
+  }
+  if (o.rdma_map.empty())
+    throw InputError({{}, 0, 0, "--rdma-map"}, "required for rdma flows (a CSV host,ifname,ip)");
+  const std::string map = read_file(o.rdma_map);
+  std::vector<workloads::RdmaDump> dumps;
+  for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
+  workloads::RdmaOptions ropt;
+  ropt.flow_bytes = o.flow_bytes ? o.flow_bytes->value : spec.workload.message.value;
+  ropt.allow_unpaired = o.allow_unpaired;
+  return take(workloads::parse_rdma(dumps, map, o.rdma_map, ropt));
 }
 
 workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const Fabric& fabric) {

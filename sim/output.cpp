@@ -61,11 +61,28 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
   doc["fabric"] = {{"switches", fabric.switches().size()},
                    {"endpoints", fabric.endpoints().size()},
                    {"metric_links", sim.metric_links().size()}};
-  if (const auto& im = sim.imported())
+  const auto& jobs = sim.spec().jobs;
+  if (const auto& im = sim.imported()) {
     doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
                        {"flows", flows.size()}, {"bytes", total}};
-  else
-    doc["workload"] = {{"collective", "ring-allreduce"}, {"flows", flows.size()}, {"bytes", total}};
+  } else {
+    json job_list = json::array();
+    std::string collective(workloads::collective_name(jobs.front().collective));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      std::uint64_t job_flows = 0, job_bytes = 0;
+      for (std::size_t f = 0; f < flows.size(); ++f)
+        if (flows.job[f] == j) {
+          ++job_flows;
+          job_bytes += flows.bytes[f];
+        }
+      if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+      job_list.push_back({{"name", jobs[j].name},
+                          {"collective", workloads::collective_name(jobs[j].collective)},
+                          {"flows", job_flows},
+                          {"bytes", job_bytes}});
+    }
+    doc["workload"] = {{"collective", collective}, {"flows", flows.size()}, {"bytes", total}, {"jobs", job_list}};
+  }
   json scenarios = json::array();
   for (const ScenarioResult& r : results) {
     json s;
@@ -95,7 +112,12 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
       const auto p = r.trace.path(f);
       path.push_back(fabric.node(fabric.link(p.front()).from).name);
       for (LinkId l : p) path.push_back(fabric.node(fabric.link(l).to).name);
-      fl.push_back({{"src_ip", format_ipv4(flows.src_ip[f])},
+      const bool imported = sim.imported().has_value();
+      fl.push_back({{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+                    {"collective", imported ? std::string_view("imported")
+                                            : workloads::collective_name(
+                                                  static_cast<workloads::Collective>(flows.collective[f]))},
+                    {"src_ip", format_ipv4(flows.src_ip[f])},
                     {"dst_ip", format_ipv4(flows.dst_ip[f])},
                     {"proto", flows.proto[f]},
                     {"sport", flows.sport[f]},
@@ -115,7 +137,6 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
 
 std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   const Fabric& fabric = sim.fabric();
-  const auto& w = sim.spec().workload;
   std::string out;
   out += "config    " + sim.spec().source + "\n";
   out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
@@ -127,9 +148,17 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
     out += "workload  imported " + im->format + " from " + im->files + ": " + std::to_string(sim.flows().size()) +
            " flows, " + human_bytes(total) + "\n\n";
   } else {
-    out += "workload  ring all-reduce of " + human_bytes(w.message.value) + ", " + std::to_string(w.channels) +
-           " channels x " + std::to_string(w.qps_per_connection) + " QP: " + std::to_string(sim.flows().size()) +
-           " flows\n\n";
+    const auto& jobs = sim.spec().jobs;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const JobSpec& w = jobs[j];
+      std::size_t n = 0;
+      for (auto id : sim.flows().job) n += id == j;
+      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
+             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(w.message.value) + ", " +
+             std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
+             " QP: " + std::to_string(n) + " flows\n";
+    }
+    out += "\n";
   }
   constexpr std::size_t kLabel = 22, kCol = 14;
   std::string head = pad("metric", kLabel);

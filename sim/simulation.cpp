@@ -1,27 +1,79 @@
 #include "sim/simulation.h"
 
+#include <algorithm>
+
 #include "sim/flows_import.h"
+#include "workloads/job.h"
 #include "workloads/placement.h"
-#include "workloads/ring.h"
 
 namespace ecmpsim {
 
-workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric) {
+namespace {
+
+// The job's nodes (fabric server indices) in rank order; marks them taken.
+std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, std::vector<std::uint8_t>& taken) {
+  const std::uint32_t servers = fabric.server_count();
+  std::vector<std::uint32_t> nodes;
+  if (job.placement == workloads::Placement::List) {
+    for (const std::string& name : job.hosts) {
+      const std::uint32_t s = fabric.find_server(name);
+      if (s == kNone) throw InputError(job.hosts_at, "unknown node '" + name + "'");
+      if (taken[s]) throw InputError(job.hosts_at, "node '" + name + "' is already used (by this or an earlier job)");
+      taken[s] = 1;
+      nodes.push_back(s);
+    }
+    return nodes;
+  }
+  const auto free = static_cast<std::uint32_t>(std::count(taken.begin(), taken.end(), std::uint8_t{0}));
+  const std::uint32_t want = job.nodes == 0 ? free : job.nodes;
+  if (want > free || want == 0)
+    throw InputError(job.nodes_at, "job '" + job.name + "' needs " + std::to_string(want) + " nodes but only " +
+                                       std::to_string(free) + " of the fabric's " + std::to_string(servers) +
+                                       " nodes are free");
+  std::vector<std::uint32_t> tor_of(servers);
+  for (std::uint32_t s = 0; s < servers; ++s) tor_of[s] = fabric.tor_of(fabric.server_nics(s)[0]);
+  nodes = workloads::place(job.placement, tor_of, want, job.seed, taken);
+  for (std::uint32_t s : nodes) taken[s] = 1;
+  return nodes;
+}
+
+}  // namespace
+
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   const auto endpoints = fabric.endpoints();
   std::vector<std::uint32_t> ips(endpoints.size());
   for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
-  const std::size_t count = w.nodes == 0 ? endpoints.size() : w.nodes;
-  const auto ring = workloads::place(w.placement, fabric.tor_of_endpoints(), count);
-  workloads::QpnAllocator qpns(endpoints.size(), w.qpn_base, w.qpn_stride);
+  std::vector<std::uint8_t> taken(fabric.server_count(), 0);
   workloads::Flows flows;
-  workloads::RingAllReduce p{w.message.value, w.channels, w.qps_per_connection, 0};
-  workloads::ring_allreduce(p, ring, ips, qpns, flows);
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    workloads::JobLayout layout;
+    layout.gpus_per_node = spec.fabric.gpus_per_node;
+    layout.nics_per_node = spec.fabric.nics_per_node;
+    for (std::uint32_t s : place_job(job, fabric, taken)) {
+      const auto nics = fabric.server_nics(s);
+      if (nics.size() != layout.nics_per_node)
+        throw InputError(job.where, "node '" + fabric.server_name(s) + "' does not have nics_per_node NICs");
+      layout.nics.insert(layout.nics.end(), nics.begin(), nics.end());
+    }
+    workloads::CollectiveParams p;
+    p.collective = job.collective;
+    p.message_bytes = job.message.value;
+    p.channels = job.channels;
+    p.search_channels = job.search_channels;
+    p.qps_per_connection = job.qps_per_connection;
+    p.cross_nic = job.cross_nic;
+    p.peer_offset = job.peer_offset;
+    workloads::QpnAllocator qpns(endpoints.size(), job.roce);
+    workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);
+    workloads::generate(p, layout, maker, flows);
+  }
   return flows;
 }
 
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
-      flows_(generate_flows(spec_.workload, fabric_)) {
+      flows_(generate_flows(spec_, fabric_)) {
   find_metric_links();
 }
 

@@ -60,7 +60,9 @@ class Simulation {
   void find_metric_links();
 };
 
-// Flows of the spec's workload on the fabric.
-workloads::Flows generate_flows(const WorkloadSpec& w, const Fabric& fabric);
+// Flows of the spec's jobs on the fabric, job by job. Each job takes its
+// nodes among those no earlier job took; placement errors are InputErrors
+// pointing at the job's config.
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric);
 
 }  // namespace ecmpsim

@@ -10,7 +10,9 @@
 #include "hashing/select.h"
 #include "sim/error.h"
 #include "sim/units.h"
+#include "workloads/collective.h"
 #include "workloads/placement.h"
+#include "workloads/roce.h"
 
 namespace ecmpsim {
 
@@ -26,6 +28,8 @@ struct LeafSpineSpec {
 struct FabricSpec {
   LeafSpineSpec leaf_spine;
   std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's hosts are base + t*256 + 1..
+  std::uint32_t nics_per_node = 1;  // K: NIC endpoints per node (server)
+  std::uint32_t gpus_per_node = 1;  // G: GPUs (ranks) per node
 };
 
 struct HashSpec {
@@ -61,23 +65,28 @@ struct ScenarioSpec {
   std::vector<StaticRoute> routes;  // consulted before the policy when both are given
 };
 
-enum class Collective : std::uint8_t { RingAllReduce };
-
-struct WorkloadSpec {
-  Collective collective = Collective::RingAllReduce;
-  std::uint32_t nodes = 0;  // 0 = every endpoint in the fabric
+// One job: a collective on a set of nodes, with its NCCL and NIC settings.
+struct JobSpec {
+  std::string name;  // default "jobI" for the I-th job
+  workloads::Collective collective = workloads::Collective::RingAllReduce;
+  std::uint32_t nodes = 0;  // 0 = every node no earlier job took
   workloads::Placement placement = workloads::Placement::Contiguous;
+  std::vector<std::string> hosts;  // placement "list": node names in rank order
+  std::uint64_t seed = 0;          // random placement, QP numbers and source ports
   Bytes message{1ULL << 30};
   std::uint32_t channels = 4;
+  std::uint32_t search_channels = 0;  // 0 = channels/2 when even, else channels
   std::uint32_t qps_per_connection = 1;
-  std::uint32_t qpn_base = 0x100;
-  std::uint32_t qpn_stride = 1;
+  std::uint8_t cross_nic = 2;
+  std::uint32_t peer_offset = 1;
+  workloads::RoceParams roce;
+  SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built
 };
 
 struct Spec {
   std::string source;  // the config file, for messages
   FabricSpec fabric;
-  WorkloadSpec workload;
+  std::vector<JobSpec> jobs;  // at least one after loading
   std::vector<ScenarioSpec> scenarios;
 };
 

@@ -23,8 +23,9 @@ TEST_CASE("the shipped paper16 config loads with the documented shape") {
   CHECK(s.fabric.leaf_spine.spines == 4);
   CHECK(s.fabric.leaf_spine.hosts_per_leaf == 4);
   CHECK(s.fabric.leaf_spine.host_speed.value == 400);
-  CHECK(s.workload.nodes == 16);
-  CHECK(s.workload.message.value == (1ULL << 30));
+  REQUIRE(s.jobs.size() == 1);
+  CHECK(s.jobs[0].nodes == 16);
+  CHECK(s.jobs[0].message.value == (1ULL << 30));
   REQUIRE(s.scenarios.size() == 2);
   CHECK(s.scenarios[0].name == "ecmp");
   CHECK(s.scenarios[1].routing == RoutingKind::Static);
@@ -39,7 +40,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[workload]\nmessage_bytes = \"12XB\"\n") ==
         "t.toml:2:17: workload.message_bytes: invalid size '12XB' (e.g. 4096, \"256MiB\", \"1GB\")");
   CHECK(error_of("[workload]\nnodes = 100\n") ==
-        "t.toml:2:9: workload.nodes: job has 100 nodes but the fabric has only 16 endpoints");
+        "t.toml:2:9: workload.nodes: job 'job0' needs 100 nodes but only 16 of the fabric's 16 nodes are free");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"md5\"\n") ==
         "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5'");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-mac\"]\n") ==
@@ -69,4 +70,55 @@ TEST_CASE("a route on an unknown switch points at the route") {
 
 TEST_CASE("missing file") {
   CHECK_THROWS_WITH_AS(load_config("/nonexistent/x.toml"), "cannot open file", InputError);
+}
+
+TEST_CASE("jobs: bad input names file, line, column and the cause") {
+  CHECK(error_of("[[job]]\nnodes = 3\n[[job]]\nnodes = 14\n") ==
+        "t.toml:4:9: job.nodes: job 'job1' needs 14 nodes but only 13 of the fabric's 16 nodes are free");
+  CHECK(error_of("[[job]]\nmessage_bytes = 0\n") == "t.toml:2:17: job.message_bytes: size must be positive");
+  CHECK(error_of("[[job]]\nmessage_bytes = -5\n") == "t.toml:2:17: job.message_bytes: size must be positive");
+  CHECK(error_of("[[job]]\ncollective = \"allreduce\"\n") ==
+        "t.toml:2:14: job.collective: unknown value 'allreduce', expected one of \"ring-allreduce\" | "
+        "\"tree-allreduce\" | \"allgather\" | \"reduce-scatter\" | \"alltoall\" | \"sendrecv\"");
+  CHECK(error_of("[[job]]\nplacement = \"packed\"\n") ==
+        "t.toml:2:13: job.placement: unknown value 'packed', expected one of \"contiguous\" | \"strided\" | "
+        "\"random\" | \"list\"");
+  CHECK(error_of("[[job]]\nsport_model = \"mlx6\"\n") ==
+        "t.toml:2:15: job.sport_model: unknown value 'mlx6', expected one of \"linux\" | \"mlx4\" | \"fixed\" | "
+        "\"range\" | \"random\"");
+  CHECK(error_of("[[job]]\nhosts = [\"host1\", \"host99\"]\n") == "t.toml:2:9: job.hosts: unknown node 'host99'");
+  CHECK(error_of("[[job]]\nhosts = [\"host1\", \"host1\"]\n") ==
+        "t.toml:2:9: job.hosts: node 'host1' is already used (by this or an earlier job)");
+  CHECK(error_of("[[job]]\nplacement = \"list\"\n") == "t.toml:2:13: job.placement: placement \"list\" needs a hosts list");
+  CHECK(error_of("[[job]]\nsport_base = 65000\nsport_range = 1000\n") ==
+        "t.toml:3:15: job.sport_range: sport_base + sport_range exceeds 65536");
+  CHECK(error_of("[[job]]\nname = \"a\"\n[[job]]\nname = \"a\"\n") == "t.toml:3:1: job: duplicate job name 'a'");
+  CHECK(error_of("[workload]\nnodes = 2\n[[job]]\nnodes = 2\n") ==
+        "t.toml:1:1: workload: use either [workload] or [[job]] tables, not both");
+  CHECK(error_of("[fabric]\nhosts_per_leaf = 6\nnics_per_node = 4\n") ==
+        "t.toml:3:17: fabric.nics_per_node: hosts_per_leaf (6) is not a multiple of nics_per_node (4)");
+}
+
+TEST_CASE("several jobs share a fabric on disjoint nodes") {
+  const std::string cfg =
+      "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 8\nnics_per_node = 4\ngpus_per_node = 4\n"
+      "[[job]]\nname = \"ring\"\nnodes = 2\nplacement = \"strided\"\n"
+      "[[job]]\nname = \"pair\"\ncollective = \"sendrecv\"\nhosts = [\"node1\", \"node3\"]\npeer_offset = 4\nchannels = 1\n";
+  const Simulation sim(parse_config(cfg, "t.toml"));
+  const auto& f = sim.flows();
+  // ring: strided over leaves takes node0 (leaf 0) and node2 (leaf 1), endpoints 0..3 and 8..11;
+  // 4 channels x 2 nodes x 1 QP. pair: node1 (endpoints 4..7) and node3 (12..15), rank r -> r+4:
+  // all 8 ranks cross, GPU g on NIC g.
+  std::size_t ring = 0, pair = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f.job[i] == 0) {
+      ++ring;
+      CHECK(((f.src[i] < 4 && f.dst[i] >= 8 && f.dst[i] < 12) || (f.src[i] >= 8 && f.src[i] < 12 && f.dst[i] < 4)));
+    } else {
+      ++pair;
+      CHECK(f.dst[i] == (f.src[i] < 8 ? f.src[i] + 8 : f.src[i] - 8));
+    }
+  }
+  CHECK(ring == 8);
+  CHECK(pair == 8);
 }

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 
 #include "sim/cli/cli.h"
 #include "sim/flows_import.h"
@@ -137,6 +140,32 @@ TEST_CASE("ecmpsim run --flows reads a capture and reports the skipped packets o
                    "\",\n    \"flows\": 3,\n    \"bytes\": 362") != std::string::npos);
 }
 
+TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes them") {
+  const std::string dir = kSrc + "/tests/data/rdma";
+  const auto r = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir, "--rdma-map", dir + "/map.csv",
+                          "--flow-bytes", "1MiB", "--format", "csv"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err == "ecmpsim: " + dir + "/host1.json: skipped 3 QPs not RC in RTS state\necmpsim: " + dir +
+                     "/host2.json: skipped 1 QP not RC in RTS state\n");
+  // Four flows (tests/import_rdma_test.cpp): 10.0.0.1 (host0) <-> 10.0.1.1 (host4) and
+  // 10.0.0.2 (host1) <-> 10.0.1.2 (host5). dst-mod sends host K's traffic over spine K mod 4:
+  // host4 and host0 over spine0, host5 and host1 over spine1, 1 MiB each.
+  std::string busy;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("static,", 0) == 0 && line.find(",0,0") == std::string::npos) busy += line + "\n";
+  CHECK(busy ==
+        "static,leaf0,spine0,1,1048576\nstatic,spine0,leaf0,1,1048576\nstatic,leaf0,spine1,1,1048576\n"
+        "static,spine1,leaf0,1,1048576\nstatic,leaf1,spine0,1,1048576\nstatic,spine0,leaf1,1,1048576\n"
+        "static,leaf1,spine1,1,1048576\nstatic,spine1,leaf1,1,1048576\n");
+  // Comma-separated dumps read the same, and without --flow-bytes each flow
+  // carries the config's message size (1 GiB).
+  const auto j = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir + "/host1.json," + dir + "/host2.json",
+                          "--rdma-map", dir + "/map.csv", "--format", "json"});
+  REQUIRE(j.code == 0);
+  CHECK(j.out.find("\"flows\": 4,\n    \"bytes\": 4294967296") != std::string::npos);
+}
+
 TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   const std::string cfg = kSrc + "/configs/paper16.toml";
   auto check = [](const CliResult& r, const std::string& err) {
@@ -147,6 +176,24 @@ TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   check(cli_run({"run", cfg, "--flows", "/nonexistent/flows.csv"}),
         "/nonexistent/flows.csv: cannot open the flows file");
   check(cli_run({"run", cfg, "--flow-bytes", "1MiB"}), "--flow-bytes: only used with --flows");
+  const std::string dir = kSrc + "/tests/data/rdma";
+  check(cli_run({"run", cfg, "--flows", dir}), "--rdma-map: required for rdma flows (a CSV host,ifname,ip)");
+  check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--rdma-map", dir + "/map.csv"}),
+        "--rdma-map: only used with rdma flows");
+  check(cli_run({"run", cfg, "--flows", dir, "--flows-format", "csv"}),
+        "--flows: a directory is only read for rdma dumps");
+  check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv," + kSrc + "/tests/data/paper16_flows.csv"}),
+        "--flows: several files are only read for rdma dumps");
+  {
+    // A map address outside the fabric is reported at its line and column in the map.
+    const auto map = std::filesystem::temp_directory_path() /
+                     ("ecmpsim_flows_import_test_map." + std::to_string(::getpid()) + ".csv");
+    std::ofstream(map) << "host,ifname,ip\nhost1,mlx5_0,10.0.0.1\nhost1,mlx5_1,10.0.0.2\n"
+                          "host2,mlx5_0,10.0.9.1\nhost2,mlx5_1,10.0.1.2\n";
+    check(cli_run({"run", cfg, "--flows", dir, "--rdma-map", map.string()}),
+          map.string() + ":4:14: ip: 10.0.9.1 is not the address of any endpoint in the fabric");
+    std::filesystem::remove(map);
+  }
   // tests/golden/small.toml has 2 leaves x 2 hosts: 10.0.0.1-2 and 10.0.1.1-2; the
   // capture's record 5 goes to 10.0.2.1.
   const std::string cap = kSrc + "/tests/data/roce_mixed.pcap";

@@ -1,21 +1,42 @@
 #include <doctest/doctest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "workloads/ring.h"
 
 using namespace ecmpsim::workloads;
 
-TEST_CASE("ring all-reduce: neighbours, bytes, QPs and ports") {
-  const std::vector<std::uint32_t> ring{0, 1, 2, 3};
-  const std::vector<std::uint32_t> ips{0x0A000001, 0x0A000002, 0x0A000003, 0x0A000004};
-  QpnAllocator qpns(4, 0x100, 1);
+namespace {
+
+struct Fixture {
+  JobLayout layout;
+  std::vector<std::uint32_t> ips;
+  RoceParams roce;
+  QpnAllocator qpns;
+  FlowMaker maker;
   Flows flows;
-  RingAllReduce p;
+  // nodes x nics endpoints, node n's NIC k = endpoint n*nics + k, IP = endpoint + 1.
+  Fixture(std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics)
+      : layout{gpus, nics, {}}, ips(nodes * nics), qpns(nodes * nics, roce),
+        maker(roce, qpns, ips, 0, Collective::RingAllReduce) {
+    for (std::uint32_t e = 0; e < nodes * nics; ++e) {
+      layout.nics.push_back(e);
+      ips[e] = e + 1;
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ring all-reduce: neighbours, bytes, QPs and ports") {
+  Fixture fx(4, 1, 1);
+  CollectiveParams p;
   p.message_bytes = 1200;  // per rank 2*(4-1)/4 * 1200 = 1800 bytes, over 2 channels x 2 QPs
   p.channels = 2;
   p.qps_per_connection = 2;
-  ring_allreduce(p, ring, ips, qpns, flows);
+  generate(p, fx.layout, fx.maker, fx.flows);
+  const Flows& flows = fx.flows;
   REQUIRE(flows.size() == 16);
   std::uint64_t total = 0;
   for (std::size_t f = 0; f < flows.size(); ++f) {
@@ -38,18 +59,76 @@ TEST_CASE("ring all-reduce: neighbours, bytes, QPs and ports") {
   CHECK(flows.channel[15] == 1);
 }
 
-TEST_CASE("bytes that do not divide evenly go one each to the first connections") {
-  const std::vector<std::uint32_t> ring{0, 1};
-  const std::vector<std::uint32_t> ips{1, 2};
-  QpnAllocator qpns(2, 0x100, 1);
-  Flows flows;
-  RingAllReduce p;
+TEST_CASE("bytes that do not divide evenly go one each to the first channels") {
+  Fixture fx(2, 1, 1);
+  CollectiveParams p;
   p.message_bytes = 7;  // per rank 2*(2-1)/2 * 7 = 7 bytes over 3 channels: 3, 2, 2
   p.channels = 3;
-  ring_allreduce(p, ring, ips, qpns, flows);
-  REQUIRE(flows.size() == 6);
-  CHECK(flows.bytes[0] == 3);
-  CHECK(flows.bytes[1] == 3);
-  CHECK(flows.bytes[2] == 2);
-  CHECK(flows.bytes[5] == 2);
+  generate(p, fx.layout, fx.maker, fx.flows);
+  REQUIRE(fx.flows.size() == 6);
+  CHECK(fx.flows.bytes[0] == 3);
+  CHECK(fx.flows.bytes[1] == 3);
+  CHECK(fx.flows.bytes[2] == 2);
+  CHECK(fx.flows.bytes[5] == 2);
+}
+
+// 2 nodes x 8 GPUs x 8 NICs, 8 channels: NCCL found 4 (search channels 0..3)
+// and doubled them. Worked by hand from the model in ring.h:
+//   node 0 (even):  search ch s: recv NIC s, send NIC s^1
+//     c0: recv 0 send 1 | c1: recv 1 send 0 | c2: recv 2 send 3 | c3: recv 3 send 2
+//   node 1 (odd, 4 search channels is even, NCCL_CROSS_NIC=2): channels s and s^1 swap
+//     c0: recv 1 send 0 | c1: recv 0 send 1 | c2: recv 3 send 2 | c3: recv 2 send 3
+// so on channel 0 node 0 sends from NIC 1 to node 1's NIC 1, node 1 from NIC 0
+// to node 0's NIC 0: every hop stays on one rail. Channels 4..7 repeat 0..3.
+TEST_CASE("ring NICs per channel on 2 nodes x 8 GPUs x 8 NICs, worked by hand") {
+  CHECK(ring_nics(0, 0, 4, 8, 2) == RingNics{0, 1});
+  CHECK(ring_nics(0, 1, 4, 8, 2) == RingNics{1, 0});
+  CHECK(ring_nics(0, 2, 4, 8, 2) == RingNics{2, 3});
+  CHECK(ring_nics(0, 3, 4, 8, 2) == RingNics{3, 2});
+  CHECK(ring_nics(1, 0, 4, 8, 2) == RingNics{1, 0});
+  CHECK(ring_nics(1, 1, 4, 8, 2) == RingNics{0, 1});
+  CHECK(ring_nics(1, 2, 4, 8, 2) == RingNics{3, 2});
+  CHECK(ring_nics(1, 7, 4, 8, 2) == RingNics{2, 3});  // channel 7 is search channel 3
+  // NCCL_CROSS_NIC=0: in and out by the same NIC, no swap.
+  CHECK(ring_nics(1, 2, 4, 8, 0) == RingNics{2, 2});
+  // An odd number of search channels: no swap on odd nodes.
+  CHECK(ring_nics(1, 0, 3, 8, 2) == RingNics{0, 1});
+  // One NIC: everything on NIC 0.
+  CHECK(ring_nics(1, 5, 4, 1, 2) == RingNics{0, 0});
+
+  Fixture fx(2, 8, 8);  // node 0 NICs = endpoints 0..7, node 1 = 8..15
+  CollectiveParams p;
+  p.message_bytes = 1ULL << 30;
+  p.channels = 8;
+  generate(p, fx.layout, fx.maker, fx.flows);
+  REQUIRE(fx.flows.size() == 16);  // 8 channels x 2 nodes x 1 QP
+  using Hop = std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>;
+  std::vector<Hop> hops;
+  for (std::size_t f = 0; f < fx.flows.size(); ++f)
+    hops.emplace_back(fx.flows.channel[f], fx.flows.src[f], fx.flows.dst[f]);
+  const std::vector<Hop> expected{{0, 1, 9},  {0, 8, 0},  {1, 0, 8},  {1, 9, 1},  {2, 3, 11}, {2, 10, 2},
+                                  {3, 2, 10}, {3, 11, 3}, {4, 1, 9},  {4, 8, 0},  {5, 0, 8},  {5, 9, 1},
+                                  {6, 3, 11}, {6, 10, 2}, {7, 2, 10}, {7, 11, 3}};
+  CHECK(hops == expected);
+  // 16 ranks: each sends 2*15/16 * 2^30 = 2013265920 bytes, / 8 channels = 251658240.
+  for (auto b : fx.flows.bytes) CHECK(b == 251658240);
+}
+
+TEST_CASE("an odd number of nodes leaves one cross-rail hop") {
+  // 3 nodes x 8 NICs, 4 channels = 2 search channels (even: odd nodes swap).
+  // Channel 0: node 0 sends on NIC 1 -> node 1 (odd, swapped) receives on NIC 1;
+  // node 1 sends on NIC 0 -> node 2 receives on NIC 0; node 2 (even) sends on
+  // NIC 1 -> node 0 receives on NIC 0: the one hop that changes rail.
+  Fixture fx(3, 8, 8);
+  CollectiveParams p;
+  p.message_bytes = 3 * 8 * 1000;
+  p.channels = 4;
+  generate(p, fx.layout, fx.maker, fx.flows);
+  REQUIRE(fx.flows.size() == 12);
+  CHECK(fx.flows.src[0] == 1);
+  CHECK(fx.flows.dst[0] == 9);
+  CHECK(fx.flows.src[1] == 8);
+  CHECK(fx.flows.dst[1] == 16);
+  CHECK(fx.flows.src[2] == 17);
+  CHECK(fx.flows.dst[2] == 0);
 }

@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <unordered_set>
+
 #include "workloads/roce.h"
+#include "workloads/seeded.h"
 
 using namespace ecmpsim::workloads;
 
@@ -36,4 +39,66 @@ TEST_CASE("QP numbers are allocated per NIC from the base with the stride, skipp
   QpnAllocator wrap(1, 0xFFFFFF, 1);
   CHECK(wrap.allocate(0) == 0xFFFFFF);
   CHECK(wrap.allocate(0) == 2);  // 24-bit wrap lands on 0, then skips the reserved QPs
+}
+
+TEST_CASE("mlx4 (ConnectX-3) source port, worked by hand") {
+  // fold(0x123456) = (0x56 ^ 0x12) | 0x3400 = 0x3444; fold(0x000100) = 0x0100;
+  // 0x3444 ^ 0x0100 = 0x3544, | 0xC000 = 0xF544.
+  CHECK(mlx4_fold_qpn(0x123456) == 0x3444);
+  CHECK(mlx4_roce_sport(0x123456, 0x000100) == 0xF544);
+  CHECK(mlx4_roce_sport(0x000100, 0x123456) == 0xF544);
+  // Equal QP numbers: fold(0x010203) = (0x03 ^ 0x01) | 0x0200 = 0x0202, | 0xC000.
+  CHECK(mlx4_roce_sport(0x010203, 0x010203) == 0xC202);
+}
+
+TEST_CASE("source-port models on known QP pairs") {
+  RoceParams p;
+  CHECK(roce_sport(p, 0, 0x1a5, 0x2b7, 0) == 63202);  // linux, the reference example
+  p.sport = SportModel::Mlx4;
+  CHECK(roce_sport(p, 0, 0x123456, 0x100, 0) == 0xF544);
+  p.sport = SportModel::Fixed;
+  p.sport_base = 5000;
+  CHECK(roce_sport(p, 3, 0x1a5, 0x2b7, 9) == 5000);
+  p.sport = SportModel::Range;
+  p.sport_base = 50000;
+  p.sport_range = 4;
+  const std::uint16_t expected[] = {50000, 50001, 50002, 50003, 50000, 50001};
+  for (std::uint64_t i = 0; i < 6; ++i) CHECK(roce_sport(p, 0, 0x100, 0x100, i) == expected[i]);
+  p.sport = SportModel::Random;
+  p.sport_base = 60000;
+  p.sport_range = 100;
+  bool differs_by_seed = false;
+  for (std::uint32_t q = 2; q < 200; ++q) {
+    const auto port = roce_sport(p, 1, q, q + 1, 0);
+    CHECK(port >= 60000);
+    CHECK(port < 60100);
+    CHECK(port == roce_sport(p, 1, q, q + 1, 7));  // a function of (seed, NIC, QP), not of call order
+    RoceParams other = p;
+    other.seed = 1;
+    differs_by_seed |= roce_sport(other, 1, q, q + 1, 0) != port;
+  }
+  CHECK(differs_by_seed);
+}
+
+TEST_CASE("SplitMix64 matches the published first output for state 0") {
+  CHECK(splitmix64(0) == 0xE220A8397B1DCDAFULL);
+}
+
+TEST_CASE("random QP numbers: 24-bit, never 0 or 1, unique per NIC, reproducible") {
+  RoceParams p;
+  p.qpn = QpnModel::Random;
+  p.seed = 42;
+  QpnAllocator a(2, p), b(2, p);
+  std::unordered_set<std::uint32_t> seen;
+  for (int i = 0; i < 5000; ++i) {
+    const auto q = a.allocate(0);
+    CHECK(q >= 2);
+    CHECK(q <= 0xFFFFFF);
+    CHECK(seen.insert(q).second);
+    CHECK(b.allocate(0) == q);
+  }
+  p.seed = 43;
+  QpnAllocator c(2, p);
+  QpnAllocator d(2, RoceParams{.qpn = QpnModel::Random, .seed = 42});
+  CHECK(c.allocate(1) != d.allocate(1));  // 1 in 2^24 chance of a false failure
 }

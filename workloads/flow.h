@@ -21,13 +21,14 @@ struct FlowRecord {
   std::uint32_t lqpn = 0;
   std::uint32_t rqpn = 0;
   std::uint64_t bytes = 0;
-  std::uint16_t job = 0;
+  std::uint16_t job = 0;      // index of the job in the spec
   std::uint16_t channel = 0;
+  std::uint8_t collective = 0;  // workloads::Collective of the job
 };
 
 struct Flows {
   std::vector<std::uint32_t> src, dst, src_ip, dst_ip, lqpn, rqpn;
-  std::vector<std::uint8_t> proto;
+  std::vector<std::uint8_t> proto, collective;
   std::vector<std::uint16_t> sport, dport, job, channel;
   std::vector<std::uint64_t> bytes;
 
@@ -36,6 +37,7 @@ struct Flows {
   void reserve(std::size_t n) {
     for (auto* v : {&src, &dst, &src_ip, &dst_ip, &lqpn, &rqpn}) v->reserve(n);
     proto.reserve(n);
+    collective.reserve(n);
     for (auto* v : {&sport, &dport, &job, &channel}) v->reserve(n);
     bytes.reserve(n);
   }
@@ -53,11 +55,12 @@ struct Flows {
     bytes.push_back(f.bytes);
     job.push_back(f.job);
     channel.push_back(f.channel);
+    collective.push_back(f.collective);
   }
 
   FlowRecord operator[](std::size_t i) const {
     return {src[i], dst[i], src_ip[i], dst_ip[i], proto[i], sport[i], dport[i],
-            lqpn[i], rqpn[i], bytes[i], job[i], channel[i]};
+            lqpn[i], rqpn[i], bytes[i], job[i], channel[i], collective[i]};
   }
 };
 

@@ -2,34 +2,22 @@
 
 namespace ecmpsim::workloads {
 
-void ring_allreduce(const RingAllReduce& p, std::span<const std::uint32_t> ring,
-                    std::span<const std::uint32_t> ips, QpnAllocator& qpns, Flows& out) {
-  const std::size_t n = ring.size();
+void ring_flows(const CollectiveParams& p, const JobLayout& layout, std::uint64_t per_rank_bytes, FlowMaker& maker,
+                Flows& out) {
+  const std::uint32_t n = layout.nodes();
   if (n < 2) return;
-  const unsigned __int128 per_rank =
-      static_cast<unsigned __int128>(p.message_bytes) * 2 * (n - 1) / n;
-  const std::uint64_t conns = std::uint64_t{p.channels} * p.qps_per_connection;
-  const auto base = static_cast<std::uint64_t>(per_rank / conns);
-  const auto extra = static_cast<std::uint64_t>(per_rank % conns);
-  out.reserve(out.size() + n * conns);
+  const std::uint32_t search = p.search_channels ? p.search_channels : default_search_channels(p.channels);
+  const std::uint32_t k = layout.nics_per_node;
+  out.reserve(out.size() + std::size_t{n} * p.channels * p.qps_per_connection);
   for (std::uint32_t c = 0; c < p.channels; ++c) {
+    const std::uint64_t channel_bytes = share(per_rank_bytes, p.channels, c);
     for (std::uint32_t q = 0; q < p.qps_per_connection; ++q) {
-      const std::uint64_t conn = std::uint64_t{c} * p.qps_per_connection + q;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t s = ring[i];
-        const std::uint32_t d = ring[(i + 1) % n];
-        FlowRecord f;
-        f.src = s;
-        f.dst = d;
-        f.src_ip = ips[s];
-        f.dst_ip = ips[d];
-        f.lqpn = qpns.allocate(s);
-        f.rqpn = qpns.allocate(d);
-        f.sport = linux_roce_sport(f.lqpn, f.rqpn);
-        f.bytes = base + (conn < extra ? 1 : 0);
-        f.job = p.job;
-        f.channel = static_cast<std::uint16_t>(c);
-        out.push_back(f);
+      const std::uint64_t bytes = share(channel_bytes, p.qps_per_connection, q);
+      for (std::uint32_t node = 0; node < n; ++node) {
+        const std::uint32_t next = (node + 1) % n;
+        const std::uint32_t src = layout.nic(node, ring_nics(node, c, search, k, p.cross_nic).send);
+        const std::uint32_t dst = layout.nic(next, ring_nics(next, c, search, k, p.cross_nic).recv);
+        maker.add(out, src, dst, c, bytes);
       }
     }
   }

@@ -2,7 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
+
+#include "workloads/collective.h"
+#include "workloads/flow.h"
 
 namespace ecmpsim::workloads {
 
@@ -27,23 +34,89 @@ constexpr std::uint16_t linux_roce_sport(std::uint32_t lqpn, std::uint32_t rqpn)
   return rdma_flow_label_to_udp_sport(rdma_flow_label(lqpn, rqpn));
 }
 
-// QP numbers per NIC: base, base + stride, ... (24-bit, wrapping, skipping 0 and 1,
-// which the verbs layer reserves for QP0/QP1).
+// ConnectX-3 (mlx4_qp_roce_entropy): both 24-bit QP numbers folded to 16 bits.
+constexpr std::uint16_t mlx4_fold_qpn(std::uint32_t q) noexcept {
+  return static_cast<std::uint16_t>(((q & 0xFF) ^ ((q >> 16) & 0xFF)) | (q & 0xFF00));
+}
+constexpr std::uint16_t mlx4_roce_sport(std::uint32_t lqpn, std::uint32_t rqpn) noexcept {
+  const std::uint16_t src = mlx4_fold_qpn(lqpn);
+  return static_cast<std::uint16_t>((lqpn != rqpn ? (mlx4_fold_qpn(rqpn) ^ src) : src) | 0xC000);
+}
+
+enum class SportModel : std::uint8_t {
+  Linux,   // kernel/mlx5 formula from the QP pair
+  Mlx4,    // ConnectX-3 folding of the QP pair
+  Fixed,   // every QP uses sport_base (an application override)
+  Range,   // sport_base + (QP index in the job mod sport_range)
+  Random,  // sport_base + seeded random mod sport_range, per (source NIC, QP)
+};
+inline constexpr std::string_view kSportChoices = "\"linux\" | \"mlx4\" | \"fixed\" | \"range\" | \"random\"";
+std::optional<SportModel> parse_sport_model(std::string_view s) noexcept;
+std::string_view sport_model_name(SportModel m) noexcept;
+
+enum class QpnModel : std::uint8_t {
+  Sequential,  // per NIC: base, base + stride, ...
+  Random,      // per NIC: seeded random 24-bit numbers, unique on that NIC
+};
+inline constexpr std::string_view kQpnChoices = "\"sequential\" | \"random\"";
+std::optional<QpnModel> parse_qpn_model(std::string_view s) noexcept;
+std::string_view qpn_model_name(QpnModel m) noexcept;
+
+struct RoceParams {
+  SportModel sport = SportModel::Linux;
+  std::uint32_t sport_base = 49152;
+  std::uint32_t sport_range = 16384;  // sport_base + sport_range - 1 <= 65535
+  QpnModel qpn = QpnModel::Sequential;
+  std::uint32_t qpn_base = 0x100;
+  std::uint32_t qpn_stride = 1;
+  std::uint64_t seed = 0;
+};
+
+// QP numbers per NIC, 24-bit, never 0 or 1 (QP0/QP1 are reserved by the verbs layer).
 class QpnAllocator {
  public:
   QpnAllocator(std::size_t nics, std::uint32_t base, std::uint32_t stride)
       : next_(nics, base & 0xFFFFFF), stride_(stride) {}
+  QpnAllocator(std::size_t nics, const RoceParams& p);
 
-  std::uint32_t allocate(std::uint32_t nic) noexcept {
-    std::uint32_t q = next_[nic];
-    while (q < 2) q = (q + stride_) & 0xFFFFFF;
-    next_[nic] = (q + stride_) & 0xFFFFFF;
-    return q;
-  }
+  std::uint32_t allocate(std::uint32_t nic);
 
  private:
-  std::vector<std::uint32_t> next_;
-  std::uint32_t stride_;
+  std::vector<std::uint32_t> next_;  // sequential: next number; random: draws so far
+  std::uint32_t stride_ = 1;
+  bool random_ = false;
+  std::uint64_t seed_ = 0;
+  std::vector<std::unordered_set<std::uint32_t>> used_;  // random only
 };
+
+// The source port of one QP under a model; `index` counts the job's QPs.
+std::uint16_t roce_sport(const RoceParams& p, std::uint32_t src_nic, std::uint32_t lqpn, std::uint32_t rqpn,
+                         std::uint64_t index) noexcept;
+
+// Makes the RoCEv2 flows of one job: one per QP, with QP numbers from the
+// NICs' allocators and the job's source-port model.
+class FlowMaker {
+ public:
+  FlowMaker(const RoceParams& p, QpnAllocator& qpns, std::span<const std::uint32_t> ips, std::uint16_t job,
+            Collective collective)
+      : p_(p), qpns_(qpns), ips_(ips), job_(job), collective_(collective) {}
+
+  // One QP from NIC endpoint src to dst: the sender's QP is allocated first.
+  void add(Flows& out, std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint64_t bytes);
+
+ private:
+  const RoceParams& p_;
+  QpnAllocator& qpns_;
+  std::span<const std::uint32_t> ips_;
+  std::uint16_t job_;
+  Collective collective_;
+  std::uint64_t index_ = 0;
+};
+
+// The i-th of `parts` near-equal shares of `total` (the remainder goes one
+// byte each to the first shares).
+constexpr std::uint64_t share(std::uint64_t total, std::uint64_t parts, std::uint64_t i) noexcept {
+  return total / parts + (i < total % parts ? 1 : 0);
+}
 
 }  // namespace ecmpsim::workloads

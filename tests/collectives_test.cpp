@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "workloads/job.h"
+#include "workloads/p2p.h"
+
+using namespace ecmpsim::workloads;
+
+namespace {
+
+Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics, std::uint64_t s,
+          std::uint32_t channels = 2, std::uint32_t qps = 2) {
+  JobLayout layout{gpus, nics, {}};
+  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
+  std::vector<std::uint32_t> ips(nodes * nics, 1);
+  RoceParams roce;
+  QpnAllocator qpns(ips.size(), roce);
+  FlowMaker maker(roce, qpns, ips, 3, c);
+  Flows out;
+  CollectiveParams p;
+  p.collective = c;
+  p.message_bytes = s;
+  p.channels = channels;
+  p.qps_per_connection = qps;
+  generate(p, layout, maker, out);
+  return out;
+}
+
+std::uint64_t total(const Flows& f) { return std::accumulate(f.bytes.begin(), f.bytes.end(), std::uint64_t{0}); }
+
+}  // namespace
+
+// nccl-tests doc/PERFORMANCE.md: busbw = algbw * factor, i.e. each of the n
+// ranks moves factor * S: all-reduce 2(n-1)/n, all-gather, reduce-scatter and
+// all-to-all (n-1)/n, send/recv 1. With one GPU per node every byte crosses
+// the network, so the flows must add up to n * factor * S.
+TEST_CASE("total bytes per collective match the bus-bandwidth factors (one GPU per node)") {
+  const std::uint64_t s = 1 << 20;  // divisible by n = 4, channels and QPs
+  const std::uint64_t n = 4;
+  CHECK(total(run(Collective::RingAllReduce, 4, 1, 1, s)) == n * 2 * (n - 1) * s / n);
+  CHECK(total(run(Collective::TreeAllReduce, 4, 1, 1, s)) == n * 2 * (n - 1) * s / n);
+  CHECK(total(run(Collective::AllGather, 4, 1, 1, s)) == n * (n - 1) * s / n);
+  CHECK(total(run(Collective::ReduceScatter, 4, 1, 1, s)) == n * (n - 1) * s / n);
+  CHECK(total(run(Collective::AllToAll, 4, 1, 1, s)) == n * (n - 1) * s / n);
+  CHECK(total(run(Collective::SendRecv, 4, 1, 1, s)) == n * s);
+  // The tree's identity holds for odd n too: 2 trees x (n-1) edges x 2 ways x S/2.
+  CHECK(total(run(Collective::TreeAllReduce, 5, 1, 1, 5 << 20)) == 2 * 4 * (5ULL << 20));
+}
+
+TEST_CASE("traffic inside a node never enters the network (2 nodes x 8 GPUs x 8 NICs)") {
+  const std::uint64_t s = 16 << 20;
+  // Ring: 16 ranks, but only the 2 node-to-node hops per channel are flows:
+  // 2 hops x 2(16-1)/16 * S.
+  CHECK(total(run(Collective::RingAllReduce, 2, 8, 8, s)) == 2 * 2 * 15 * s / 16);
+  // All-to-all: each of 16 ranks sends S/16 to the 8 ranks of the other node = 8 S
+  // (of the 15 S all ranks send, 7 S stay inside the nodes).
+  const Flows a2a = run(Collective::AllToAll, 2, 8, 8, s, 1, 1);
+  CHECK(total(a2a) == 8 * s);
+  CHECK(a2a.size() == 16 * 8);
+  for (std::size_t f = 0; f < a2a.size(); ++f) CHECK(a2a.src[f] / 8 != a2a.dst[f] / 8);
+  // Send/recv to rank r+1: only 7 -> 8 and 15 -> 0 cross, from GPU 7's NIC 7
+  // to GPU 0's NIC 0 (endpoint 8), and from endpoint 15 to endpoint 0.
+  const Flows sr = run(Collective::SendRecv, 2, 8, 8, s, 1, 1);
+  REQUIRE(sr.size() == 2);
+  CHECK(sr.src == std::vector<std::uint32_t>{7, 15});
+  CHECK(sr.dst == std::vector<std::uint32_t>{8, 0});
+  CHECK(total(sr) == 2 * s);
+  CHECK(sr.job[0] == 3);
+  CHECK(sr.collective[0] == static_cast<std::uint8_t>(Collective::SendRecv));
+}
+
+TEST_CASE("p2p NIC of a GPU") {
+  CHECK(p2p_nic(5, 8, 8, 0) == 5);  // one NIC per GPU
+  CHECK(p2p_nic(5, 8, 4, 3) == 2);  // NIC k serves GPUs 2k, 2k+1
+  CHECK(p2p_nic(1, 2, 4, 0) == 2);  // GPU 1 of 2 has NICs 2 and 3, by channel
+  CHECK(p2p_nic(1, 2, 4, 1) == 3);
+  CHECK(p2p_nic(7, 8, 1, 5) == 0);
+}
+
+TEST_CASE("a job on one node makes no flows") {
+  CHECK(run(Collective::RingAllReduce, 1, 8, 8, 1 << 20).size() == 0);
+  CHECK(run(Collective::AllToAll, 1, 8, 8, 1 << 20).size() == 0);
+}

@@ -1,0 +1,23 @@
+// The TOML config loader and validator, then the simulation on small fabrics.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "sim/config.h"
+#include "sim/simulation.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    ecmpsim::Spec spec = ecmpsim::parse_config(text, "fuzz.toml");
+    const auto& ls = spec.fabric.leaf_spine;
+    // Large but valid fabrics are legitimate inputs; only the small ones are run.
+    if (std::uint64_t{ls.leaves} * ls.hosts_per_leaf > 256 || ls.spines * ls.links_per_pair > 64 ||
+        spec.workload.channels * spec.workload.qps_per_connection > 64)
+      return 0;
+    const ecmpsim::Simulation sim(std::move(spec));
+    for (const auto& s : sim.spec().scenarios) sim.run(s);
+  } catch (const ecmpsim::InputError&) {
+  }
+  return 0;
+}

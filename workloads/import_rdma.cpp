@@ -1,0 +1,255 @@
+#include "workloads/import_rdma.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "workloads/csv_reader.h"
+#include "workloads/roce.h"
+
+namespace ecmpsim::workloads {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct Failure {
+  ImportError error;
+};
+
+[[noreturn]] void fail(std::string file, std::uint32_t line, std::uint32_t column, std::uint32_t record,
+                       std::string field, std::string message) {
+  throw Failure{{std::move(file), line, column, record, std::move(field), std::move(message)}};
+}
+
+struct Qp {
+  std::uint32_t dump = 0;
+  std::uint32_t record = 0;  // 1-based position in its dump
+  std::string ifname;
+  std::uint32_t lqpn = 0;
+  std::uint32_t rqpn = 0;
+  bool has_rqpn = false;
+  bool rc_rts = false;
+};
+
+std::string describe(const Qp& q) {
+  return "QP " + q.ifname + " lqpn " + std::to_string(q.lqpn) +
+         (q.has_rqpn ? " rqpn " + std::to_string(q.rqpn) : std::string());
+}
+
+struct MapEntry {
+  std::uint32_t ip = 0;
+  ImportPos where;
+};
+
+std::string_view file_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view stem(std::string_view path) {
+  const std::string_view f = file_name(path);
+  const auto dot = f.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? f : f.substr(0, dot);
+}
+
+// (dump index, ifname) -> address, from the map file (file index `map_file`).
+std::map<std::pair<std::uint32_t, std::string>, MapEntry> read_map(std::span<const RdmaDump> dumps,
+                                                                  std::string_view text, const std::string& name,
+                                                                  std::uint32_t map_file) {
+  static constexpr std::string_view kHeader[] = {"host", "ifname", "ip"};
+  CsvReader reader(text);
+  CsvLine line;
+  if (!reader.next(line)) fail(name, 0, 0, 0, {}, "no header line (expected host,ifname,ip)");
+  if (line.fields.size() != 3 || line.fields[0].text != kHeader[0] || line.fields[1].text != kHeader[1] ||
+      line.fields[2].text != kHeader[2])
+    fail(name, line.number, 1, 0, "header", "expected the columns host,ifname,ip");
+  std::map<std::pair<std::uint32_t, std::string>, MapEntry> out;
+  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> seen_line;
+  while (reader.next(line)) {
+    if (line.fields.size() != 3)
+      fail(name, line.number, line.fields.size() < 3 ? line.end_column : line.fields[3].column, 0, {},
+           "expected 3 fields, found " + std::to_string(line.fields.size()));
+    const CsvField &host = line.fields[0], &ifname = line.fields[1], &ip = line.fields[2];
+    const auto addr = parse_ipv4_text(ip.text);
+    if (!addr) fail(name, line.number, ip.column, 0, "ip", "invalid IPv4 address '" + printable(ip.text) + "'");
+    if (ifname.text.empty()) fail(name, line.number, ifname.column, 0, "ifname", "empty device name");
+    std::vector<std::uint32_t> matches;
+    for (std::uint32_t d = 0; d < dumps.size(); ++d) {
+      const std::string_view n = dumps[d].name;
+      if (host.text == n || host.text == file_name(n) || host.text == stem(n)) matches.push_back(d);
+    }
+    if (matches.size() > 1)
+      fail(name, line.number, host.column, 0, "host",
+           "'" + printable(host.text) + "' matches both " + dumps[matches[0]].name + " and " + dumps[matches[1]].name);
+    // Entries for hosts without a dump are allowed: one map can serve a whole cluster.
+    if (matches.empty()) continue;
+    const std::pair<std::uint32_t, std::string> key{matches[0], std::string(ifname.text)};
+    if (const auto it = seen_line.find(key); it != seen_line.end())
+      fail(name, line.number, ifname.column, 0, "ifname",
+           "device " + printable(ifname.text) + " of " + printable(host.text) + " already mapped on line " +
+               std::to_string(it->second));
+    seen_line.emplace(key, line.number);
+    out.emplace(key, MapEntry{*addr, {map_file, line.number, ip.column, 0}});
+  }
+  return out;
+}
+
+std::uint32_t uint_key(const json& o, const char* key, const std::string& file, std::uint32_t record,
+                       std::uint32_t max) {
+  const auto it = o.find(key);
+  if (it == o.end()) fail(file, 0, 0, record, key, "missing key");
+  if (!it->is_number_unsigned() || it->get<std::uint64_t>() > max)
+    fail(file, 0, 0, record, key, "expected an unsigned integer <= " + std::to_string(max));
+  return static_cast<std::uint32_t>(it->get<std::uint64_t>());
+}
+
+std::string string_key(const json& o, const char* key, const std::string& file, std::uint32_t record) {
+  const auto it = o.find(key);
+  if (it == o.end()) fail(file, 0, 0, record, key, "missing key");
+  if (!it->is_string()) fail(file, 0, 0, record, key, "expected a string");
+  return it->get<std::string>();
+}
+
+// Line and column of the byte at `offset` (0-based) in `text`.
+std::pair<std::uint32_t, std::uint32_t> line_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const auto before = text.substr(0, offset);
+  const auto nl = before.rfind('\n');
+  const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+  const auto column = nl == std::string_view::npos ? offset + 1 : offset - nl;
+  return {static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column)};
+}
+
+void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
+  json doc;
+  try {
+    doc = json::parse(dump.text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message starts "[json.exception.parse_error.N] parse error at line L, column C: ";
+    // keep the cause and give the position in this project's form.
+    std::string cause = e.what();
+    const auto colon = cause.find(": ", cause.find("parse error"));
+    if (colon != std::string::npos) cause = cause.substr(colon + 2);
+    const auto [line, column] = line_column(dump.text, e.byte == 0 ? 0 : e.byte - 1);
+    fail(dump.name, line, column, 0, {}, "invalid JSON: " + cause);
+  }
+  if (!doc.is_array()) fail(dump.name, 0, 0, 0, {}, "expected a JSON array of QPs (rdma resource show qp -j)");
+  // Some iproute2 versions print one array per device: accept arrays of arrays.
+  std::vector<const json*> qps;
+  for (const json& e : doc) {
+    if (e.is_array())
+      for (const json& q : e) qps.push_back(&q);
+    else
+      qps.push_back(&e);
+  }
+  for (std::uint32_t r = 1; r <= qps.size(); ++r) {
+    const json& o = *qps[r - 1];
+    if (!o.is_object()) fail(dump.name, 0, 0, r, {}, "expected a JSON object describing one QP");
+    Qp q;
+    q.dump = index;
+    q.record = r;
+    q.ifname = string_key(o, "ifname", dump.name, r);
+    q.lqpn = uint_key(o, "lqpn", dump.name, r, 0xFFFFFF);
+    q.has_rqpn = o.contains("rqpn");
+    if (q.has_rqpn) q.rqpn = uint_key(o, "rqpn", dump.name, r, 0xFFFFFF);
+    q.rc_rts = string_key(o, "type", dump.name, r) == "RC" && string_key(o, "state", dump.name, r) == "RTS";
+    if (q.rc_rts && !q.has_rqpn) fail(dump.name, 0, 0, r, {}, describe(q) + ": RC QP in RTS state without rqpn");
+    out.push_back(std::move(q));
+  }
+}
+
+std::string plural(std::uint64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, const std::string& map_name,
+                    const RdmaOptions& opt) {
+  ImportedFlows out;
+  out.format = "rdma";
+  for (const auto& d : dumps) out.files.push_back(d.name);
+  out.files.push_back(map_name);
+  out.src_field = out.dst_field = "ip";
+  const auto map = read_map(dumps, map_text, map_name, static_cast<std::uint32_t>(dumps.size()));
+
+  std::vector<Qp> qps;
+  for (std::uint32_t d = 0; d < dumps.size(); ++d) read_dump(dumps[d], d, qps);
+  // (lqpn, rqpn) -> QPs, to find each QP's partner: the one whose pair is reversed.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> by_pair;
+  for (std::size_t i = 0; i < qps.size(); ++i)
+    if (qps[i].has_rqpn) by_pair[{qps[i].lqpn, qps[i].rqpn}].push_back(i);
+
+  std::vector<std::uint64_t> other(dumps.size(), 0);
+  std::uint64_t unpaired = 0, loopback = 0;
+  auto where = [&](const Qp& q) -> const MapEntry& {
+    const auto it = map.find({q.dump, q.ifname});
+    if (it == map.end())
+      fail(dumps[q.dump].name, 0, 0, q.record, {},
+           describe(q) + ": " + map_name + " maps no address to device " + q.ifname + " of this host");
+    return it->second;
+  };
+  for (const Qp& q : qps) {
+    if (!q.rc_rts) {
+      ++other[q.dump];
+      continue;
+    }
+    std::vector<std::size_t> partners;
+    if (const auto it = by_pair.find({q.rqpn, q.lqpn}); it != by_pair.end())
+      for (std::size_t p : it->second)
+        if (!(qps[p].dump == q.dump && qps[p].record == q.record)) partners.push_back(p);
+    if (partners.empty()) {
+      if (opt.allow_unpaired) {
+        ++unpaired;
+        continue;
+      }
+      fail(dumps[q.dump].name, 0, 0, q.record, {},
+           describe(q) + " has no partner (no QP with lqpn " + std::to_string(q.rqpn) + " and rqpn " +
+               std::to_string(q.lqpn) + " in the dumps)");
+    }
+    if (partners.size() > 1) {
+      const Qp &a = qps[partners[0]], &b = qps[partners[1]];
+      fail(dumps[q.dump].name, 0, 0, q.record, {},
+           describe(q) + " has several partners: " + dumps[a.dump].name + " record " + std::to_string(a.record) +
+               " and " + dumps[b.dump].name + " record " + std::to_string(b.record));
+    }
+    const Qp& p = qps[partners[0]];
+    if (p.dump == q.dump && p.ifname == q.ifname) {
+      ++loopback;
+      continue;
+    }
+    const MapEntry &src = where(q), &dst = where(p);
+    FlowRecord r;
+    r.src_ip = src.ip;
+    r.dst_ip = dst.ip;
+    r.sport = linux_roce_sport(q.lqpn, q.rqpn);
+    r.lqpn = q.lqpn;
+    r.rqpn = q.rqpn;
+    r.bytes = opt.flow_bytes;
+    out.flows.push_back(r);
+    out.src_where.push_back(src.where);
+    out.dst_where.push_back(dst.where);
+  }
+  for (std::size_t d = 0; d < dumps.size(); ++d)
+    if (other[d] > 0) out.notes.push_back(dumps[d].name + ": skipped " + plural(other[d], "QP") + " not RC in RTS state");
+  if (unpaired > 0) out.notes.push_back("rdma: skipped " + plural(unpaired, "QP") + " without a partner in the dumps");
+  if (loopback > 0)
+    out.notes.push_back("rdma: skipped " + plural(loopback, "QP") + " connected to a QP of the same device");
+  if (out.flows.size() == 0)
+    fail(dumps.empty() ? map_name : dumps[0].name, 0, 0, 0, {},
+         "no flows: none of the " + plural(qps.size(), "QP") + " in " + plural(dumps.size(), "dump") +
+             " is an RC QP in RTS state with a partner on another device");
+  return out;
+}
+
+}  // namespace
+
+ImportResult parse_rdma(std::span<const RdmaDump> dumps, std::string_view map, const std::string& map_name,
+                        const RdmaOptions& options) {
+  try {
+    return parse(dumps, map, map_name, options);
+  } catch (Failure& f) {
+    return std::move(f.error);
+  }
+}
+
+}  // namespace ecmpsim::workloads

@@ -1,0 +1,25 @@
+// Deterministic randomness: every random choice is a pure function of the
+// config seed and what is being chosen, never of a global generator.
+#pragma once
+
+#include <cstdint>
+
+namespace ecmpsim::workloads {
+
+// SplitMix64 (Steele, Lea, Flood 2014): one step from state x.
+constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Distinct purposes keep e.g. the placement shuffle and the QP numbers of one
+// seed independent of each other.
+enum class Purpose : std::uint64_t { Placement = 1, Qpn = 2, Sport = 3 };
+
+constexpr std::uint64_t seeded(std::uint64_t seed, Purpose p, std::uint64_t a, std::uint64_t b = 0) noexcept {
+  return splitmix64(splitmix64(splitmix64(seed ^ (static_cast<std::uint64_t>(p) << 56)) ^ a) ^ b);
+}
+
+}  // namespace ecmpsim::workloads

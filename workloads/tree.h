@@ -1,0 +1,31 @@
+// NCCL's double binary tree over nodes (src/graph/trees.cc) and the flows of
+// tree all-reduce.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "workloads/job.h"
+
+namespace ecmpsim::workloads {
+
+struct TreeLinks {
+  int up = -1;
+  int down0 = -1;
+  int down1 = -1;
+  friend constexpr bool operator==(TreeLinks, TreeLinks) = default;
+};
+
+// ncclGetBtree: node r's parent and children in the binary tree over n nodes rooted at 0.
+TreeLinks btree(int n, int r) noexcept;
+// ncclGetDtree: tree 0 is btree; tree 1 shifts it by one (n odd) or mirrors it (n even).
+std::array<TreeLinks, 2> dtree(int n, int r) noexcept;
+
+// Channel c runs tree (c / search_channels) mod 2 — tree 0 on the first half
+// of the channels, tree 1 on the second — and uses NIC (c mod
+// search_channels) mod K on both ends of an edge (tree graphs are symmetric).
+// Each edge carries the channel's share of S, S/C, up (reduce) and the same
+// down (broadcast), split over the QPs of a connection.
+void tree_flows(const CollectiveParams& p, const JobLayout& layout, FlowMaker& maker, Flows& out);
+
+}  // namespace ecmpsim::workloads
