@@ -92,7 +92,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
   workloads::RdmaOptions ropt;
-  ropt.flow_bytes = o.flow_bytes ? o.flow_bytes->value : spec.workload.message.value;
+  ropt.flow_bytes = o.flow_bytes ? o.flow_bytes->value : spec.jobs.empty() ? Bytes{1ULL << 30}.value : spec.jobs.front().message.value;
   ropt.allow_unpaired = o.allow_unpaired;
   return take(workloads::parse_rdma(dumps, map, o.rdma_map, ropt));
 }
