@@ -1,5 +1,6 @@
 #include "sim/output.h"
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,15 +28,57 @@ json hash_json(const HashSpec& h) {
           {"select", hashing::selection_name(h.select)}};
 }
 
+json prediction_json(const JobPrediction& p) {
+  return {{"completion_s", p.completion_s}, {"ideal_s", p.ideal_s},       {"slowdown", p.slowdown},
+          {"busbw_gbps", p.busbw_gbps},     {"algbw_gbps", p.algbw_gbps}};
+}
+
+json predicted_json(const Simulation& sim, const Prediction& p) {
+  json out = prediction_json(p.all);
+  if (p.jobs.size() > 1) {
+    json jobs = json::array();
+    for (const JobPrediction& j : p.jobs) {
+      json one = {{"job", j.job}, {"name", sim.jobs()[j.job].name}, {"collective", sim.jobs()[j.job].collective}};
+      one.update(prediction_json(j));
+      jobs.push_back(std::move(one));
+    }
+    out["jobs"] = std::move(jobs);
+  }
+  return out;
+}
+
+// The shape of "metrics": ratios by flow count, then "bytes" with the ratios by bytes.
+json imbalance_json(const Imbalance& flows, const Imbalance& bytes) {
+  json m = metrics_json(flows);
+  m["max_flows"] = flows.max;
+  m["mean_flows"] = flows.mean;
+  m["links"] = flows.links;
+  m["bytes"] = metrics_json(bytes);
+  m["bytes"]["max_bytes"] = bytes.max;
+  m["bytes"]["mean_bytes"] = bytes.mean;
+  return m;
+}
+
 std::string pad(std::string s, std::size_t w, bool right = false) {
   if (s.size() >= w) return s;
   return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
 }
 
+// digits >= 0: that many decimals; digits < 0: -digits significant digits.
 std::string fixed(double v, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  if (digits >= 0)
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*g", -digits, v);
   return buf;
+}
+
+// The shortest decimal that reads back as the same double.
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return {buf, r.ptr};
 }
 
 std::string human_bytes(std::uint64_t b) {
@@ -89,14 +132,12 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     s["name"] = r.spec->name;
     s["routing"] = routing_name(r.spec->routing);
     if (r.spec->routing == RoutingKind::Ecmp) s["hash"] = hash_json(r.spec->hash);
-    json m = metrics_json(r.flows);
-    m["max_flows"] = r.flows.max;
-    m["mean_flows"] = r.flows.mean;
-    m["links"] = r.flows.links;
-    m["bytes"] = metrics_json(r.bytes);
-    m["bytes"]["max_bytes"] = r.bytes.max;
-    m["bytes"]["mean_bytes"] = r.bytes.mean;
-    s["metrics"] = std::move(m);
+    s["metrics"] = imbalance_json(r.flows, r.bytes);
+    json tiers = json::object();
+    for (const TierImbalance& t : r.tiers) tiers[t.name] = imbalance_json(t.flows, t.bytes);
+    s["tiers"] = std::move(tiers);
+    s["collisions"] = r.collisions;
+    s["predicted"] = predicted_json(sim, r.predicted);
     json links = json::array();
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
@@ -126,7 +167,9 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"lqpn", flows.lqpn[f]},
                     {"rqpn", flows.rqpn[f]},
                     {"channel", flows.channel[f]},
-                    {"path", std::move(path)}});
+                    {"path", std::move(path)},
+                    {"rate_gbps", r.times.start_rate_gbps[f]},
+                    {"finish_s", r.times.finish_s[f]}});
     }
     s["flows"] = std::move(fl);
     scenarios.push_back(std::move(s));
@@ -164,7 +207,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   std::string head = pad("metric", kLabel);
   for (const auto& r : results) head += pad(r.spec->name, kCol, true);
   out += head + "\n" + std::string(head.size(), '-') + "\n";
-  auto row = [&](const char* label, auto get, int digits) {
+  auto row = [&](const std::string& label, auto get, int digits) {
     std::string line = pad(label, kLabel);
     for (const auto& r : results) line += pad(fixed(get(r), digits), kCol, true);
     out += line + "\n";
@@ -176,6 +219,26 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   row("max flows on a link", [](const ScenarioResult& r) { return r.flows.max; }, 0);
   row("mean flows per link", [](const ScenarioResult& r) { return r.flows.mean; }, 3);
   row("FIM (bytes)", [](const ScenarioResult& r) { return r.bytes.fim; }, 4);
+  for (std::size_t t = 0; t < results.front().tiers.size(); ++t) {
+    const std::string& name = results.front().tiers[t].name;
+    row("FIM flows " + name, [t](const ScenarioResult& r) { return r.tiers[t].flows.fim; }, 4);
+    row("FIM bytes " + name, [t](const ScenarioResult& r) { return r.tiers[t].bytes.fim; }, 4);
+  }
+  row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
+  out += "\npredicted (max-min fair flow model)\n";
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, -6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, -6);
+  row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
+  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw_gbps; }, 1);
+  if (sim.jobs().size() > 1)
+    for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
+      const std::string job = sim.jobs()[j].name + " ";
+      row(job + "completion (ms)",
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion_s * 1e3; }, -6);
+      row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
+      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw_gbps; },
+          1);
+    }
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad("link", kLabel);
   for (const auto& r : results) lhead += pad(r.spec->name, kCol, true);
@@ -193,13 +256,20 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
 
 std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   const Fabric& fabric = sim.fabric();
-  std::string out = "scenario,from,to,flows,bytes\n";
-  for (const auto& r : results)
+  std::string out = "scenario,from,to,flows,bytes,start_gbps\n";
+  std::vector<double> start_gbps;
+  for (const auto& r : results) {
+    // A link's load at time 0: the sum of the max-min start rates of its flows.
+    start_gbps.assign(fabric.links().size(), 0.0);
+    for (std::size_t f = 0; f < r.times.start_rate_gbps.size(); ++f)
+      for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate_gbps[f];
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
       out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + "," +
-             std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "\n";
+             std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
+             shortest(start_gbps[l]) + "\n";
     }
+  }
   return out;
 }
 

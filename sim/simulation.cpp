@@ -71,10 +71,37 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   return flows;
 }
 
+BusPattern bus_pattern(workloads::Collective c) {
+  switch (c) {
+    case workloads::Collective::RingAllReduce:
+    case workloads::Collective::TreeAllReduce: return BusPattern::AllReduce;
+    case workloads::Collective::AllGather: return BusPattern::AllGather;
+    case workloads::Collective::ReduceScatter: return BusPattern::ReduceScatter;
+    case workloads::Collective::AllToAll: return BusPattern::AllToAll;
+    case workloads::Collective::SendRecv: return BusPattern::SendRecv;
+  }
+  return BusPattern::SendRecv;
+}
+
+std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows) {
+  std::vector<JobInfo> out;
+  std::vector<std::uint8_t> used(fabric.server_count());
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    std::fill(used.begin(), used.end(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      if (flows.job[f] == j) used[fabric.server_of(flows.src[f])] = used[fabric.server_of(flows.dst[f])] = 1;
+    const auto nodes = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), std::uint8_t{1}));
+    out.push_back({job.name, std::string(workloads::collective_name(job.collective)), bus_pattern(job.collective),
+                   nodes * spec.fabric.gpus_per_node, job.message});
+  }
+  return out;
+}
+
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
       flows_(generate_flows(spec_, fabric_)) {
-  find_metric_links();
+  prepare();
 }
 
 Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
@@ -83,14 +110,46 @@ Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
   std::string files;
   for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
   imported_ = ImportedSource{imported.format, files};
-  find_metric_links();
+  prepare();
 }
 
-void Simulation::find_metric_links() {
+std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows) {
+  std::size_t jobs = 0;
+  std::uint32_t endpoints = 0;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    jobs = std::max<std::size_t>(jobs, flows.job[f] + 1u);
+    endpoints = std::max({endpoints, flows.src[f] + 1, flows.dst[f] + 1});
+  }
+  std::vector<JobInfo> out(jobs, JobInfo{"", "imported", BusPattern::SendRecv, 0, Bytes{0}});
+  std::vector<std::uint64_t> sent(endpoints);
+  std::vector<std::uint8_t> member(endpoints);
+  for (std::size_t j = 0; j < jobs; ++j) {
+    out[j].name = "job" + std::to_string(j);
+    std::fill(sent.begin(), sent.end(), 0);
+    std::fill(member.begin(), member.end(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      if (flows.job[f] != j) continue;
+      sent[flows.src[f]] += flows.bytes[f];
+      member[flows.src[f]] = member[flows.dst[f]] = 1;
+    }
+    for (std::uint32_t e = 0; e < endpoints; ++e) {
+      out[j].message.value = std::max(out[j].message.value, sent[e]);
+      out[j].ranks += member[e];
+    }
+  }
+  return out;
+}
+
+void Simulation::prepare() {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
+    capacity_gbps_.push_back(link.up ? link.speed.value : 0.0);
   }
+  jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
+  const CutBounds cuts(fabric_);
+  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
+  ideal_s_ = cuts.ideal_s(flows_);
 }
 
 ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
@@ -107,6 +166,11 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   }
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
+  r.tiers = tier_imbalance(fabric_, metric_links_, r.trace);
+  r.collisions = colliding_pairs(fabric_, sets_, flows_, r.trace);
+  FlowModel model;
+  model.run({capacity_gbps_, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  r.predicted = predict(flows_, r.times, jobs_, job_ideal_s_, ideal_s_);
   return r;
 }
 

@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "sim/fabric.h"
+#include "sim/flow_model.h"
 #include "sim/forwarding.h"
+#include "sim/link_metrics.h"
 #include "sim/metrics.h"
+#include "sim/prediction.h"
 #include "sim/routes.h"
 #include "sim/spec.h"
 #include "sim/trace.h"
@@ -22,6 +25,10 @@ struct ScenarioResult {
   Trace trace;
   Imbalance flows;  // over switch-to-switch links, by flow count
   Imbalance bytes;  // the same links, by bytes
+  std::vector<TierImbalance> tiers;  // the same links, per tier
+  std::uint64_t collisions = 0;      // colliding flow pairs (sim/link_metrics.h)
+  FlowTimes times;                   // per flow: max-min rate at start, finish time
+  Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
 };
 
 // Where imported flows came from (`ecmpsim run --flows`), for the reports.
@@ -45,6 +52,11 @@ class Simulation {
   const std::optional<ImportedSource>& imported() const noexcept { return imported_; }
   // The links metrics are taken over: every working switch-to-switch link, both directions.
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
+  // Per job id: what it is (for its bus bandwidth) and its ideal time alone on the fabric.
+  const std::vector<JobInfo>& jobs() const noexcept { return jobs_; }
+  const std::vector<double>& job_ideal_s() const noexcept { return job_ideal_s_; }
+  // The ideal time of all flows together.
+  double ideal_s() const noexcept { return ideal_s_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
@@ -56,13 +68,26 @@ class Simulation {
   workloads::Flows flows_;
   std::optional<ImportedSource> imported_;
   std::vector<LinkId> metric_links_;
+  std::vector<double> capacity_gbps_;  // per link, 0 when down
+  std::vector<JobInfo> jobs_;
+  std::vector<double> job_ideal_s_;
+  double ideal_s_ = 0;
 
-  void find_metric_links();
+  // Everything derived from the fabric and the flows once: metric links,
+  // capacities, jobs and their ideal times.
+  void prepare();
 };
 
 // Flows of the spec's jobs on the fabric, job by job. Each job takes its
 // nodes among those no earlier job took; placement errors are InputErrors
 // pointing at the job's config.
 workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric);
+// The spec's jobs, indexed by the flows' job id: collective, bus pattern,
+// ranks (the nodes the job's flows touch x gpus_per_node) and S.
+std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows);
+// Imported flows carry no collective: each job id present is an "imported"
+// job with bus factor 1 (send/recv) and S = the most bytes any one endpoint of
+// it sends, so its busbw is the busiest sender's throughput, comparable to the NIC speed.
+std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows);
 
 }  // namespace ecmpsim

@@ -90,7 +90,7 @@ TEST_CASE("ecmpsim run --flows routes the imported CSV flows on paper16") {
   std::istringstream in(r.out);
   std::string line;
   std::getline(in, line);
-  CHECK(line == "scenario,from,to,flows,bytes");
+  CHECK(line == "scenario,from,to,flows,bytes,start_gbps");
   int rows = 0;
   while (std::getline(in, line)) {
     ++rows;
@@ -154,10 +154,11 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);)
     if (line.rfind("static,", 0) == 0 && line.find(",0,0") == std::string::npos) busy += line + "\n";
+  // Each flow is alone on every link of its path, so it starts at the full 400 Gb/s (start_gbps).
   CHECK(busy ==
-        "static,leaf0,spine0,1,1048576\nstatic,spine0,leaf0,1,1048576\nstatic,leaf0,spine1,1,1048576\n"
-        "static,spine1,leaf0,1,1048576\nstatic,leaf1,spine0,1,1048576\nstatic,spine0,leaf1,1,1048576\n"
-        "static,leaf1,spine1,1,1048576\nstatic,spine1,leaf1,1,1048576\n");
+        "static,leaf0,spine0,1,1048576,400\nstatic,spine0,leaf0,1,1048576,400\nstatic,leaf0,spine1,1,1048576,400\n"
+        "static,spine1,leaf0,1,1048576,400\nstatic,leaf1,spine0,1,1048576,400\nstatic,spine0,leaf1,1,1048576,400\n"
+        "static,leaf1,spine1,1,1048576,400\nstatic,spine1,leaf1,1,1048576,400\n");
   // Comma-separated dumps read the same, and without --flow-bytes each flow
   // carries the config's message size (1 GiB).
   const auto j = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir + "/host1.json," + dir + "/host2.json",

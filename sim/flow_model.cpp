@@ -1,0 +1,136 @@
+#include "sim/flow_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ecmpsim {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
+  const std::size_t flows = net.bytes.size();
+  out.start_rate_gbps.assign(flows, 0.0);
+  out.finish_s.assign(flows, 0.0);
+  out.events = 0;
+
+  // Dense local indices for the links that carry at least one flow, so every
+  // scan below is over used links only.
+  local_of_.assign(net.capacity_gbps.size(), kNone);
+  cap_.clear();
+  flow_begin_.assign(flows + 1, 0);
+  flow_links_.clear();
+  remaining_.assign(flows, 0.0);
+  rate_.assign(flows, 0.0);
+  frozen_.assign(flows, 0);
+  active_flag_.assign(flows, 0);
+  active_.clear();
+  stamp_ = 0;
+  for (std::size_t f = 0; f < flows; ++f) {
+    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) {
+      for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
+        const LinkId l = net.path_links[i];
+        if (local_of_[l] == kNone) {
+          local_of_[l] = static_cast<std::uint32_t>(cap_.size());
+          cap_.push_back(net.capacity_gbps[l]);
+        }
+        flow_links_.push_back(local_of_[l]);
+      }
+      remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
+      active_flag_[f] = 1;
+      active_.push_back(static_cast<std::uint32_t>(f));
+    }
+    flow_begin_[f + 1] = static_cast<std::uint32_t>(flow_links_.size());
+  }
+  const std::size_t links = cap_.size();
+  active_on_.assign(links, 0);
+  for (std::uint32_t j : flow_links_) ++active_on_[j];
+  link_begin_.assign(links + 1, 0);
+  for (std::size_t j = 0; j < links; ++j) link_begin_[j + 1] = link_begin_[j] + active_on_[j];
+  link_flows_.resize(flow_links_.size());
+  // Fill each link's flow list from the back, reusing active_on_ as the cursor.
+  for (std::uint32_t f : active_)
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t j = flow_links_[i];
+      link_flows_[link_begin_[j] + --active_on_[j]] = f;
+    }
+  for (std::size_t j = 0; j < links; ++j) active_on_[j] = link_begin_[j + 1] - link_begin_[j];
+  rem_cap_.resize(links);
+  unfrozen_.resize(links);
+  live_.reserve(links);
+
+  double now = 0;
+  while (!active_.empty()) {
+    water_fill();
+    if (out.events++ == 0)
+      for (std::uint32_t f : active_) out.start_rate_gbps[f] = rate_[f];
+    double step = kInf;
+    for (std::uint32_t f : active_)
+      if (rate_[f] > 0) step = std::min(step, remaining_[f] / rate_[f]);
+    if (step == kInf) {
+      for (std::uint32_t f : active_) out.finish_s[f] = kInf;
+      break;
+    }
+    now += step;
+    const double finish_by = step * (1 + kFinishTolerance);
+    std::size_t kept = 0;
+    for (std::uint32_t f : active_) {
+      if (rate_[f] > 0 && remaining_[f] / rate_[f] <= finish_by) {
+        out.finish_s[f] = now;
+        active_flag_[f] = 0;
+        for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) --active_on_[flow_links_[i]];
+      } else {
+        remaining_[f] -= rate_[f] * step;
+        active_[kept++] = f;
+      }
+    }
+    active_.resize(kept);
+  }
+}
+
+void FlowModel::water_fill() {
+  ++stamp_;
+  live_.clear();
+  for (std::uint32_t j = 0; j < cap_.size(); ++j) {
+    if (active_on_[j] == 0) continue;
+    rem_cap_[j] = cap_[j];
+    unfrozen_[j] = active_on_[j];
+    live_.push_back(j);
+  }
+  std::size_t left = active_.size();
+  while (left > 0) {
+    // The bottleneck: the link offering the smallest equal share to its
+    // unfrozen flows. Links whose flows are all frozen leave the live set.
+    double best = kInf;
+    std::uint32_t bottleneck = kNone;
+    for (std::size_t i = 0; i < live_.size();) {
+      const std::uint32_t j = live_[i];
+      if (unfrozen_[j] == 0) {
+        live_[i] = live_.back();
+        live_.pop_back();
+        continue;
+      }
+      const double share = std::max(rem_cap_[j], 0.0) / unfrozen_[j];
+      if (share < best) {
+        best = share;
+        bottleneck = j;
+      }
+      ++i;
+    }
+    for (std::uint32_t k = link_begin_[bottleneck]; k < link_begin_[bottleneck + 1]; ++k) {
+      const std::uint32_t f = link_flows_[k];
+      if (!active_flag_[f] || frozen_[f] == stamp_) continue;
+      frozen_[f] = stamp_;
+      rate_[f] = best;
+      --left;
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+        const std::uint32_t j = flow_links_[i];
+        rem_cap_[j] -= best;
+        --unfrozen_[j];
+      }
+    }
+  }
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,64 @@
+// Flow-level time model: every flow streams its bytes along a fixed path from
+// time 0; link bandwidth is shared max-min fairly (progressive filling) and
+// re-shared whenever a flow finishes, until every byte is delivered.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/fabric.h"
+
+namespace ecmpsim {
+
+// The model's input, as views: any flows on any paths over any capacities.
+struct FlowNetwork {
+  std::span<const double> capacity_gbps;     // per link; 0 for a link that is down
+  std::span<const std::uint64_t> bytes;      // per flow
+  std::span<const std::uint32_t> path_begin; // per flow, into path_links; size flows + 1
+  std::span<const LinkId> path_links;
+};
+
+struct FlowTimes {
+  std::vector<double> start_rate_gbps;  // the max-min rate at time 0
+  std::vector<double> finish_s;         // when the last byte is delivered; +inf if never
+  std::size_t events = 0;               // rate allocations computed (one per distinct finish time)
+};
+
+// Flows that finish within this relative margin of the next event finish
+// together at it, so symmetric flows end at one identical instant.
+inline constexpr double kFinishTolerance = 1e-9;
+
+// Reusable solver: buffers are kept between runs, so a run on flows of a
+// size seen before allocates nothing.
+class FlowModel {
+ public:
+  // A flow of 0 bytes or with an empty path has nothing to send: finish 0,
+  // rate 0. A flow whose path holds a link of capacity 0 never finishes
+  // (finish +inf, rate 0).
+  void run(const FlowNetwork& net, FlowTimes& out);
+
+ private:
+  // Max-min fair rates of the active flows (progressive filling), into rate_.
+  void water_fill();
+
+  // Per used link (dense local index), per active flow.
+  std::vector<std::uint32_t> local_of_;   // global link -> local index, kNone if unused
+  std::vector<double> cap_;               // local link capacity
+  std::vector<std::uint32_t> active_on_;  // active flows per local link
+  std::vector<std::uint32_t> link_begin_; // local link -> its flows (CSR)
+  std::vector<std::uint32_t> link_flows_;
+  std::vector<std::uint32_t> flow_links_; // per path entry, local link index
+  std::vector<std::uint32_t> flow_begin_;
+  std::vector<double> remaining_;         // Gbit still to send, per flow
+  std::vector<double> rate_;              // Gb/s in the current allocation
+  std::vector<std::uint32_t> frozen_;     // allocation stamp in which the flow's rate was fixed
+  std::vector<std::uint8_t> active_flag_;
+  std::vector<std::uint32_t> active_;     // active flow ids
+  std::vector<double> rem_cap_;           // water-filling scratch per local link
+  std::vector<std::uint32_t> unfrozen_;
+  std::vector<std::uint32_t> live_;       // local links with unfrozen flows
+  std::uint32_t stamp_ = 0;
+};
+
+}  // namespace ecmpsim
