@@ -33,9 +33,12 @@ struct Tuple {
 inline constexpr std::size_t kMaxKeyBytes = 64;
 using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
 
-// Writes the key for `layout` (and, for KeyLayout::Fields, `fields` in order,
-// network byte order: IPs 4 bytes, proto 1, ports 2, flow label 4 (20 bits,
-// right-aligned), in-port 2, dst-qp 3). Returns the number of bytes written.
+// Writes the key for `layout` and returns the number of bytes written.
+// KeyLayout::Fields: `fields` in order, network byte order: IPs 4 bytes,
+// proto 1, ports 2, flow label 4 (20 bits, right-aligned), in-port 2, dst-qp 3.
+// LinuxL3 / LinuxL4: the 48 struct flow_keys bytes fib_multipath_hash hashes
+// (linux_multipath.h). BondL34: ports word, src, dst (bonding.h). The Linux
+// layouts ignore `fields`.
 std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tuple& t,
                       KeyBuffer& out) noexcept;
 

@@ -19,7 +19,7 @@ struct Options {
   std::string algo;
   std::string src = "0.0.0.0", dst = "0.0.0.0";
   std::string proto = "17", sport = "0", dport = "4791", seed = "0", offset = "0";
-  std::string fields, members = "1", select = "modulo", weights, buckets = "128";
+  std::string fields, members = "1", select, weights, buckets = "128";
   std::string format = "table", tuples, out;
 };
 
@@ -50,7 +50,7 @@ HashQuery make_query(const Options& o) {
   }
   q.seed = static_cast<std::uint32_t>(number("--seed", o.seed, 0xFFFFFFFFu));
   q.offset = static_cast<std::uint32_t>(number("--offset", o.offset, 63));
-  const auto sel = hashing::parse_selection(o.select);
+  const auto sel = o.select.empty() ? hashing::default_selection(*q.algo) : hashing::parse_selection(o.select);
   if (!sel) throw InputError({{}, 0, 0, "--select"}, "unknown selection '" + o.select + "' (modulo, threshold, resilient)");
   q.select = *sel;
   q.members = static_cast<std::uint32_t>(number("--members", o.members, 1u << 16));
@@ -167,7 +167,8 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--fields", o->fields,
                   "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)");
   sub->add_option("--members", o->members, "Members in the ECMP group")->default_str("1");
-  sub->add_option("--select", o->select, "modulo, threshold or resilient")->default_str("modulo");
+  sub->add_option("--select", o->select,
+                  "modulo, threshold or resilient (default: threshold for linux-l3/l4, else modulo)");
   sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated");
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
   sub->add_option("--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
