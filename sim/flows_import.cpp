@@ -92,7 +92,9 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
   workloads::RdmaOptions ropt;
-  ropt.flow_bytes = o.flow_bytes ? o.flow_bytes->value : spec.jobs.empty() ? Bytes{1ULL << 30}.value : spec.jobs.front().message.value;
+  // rdma shows no traffic counts: by default each flow carries the first job's message size.
+  const Bytes fallback = spec.jobs.empty() ? JobSpec{}.message : spec.jobs.front().message;
+  ropt.flow_bytes = (o.flow_bytes ? *o.flow_bytes : fallback).value;
   ropt.allow_unpaired = o.allow_unpaired;
   return take(workloads::parse_rdma(dumps, map, o.rdma_map, ropt));
 }
