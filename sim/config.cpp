@@ -1,5 +1,6 @@
 #include "sim/config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -78,6 +79,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
     const SourcePos at = config::pos_of(node, path, key);
     if (key == "fabric") {
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
+      config::check_fabric(*node.as_table(), spec.fabric, path);
     } else if (key == "workload") {
       if (!spec.jobs.empty()) throw InputError(at, "use either [workload] or [[job]] tables, not both");
       spec.jobs.push_back(read_job(node, at, path, key));
@@ -93,11 +95,23 @@ Spec parse_config(std::string_view text, const std::string& path) {
       for (const auto& e : *arr) {
         const SourcePos sat = config::pos_of(e, path, key);
         ScenarioSpec s;
-        config::read_section<ScenarioSpec>(expect_table(e, sat), scenario_knobs(), s, path, key);
+        const auto& table = expect_table(e, sat);
+        if (const auto* b = table.get("base")) {
+          const auto name = b->value<std::string>();
+          const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
+                                       [&](const ScenarioSpec& o) { return name && o.name == *name; });
+          if (it == spec.scenarios.end())
+            throw InputError(config::pos_of(*b, path, "scenario.base"),
+                             "no earlier scenario named '" + name.value_or("") + "'");
+          s = *it;
+          s.base = it->name;
+          s.name.clear();
+        }
+        config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
           if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");
-        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty())
+        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty() && !s.routes_file)
           throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
         spec.scenarios.push_back(std::move(s));
       }
@@ -117,15 +131,6 @@ Spec parse_config(std::string_view text, const std::string& path) {
     for (std::size_t o = 0; o < j; ++o)
       if (spec.jobs[o].name == job.name) throw InputError(job.where, "duplicate job name '" + job.name + "'");
   }
-  const auto& ls = spec.fabric.leaf_spine;
-  if (ls.hosts_per_leaf % spec.fabric.nics_per_node != 0) {
-    const auto* n = root.at_path("fabric.nics_per_node").node();
-    throw InputError(n ? config::pos_of(*n, path, "fabric.nics_per_node") : SourcePos{path, 0, 0, "fabric.nics_per_node"},
-                     "hosts_per_leaf (" + std::to_string(ls.hosts_per_leaf) + ") is not a multiple of nics_per_node (" +
-                         std::to_string(spec.fabric.nics_per_node) + ")");
-  }
-  if (std::uint64_t{spec.fabric.address_base} + std::uint64_t{ls.leaves} * 256 > 0xFFFFFFFFull)
-    throw InputError({path, 0, 0, "fabric.address_base"}, "address plan overflows the IPv4 space");
   return spec;
 }
 
@@ -136,6 +141,8 @@ std::string config_reference() {
   config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
   config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
   config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());
+  out += "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)\n"
+         "      The keys of [scenario.hash], replacing the scenario's default for that tier or switch.\n";
   return out;
 }
 

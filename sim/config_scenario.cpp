@@ -14,10 +14,78 @@ std::string_view routing_name(RoutingKind r) { return r == RoutingKind::Ecmp ? "
 std::optional<StaticPolicy> parse_policy(std::string_view s) {
   if (s == "table") return StaticPolicy::Table;
   if (s == "dst-mod") return StaticPolicy::DstMod;
+  if (s == "balanced") return StaticPolicy::Balanced;
   return std::nullopt;
 }
-std::string_view policy_name(StaticPolicy p) { return p == StaticPolicy::Table ? "table" : "dst-mod"; }
+std::string_view policy_name(StaticPolicy p) {
+  return p == StaticPolicy::Table ? "table" : p == StaticPolicy::DstMod ? "dst-mod" : "balanced";
+}
+
+std::uint32_t hash_key_bit(std::string_view key) {
+  constexpr std::pair<std::string_view, std::uint32_t> bits[] = {
+      {"algo", kHashAlgo},     {"fields", kHashFields}, {"seed", kHashSeed},
+      {"offset", kHashOffset}, {"select", kHashSelect}, {"buckets", kHashBuckets}};
+  for (const auto& [k, b] : bits)
+    if (k == key) return b;
+  return 0;
+}
+
+const Knob<HashSpec>* hash_knob(std::string_view key) {
+  for (const auto& k : hash_knobs())
+    if (k.key == key) return &k;
+  return nullptr;
+}
+
+// One override table: hash keys (and `name` when `named`).
+HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos& at, const std::string& file,
+                           const std::string& section, bool named) {
+  HashOverride o;
+  o.values = std::move(base);
+  o.where = at;
+  for (const auto& [k, node] : t) {
+    const std::string key = section + "." + std::string(k.str());
+    const SourcePos kat = pos_of(node, file, key);
+    if (named && k.str() == "name") {
+      const auto v = node.value<std::string>();
+      if (!node.is_string() || !v || v->empty()) throw InputError(kat, "expected a switch name");
+      o.switch_name = *v;
+      continue;
+    }
+    const Knob<HashSpec>* knob = hash_knob(k.str());
+    if (knob == nullptr) throw InputError(kat, "unknown key");
+    knob->read(node, o.values, kat);
+    o.keys |= hash_key_bit(k.str());
+  }
+  if (named && o.switch_name.empty()) throw InputError(at, "a per-switch hash needs name = \"SWITCH\"");
+  return o;
+}
+
 }  // namespace
+
+void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& file, std::string_view section) {
+  const std::string sec(section);
+  for (const auto& [k, node] : table) {
+    const std::string key = sec + "." + std::string(k.str());
+    const SourcePos at = pos_of(node, file, key);
+    const std::string_view name = k.str();
+    if (name == "leaf" || name == "spine" || name == "core") {
+      HashOverride o = read_override(expect_table(node, at), s.hash, at, file, key, false);
+      o.tier = name == "leaf" ? Tier::Leaf : name == "spine" ? Tier::Spine : Tier::Core;
+      s.hash_tiers.push_back(std::move(o));
+    } else if (name == "switch") {
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[" + key + "]] tables");
+      for (const auto& e : *arr) {
+        const SourcePos eat = pos_of(e, file, key);
+        s.hash_switches.push_back(read_override(expect_table(e, eat), s.hash, eat, file, key, true));
+      }
+    } else if (const Knob<HashSpec>* knob = hash_knob(name)) {
+      knob->read(node, s.hash, at);
+    } else {
+      throw InputError(at, "unknown key");
+    }
+  }
+}
 
 const std::vector<Knob<HashSpec>>& hash_knobs() {
   static const std::vector<Knob<HashSpec>> k{
@@ -83,6 +151,17 @@ const std::vector<Knob<StaticRoute>>& route_knobs() {
          s.prefix_len = p->second;
        },
        nullptr},
+      {"src", "string", "Optional source prefix: the route applies only to packets from it (most specific "
+       "destination first, then most specific source).",
+       [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v) throw InputError(at, "expected an address or prefix string");
+         const auto p = parse_prefix(*v);
+         if (!p) throw InputError(at, "invalid prefix '" + *v + "'");
+         s.src = p->first;
+         s.src_len = p->second;
+       },
+       nullptr},
       str("via", "Next hop: the neighbouring node packets are sent to.",
           [](StaticRoute& s) -> std::string& { return s.next_hop; }),
   };
@@ -98,16 +177,25 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
          s.name = *v;
        },
        nullptr},
+      {"base", "string",
+       "Start from an earlier scenario's settings; this scenario's keys then replace them (a what-if).",
+       [](const toml::node& n, ScenarioSpec&, const SourcePos& at) {
+         if (!n.is_string()) throw InputError(at, "expected a scenario name");
+       },
+       nullptr},
       enum_knob<ScenarioSpec, RoutingKind>("routing", "\"ecmp\" | \"static\"",
                                            "ECMP hashing, or static per-destination routes.",
                                            [](auto& s) -> auto& { return s.routing; }, parse_routing, routing_name),
       enum_knob<ScenarioSpec, StaticPolicy>(
-          "policy", "\"table\" | \"dst-mod\"",
-          "Static routing: only the listed routes, or generated dst-mod (endpoint i takes member i mod n).",
+          "policy", "\"table\" | \"dst-mod\" | \"balanced\"",
+          "Static routing: only the listed routes, generated dst-mod (endpoint i takes member i mod n), or "
+          "balanced (computed for the workload, greedy min of the most-loaded link); routes win over the policy.",
           [](auto& s) -> auto& { return s.policy; }, parse_policy, policy_name),
-      {"hash", "table", "The ECMP hash of every switch: [scenario.hash] keys below.",
+      {"hash", "table",
+       "The ECMP hash of every switch: [scenario.hash] keys below; [scenario.hash.leaf], .spine, .core and "
+       "[[scenario.hash.switch]] (with name) override some keys per tier / per switch.",
        [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
-         config::read_section<HashSpec>(expect_table(n, at), hash_knobs(), s.hash, at.file, at.field);
+         read_hash(expect_table(n, at), s, at.file, at.field);
        },
        nullptr},
       {"routes", "array of tables", "Static routes {switch, dst, via}; see [scenario.routes] below.",
@@ -123,6 +211,26 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
              throw InputError(row_at, "a route needs switch, dst and via");
            s.routes.push_back(std::move(r));
          }
+       },
+       nullptr},
+      {"routes_file", "string", "Static routes from a CSV file: columns switch,dst,src,via (src may be empty).",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a file path");
+         s.routes_file = load_routes_csv(relative_to(at.file, *v), at);
+       },
+       nullptr},
+      {"down", "array of strings",
+       "Failed cables (\"leaf0-spine1\", the n-th parallel one \"leaf1-spine0#2\") and switches (\"spine2\").",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         auto refs = read_link_refs(n, at);
+         s.down.insert(s.down.end(), refs.begin(), refs.end());
+       },
+       nullptr},
+      {"weights", "table", "WCMP weights per cable for this scenario, over the fabric's: { \"leaf0-spine1\" = 3 }.",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         auto w = read_weights(n, at);
+         s.weights.insert(s.weights.end(), w.begin(), w.end());
        },
        nullptr},
   };

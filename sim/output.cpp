@@ -28,6 +28,21 @@ json hash_json(const HashSpec& h) {
           {"select", hashing::selection_name(h.select)}};
 }
 
+// The keys an override sets, e.g. {"tier": "spine", "algo": "crc32-lo"}.
+json override_json(const HashOverride& o) {
+  json j;
+  if (o.switch_name.empty())
+    j["tier"] = tier_name(o.tier);
+  else
+    j["switch"] = o.switch_name;
+  const json all = hash_json(o.values);
+  for (const auto& [key, bit] : {std::pair{"algo", kHashAlgo}, {"fields", kHashFields}, {"seed", kHashSeed},
+                                 {"offset", kHashOffset}, {"select", kHashSelect}})
+    if (o.keys & bit) j[key] = all[key];
+  if (o.keys & kHashBuckets) j["buckets"] = o.values.buckets;
+  return j;
+}
+
 json prediction_json(const JobPrediction& p) {
   return {{"completion_s", p.completion_s}, {"ideal_s", p.ideal_s},       {"slowdown", p.slowdown},
           {"busbw_gbps", p.busbw_gbps},     {"algbw_gbps", p.algbw_gbps}};
@@ -131,7 +146,28 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     json s;
     s["name"] = r.spec->name;
     s["routing"] = routing_name(r.spec->routing);
-    if (r.spec->routing == RoutingKind::Ecmp) s["hash"] = hash_json(r.spec->hash);
+    if (!r.spec->base.empty()) s["base"] = r.spec->base;
+    if (r.spec->routing == RoutingKind::Ecmp) {
+      s["hash"] = hash_json(r.spec->hash);
+      json overrides = json::array();
+      for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
+      for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
+      if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
+    } else {
+      s["policy"] = r.spec->policy == StaticPolicy::Table     ? "table"
+                    : r.spec->policy == StaticPolicy::DstMod ? "dst-mod"
+                                                               : "balanced";
+    }
+    if (!r.spec->down.empty()) {
+      json down = json::array();
+      for (const auto& d : r.spec->down) down.push_back(d.text);
+      s["down"] = std::move(down);
+    }
+    if (!r.spec->weights.empty()) {
+      json w = json::object();
+      for (const auto& x : r.spec->weights) w[x.cable.text] = x.weight;
+      s["weights"] = std::move(w);
+    }
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     json tiers = json::object();
     for (const TierImbalance& t : r.tiers) tiers[t.name] = imbalance_json(t.flows, t.bytes);
@@ -145,6 +181,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                        {"to", fabric.node(link.to).name},
                        {"flows", r.trace.link_flows[l]},
                        {"bytes", r.trace.link_bytes[l]}});
+      if (r.is_down(l)) links.back()["down"] = true;
     }
     s["links"] = std::move(links);
     json fl = json::array();
@@ -246,8 +283,9 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   for (LinkId l : sim.metric_links()) {
     std::string line = pad(fabric.link_name(l), kLabel);
     for (const auto& r : results)
-      line += pad(std::to_string(r.trace.link_flows[l]) + " (" +
-                      fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")",
+      line += pad(r.is_down(l) ? std::string("down")
+                               : std::to_string(r.trace.link_flows[l]) + " (" +
+                                     fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")",
                   kCol, true);
     out += line + "\n";
   }

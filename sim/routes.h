@@ -1,6 +1,7 @@
 // Route computation: for every switch and destination ToR, the set of
 // next-hop links on hop-count shortest paths (Boost.Graph breadth-first
-// search). Identical sets are stored once, as numbered groups.
+// search). Identical sets are stored once, as numbered groups. Each failure
+// set (links down) has its own EqualCostSets.
 #pragma once
 
 #include <cstdint>
@@ -28,17 +29,22 @@ class EqualCostSets {
   std::uint32_t distance(std::uint32_t switch_index, std::uint32_t tor) const {
     return distance_[std::size_t{switch_index} * tors_ + tor];
   }
+  // Whether a link was down when the sets were computed.
+  bool is_down(LinkId l) const { return !down_.empty() && down_[l] != 0; }
+  std::span<const std::uint8_t> down() const noexcept { return down_; }
 
  private:
-  friend EqualCostSets compute_equal_cost_sets(const Fabric&);
+  friend EqualCostSets compute_equal_cost_sets(const Fabric&, std::span<const std::uint8_t>);
   std::uint32_t tors_ = 0;
   std::vector<std::uint32_t> group_of_;
   std::vector<std::uint32_t> distance_;
   std::vector<std::uint32_t> begin_{0};
   std::vector<LinkId> members_;
+  std::vector<std::uint8_t> down_;
 };
 
-// Only links that are up and join two switches carry transit traffic.
-EqualCostSets compute_equal_cost_sets(const Fabric& fabric);
+// Only links that are up, not marked in `down` (indexed by LinkId; empty =
+// none) and join two switches carry transit traffic.
+EqualCostSets compute_equal_cost_sets(const Fabric& fabric, std::span<const std::uint8_t> down = {});
 
 }  // namespace ecmpsim

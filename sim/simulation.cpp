@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/failures.h"
 #include "sim/flows_import.h"
 #include "workloads/job.h"
 #include "workloads/placement.h"
@@ -71,6 +72,36 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   return flows;
 }
 
+namespace {
+
+// Errors from building the fabric that carry no file belong to the config.
+Fabric fabric_of(const Spec& spec) {
+  try {
+    return build_fabric(spec.fabric);
+  } catch (const InputError& e) {
+    if (!e.where().file.empty()) throw;
+    SourcePos p = e.where();
+    p.file = spec.source;
+    throw InputError(p, e.what());
+  }
+}
+
+// The failure set of a scenario, checked: the fabric must stay connected.
+std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec& s) {
+  auto mask = down_mask(fabric, s.down);
+  if (!mask.empty()) {
+    SourcePos at = s.down.front().where;
+    try {
+      check_connected(fabric, mask, at);
+    } catch (const InputError& e) {
+      throw InputError(at, "scenario '" + s.name + "': with these links down " + e.what());
+    }
+  }
+  return mask;
+}
+
+}  // namespace
+
 BusPattern bus_pattern(workloads::Collective c) {
   switch (c) {
     case workloads::Collective::RingAllReduce:
@@ -99,13 +130,17 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
 }
 
 Simulation::Simulation(Spec spec)
-    : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
+    : spec_(std::move(spec)),
+      fabric_(fabric_of(spec_)),
+      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(generate_flows(spec_, fabric_)) {
   prepare();
 }
 
 Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
-    : spec_(std::move(spec)), fabric_(build_fabric(spec_.fabric)), sets_(compute_equal_cost_sets(fabric_)),
+    : spec_(std::move(spec)),
+      fabric_(fabric_of(spec_)),
+      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(place_imported_flows(imported, fabric_)) {
   std::string files;
   for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
@@ -150,26 +185,58 @@ void Simulation::prepare() {
   const CutBounds cuts(fabric_);
   for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_s_.push_back(cuts.ideal_s(flows_, j));
   ideal_s_ = cuts.ideal_s(flows_);
+  for (const ScenarioSpec& s : spec_.scenarios) {
+    auto mask = failure_mask(fabric_, s);
+    if (mask.empty()) continue;
+    bool known = false;
+    for (const auto& [m, sets] : by_failure_) known = known || m == mask;
+    if (!known) {
+      auto sets = std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_, mask));
+      by_failure_.emplace_back(std::move(mask), std::move(sets));
+    }
+  }
+}
+
+std::shared_ptr<const EqualCostSets> Simulation::sets_for(const ScenarioSpec& scenario) const {
+  auto mask = failure_mask(fabric_, scenario);
+  if (mask.empty()) return healthy_;
+  for (const auto& [m, sets] : by_failure_)
+    if (m == mask) return sets;
+  return std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_, mask));
 }
 
 ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   ScenarioResult r;
   r.spec = &scenario;
-  const Forwarding fwd(fabric_, sets_, scenario, spec_.source);
+  const auto sets = sets_for(scenario);
+  r.down.assign(sets->down().begin(), sets->down().end());
+  const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
   trace(fabric_, fwd, flows_, r.trace);
+  // Down links leave the metrics and carry nothing in the flow model.
+  std::vector<LinkId> working;
+  std::vector<double> capacity;
+  if (!r.down.empty()) {
+    capacity = capacity_gbps_;
+    for (LinkId l = 0; l < capacity.size(); ++l)
+      if (r.down[l]) capacity[l] = 0;
+    for (LinkId l : metric_links_)
+      if (!r.down[l]) working.push_back(l);
+  }
+  const std::vector<LinkId>& links = r.down.empty() ? metric_links_ : working;
   std::vector<double> by_flows, by_bytes;
-  by_flows.reserve(metric_links_.size());
-  by_bytes.reserve(metric_links_.size());
-  for (LinkId l : metric_links_) {
+  by_flows.reserve(links.size());
+  by_bytes.reserve(links.size());
+  for (LinkId l : links) {
     by_flows.push_back(r.trace.link_flows[l]);
     by_bytes.push_back(static_cast<double>(r.trace.link_bytes[l]));
   }
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
-  r.tiers = tier_imbalance(fabric_, metric_links_, r.trace);
-  r.collisions = colliding_pairs(fabric_, sets_, flows_, r.trace);
+  r.tiers = tier_imbalance(fabric_, links, r.trace);
+  r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
   FlowModel model;
-  model.run({capacity_gbps_, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  model.run({r.down.empty() ? capacity_gbps_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links},
+            r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_s_, ideal_s_);
   return r;
 }

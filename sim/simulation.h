@@ -2,6 +2,7 @@
 // evaluated under every scenario of the spec.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +24,10 @@ namespace ecmpsim {
 struct ScenarioResult {
   const ScenarioSpec* spec = nullptr;
   Trace trace;
-  Imbalance flows;  // over switch-to-switch links, by flow count
+  Imbalance flows;  // over the scenario's working switch-to-switch links, by flow count
   Imbalance bytes;  // the same links, by bytes
+  std::vector<std::uint8_t> down;  // per LinkId, 1 if the scenario took it down; empty if none
+  bool is_down(LinkId l) const { return !down.empty() && down[l] != 0; }
   std::vector<TierImbalance> tiers;  // the same links, per tier
   std::uint64_t collisions = 0;      // colliding flow pairs (sim/link_metrics.h)
   FlowTimes times;                   // per flow: max-min rate at start, finish time
@@ -46,11 +49,16 @@ class Simulation {
 
   const Spec& spec() const noexcept { return spec_; }
   const Fabric& fabric() const noexcept { return fabric_; }
-  const EqualCostSets& sets() const noexcept { return sets_; }
+  // The healthy fabric's equal-cost sets.
+  const EqualCostSets& sets() const noexcept { return *healthy_; }
+  // The sets for a scenario's failure set: computed once per distinct set of
+  // down links for the spec's scenarios, on demand for any other scenario.
+  std::shared_ptr<const EqualCostSets> sets_for(const ScenarioSpec& scenario) const;
   const workloads::Flows& flows() const noexcept { return flows_; }
   // Set when the flows were imported rather than generated from the spec.
   const std::optional<ImportedSource>& imported() const noexcept { return imported_; }
-  // The links metrics are taken over: every working switch-to-switch link, both directions.
+  // The links metrics are taken over: every switch-to-switch link, both
+  // directions (a scenario leaves out the ones it takes down).
   const std::vector<LinkId>& metric_links() const noexcept { return metric_links_; }
   // Per job id: what it is (for its bus bandwidth) and its ideal time alone on the fabric.
   const std::vector<JobInfo>& jobs() const noexcept { return jobs_; }
@@ -64,7 +72,8 @@ class Simulation {
  private:
   Spec spec_;
   Fabric fabric_;
-  EqualCostSets sets_;
+  std::shared_ptr<const EqualCostSets> healthy_;
+  std::vector<std::pair<std::vector<std::uint8_t>, std::shared_ptr<const EqualCostSets>>> by_failure_;
   workloads::Flows flows_;
   std::optional<ImportedSource> imported_;
   std::vector<LinkId> metric_links_;
@@ -74,7 +83,8 @@ class Simulation {
   double ideal_s_ = 0;
 
   // Everything derived from the fabric and the flows once: metric links,
-  // capacities, jobs and their ideal times.
+  // capacities, jobs and their ideal times, and the failure sets of the spec's
+  // scenarios.
   void prepare();
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@
 
 namespace ecmpsim {
 
+enum class Tier : std::uint8_t { Host = 0, Leaf = 1, Spine = 2, Core = 3 };
+
+enum class FabricKind : std::uint8_t { LeafSpine, FatTree, Rail, File };
+
 struct LeafSpineSpec {
   std::uint32_t leaves = 4;
   std::uint32_t spines = 4;
@@ -25,11 +30,50 @@ struct LeafSpineSpec {
   Gbps fabric_speed{400};
 };
 
+// An explicit topology (kind = "file"): nodes with tiers and links with speeds.
+struct TopologyNode {
+  std::string name;
+  Tier tier = Tier::Host;
+  std::string server;  // endpoints only: the compute node the NIC belongs to ("" = its own)
+  SourcePos where;
+};
+struct TopologyLink {
+  std::string a, b;
+  Gbps speed;
+  std::uint32_t count = 1;   // parallel cables, each its own equal-cost member
+  std::uint32_t weight = 1;  // WCMP weight of each of them, both directions
+  SourcePos where;
+};
+struct TopologySpec {
+  std::string source;  // the topology file, for messages
+  std::vector<TopologyNode> nodes;
+  std::vector<TopologyLink> links;
+};
+
+// A cable named "A-B" (every parallel cable between A and B), "A-B#n" (the
+// n-th, from 0), or a switch "A" (every cable of it); resolved on the fabric.
+struct LinkRef {
+  std::string text;
+  SourcePos where;
+};
+struct LinkWeight {
+  LinkRef cable;
+  std::uint32_t weight = 1;
+};
+
 struct FabricSpec {
+  FabricKind kind = FabricKind::LeafSpine;
+  // leaf-spine; rail reuses spines, links_per_pair and both speeds.
   LeafSpineSpec leaf_spine;
-  std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's hosts are base + t*256 + 1..
   std::uint32_t nics_per_node = 1;  // K: NIC endpoints per node (server)
   std::uint32_t gpus_per_node = 1;  // G: GPUs (ranks) per node
+  std::uint32_t fat_tree_k = 4;     // fat-tree: k pods of k/2 edge + k/2 aggregation
+  Gbps core_speed{0};               // fat-tree aggregation-core links; 0 = fabric_speed
+  std::uint32_t rail_nodes = 16;    // rail: compute nodes
+  std::uint32_t rail_leaf_nodes = 0;  // rail: nodes per rail leaf (0 = all: one leaf per rail)
+  TopologySpec topology;            // kind = "file"
+  std::vector<LinkWeight> weights;  // WCMP weights of generated cables
+  std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's endpoints are base + t*stride + 1..
 };
 
 struct HashSpec {
@@ -41,28 +85,59 @@ struct HashSpec {
   std::uint32_t buckets = 128;  // resilient selection only
 };
 
+// Keys of HashSpec as bits, for overrides that set only some of them.
+enum HashKey : std::uint32_t {
+  kHashAlgo = 1, kHashFields = 2, kHashSeed = 4, kHashOffset = 8, kHashSelect = 16, kHashBuckets = 32
+};
+
+// A per-tier ([scenario.hash.leaf] ...) or per-switch ([[scenario.hash.switch]])
+// hash: the keys in `keys` replace the scenario's default (then the tier's).
+struct HashOverride {
+  Tier tier = Tier::Leaf;     // tier overrides
+  std::string switch_name;    // switch overrides ("" for a tier override)
+  HashSpec values;
+  std::uint32_t keys = 0;     // HashKey bits set
+  SourcePos where;
+};
+
 enum class RoutingKind : std::uint8_t { Ecmp, Static };
 
-// One static route: on `switch_name`, packets to `prefix/len` leave towards `next_hop`.
+// One static route: on `switch_name`, packets to `prefix/len` (and, when
+// src_len > 0, from `src/src_len`) leave towards `next_hop`.
 struct StaticRoute {
   std::string switch_name;
   std::uint32_t prefix = 0;
   std::uint8_t prefix_len = 32;
+  std::uint32_t src = 0;
+  std::uint8_t src_len = 0;
   std::string next_hop;
   SourcePos where;  // for errors that surface when the table is compiled
 };
 
+// A CSV route table: rows carry line numbers, the file name is kept once.
+struct RouteFile {
+  std::string path;
+  std::vector<StaticRoute> rows;  // where.file empty, where.line set
+};
+
 enum class StaticPolicy : std::uint8_t {
-  Table,   // only the routes listed
-  DstMod,  // generated: destination endpoint i takes member i mod n of the equal-cost set
+  Table,     // only the routes listed
+  DstMod,    // generated: destination endpoint i takes member i mod n of the equal-cost set
+  Balanced,  // generated for the workload: greedy min of the most-loaded link (sim/balanced.h)
 };
 
 struct ScenarioSpec {
   std::string name;
+  std::string base;  // the scenario this one was derived from ("" if none)
   RoutingKind routing = RoutingKind::Ecmp;
-  HashSpec hash;
+  HashSpec hash;                         // every switch
+  std::vector<HashOverride> hash_tiers;  // per tier, then per switch (later wins)
+  std::vector<HashOverride> hash_switches;
   StaticPolicy policy = StaticPolicy::Table;
   std::vector<StaticRoute> routes;  // consulted before the policy when both are given
+  std::shared_ptr<const RouteFile> routes_file;  // routes_file = "x.csv", after `routes`
+  std::vector<LinkRef> down;         // failed cables and switches
+  std::vector<LinkWeight> weights;   // WCMP weights, over the fabric's
 };
 
 // One job: a collective on a set of nodes, with its NCCL and NIC settings.

@@ -6,9 +6,14 @@ namespace ecmpsim {
 
 namespace {
 
-[[noreturn]] void no_route(const Fabric& fabric, NodeId sw, std::uint32_t dst, bool loop) {
+[[noreturn]] void no_route(const Fabric& fabric, const Forwarding& fwd, NodeId sw, std::uint32_t dst,
+                           std::uint32_t src_ip, bool loop) {
   const Node& d = fabric.node(fabric.endpoint_node(dst));
-  throw InputError({{}, 0, 0, {}}, std::string(loop ? "routing loop" : "no route") + " on switch '" +
+  // A static decision that came from an explicit route points at that route.
+  SourcePos where;
+  if (fwd.is_static())
+    if (auto origin = fwd.route_origin(fabric.switch_index(sw), dst, src_ip)) where = *origin;
+  throw InputError(where, std::string(loop ? "routing loop" : "no route") + " on switch '" +
                                        fabric.node(sw).name + "' for destination " + d.name + " (" +
                                        format_ipv4(d.ip) + ")");
 }
@@ -45,16 +50,16 @@ void trace(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& 
       out.link_bytes[link] += flows.bytes[f];
       const NodeId at = fabric.link(link).to;
       if (!fabric.is_switch(at)) break;
-      if (hop >= max_hops) no_route(fabric, at, dst, true);
+      if (hop >= max_hops) no_route(fabric, fwd, at, dst, t.src_ip, true);
       const std::uint32_t s = fabric.switch_index(at);
       if (fabric.tor_index(at) == dst_tor) {
         link = fabric.downlink(dst);
       } else if (fwd.is_static()) {
-        link = fwd.static_next(s, dst);
-        if (link == kNone) no_route(fabric, at, dst, false);
+        link = fwd.static_next(s, dst, t.src_ip);
+        if (link == kNone) no_route(fabric, fwd, at, dst, t.src_ip, false);
       } else {
         const std::uint32_t g = sets.group(s, dst_tor);
-        if (g == EqualCostSets::kNoGroup) no_route(fabric, at, dst, false);
+        if (g == EqualCostSets::kNoGroup) no_route(fabric, fwd, at, dst, t.src_ip, false);
         const SwitchHash& h = fwd.hash_of(s);
         t.in_port = in_port(fabric, link);
         link = sets.members(g)[fwd.select(g, h, h.hash(t))];

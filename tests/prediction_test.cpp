@@ -52,14 +52,14 @@ TEST_CASE("ideal time: the tightest cut decides") {
     const NodeId la = f.add_node("leafA", Tier::Leaf), lb = f.add_node("leafB", Tier::Leaf);
     const NodeId sa = f.add_node("spineA", Tier::Spine), sb = f.add_node("spineB", Tier::Spine);
     const NodeId core = f.add_node("core", Tier::Core);
-    const NodeId ha = f.add_node("hostA", Tier::Host, 1), hb = f.add_node("hostB", Tier::Host, 2);
+    const NodeId ha = f.add_node("hostA", Tier::Host), hb = f.add_node("hostB", Tier::Host);
     f.add_cable(ha, la, Gbps{100});
     f.add_cable(hb, lb, Gbps{100});
     f.add_cable(la, sa, Gbps{100});
     f.add_cable(lb, sb, Gbps{100});
     f.add_cable(sa, core, Gbps{10});
     f.add_cable(sb, core, Gbps{10});
-    f.finalize();
+    f.finalize(0x0A000000);
     const CutBounds cuts(f);
     CHECK(cuts.levels() == 3);
     workloads::Flows flows;

@@ -9,12 +9,40 @@
 #include "sim/simulation.h"
 
 namespace ecmpsim::cli {
+namespace {
+
+// Every scenario gets a twin NAME+down with the listed failures added.
+void add_down_scenarios(Spec& spec, const std::string& list) {
+  std::vector<LinkRef> refs;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw InputError({{}, 0, 0, "--down"}, "empty item in '" + list + "'");
+    refs.push_back({item, {{}, 0, 0, "--down"}});
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::vector<ScenarioSpec> out;
+  for (const ScenarioSpec& s : spec.scenarios) {
+    out.push_back(s);
+    ScenarioSpec twin = s;
+    twin.base = s.name;
+    twin.name = s.name + "+down";
+    twin.down.insert(twin.down.end(), refs.begin(), refs.end());
+    out.push_back(std::move(twin));
+  }
+  spec.scenarios = std::move(out);
+}
+
+}  // namespace
 
 Action add_run_command(CLI::App& app) {
   struct Options {
     std::string config;
     std::string format = "table";
     std::string out;
+    std::string down;
     FlowsImportOptions import;
     std::string flow_bytes;
   };
@@ -24,6 +52,9 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  sub->add_option("--down", opt->down,
+                  "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
+                  "each scenario is reported healthy and, next to it, as NAME+down with these down");
   sub->add_option("--flows", opt->import.flows,
                   "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
                   "or a directory)");
@@ -38,6 +69,7 @@ Action add_run_command(CLI::App& app) {
   return [opt, sub](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     Spec spec = load_config(path);
+    if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
     if (!opt->flow_bytes.empty()) {
       opt->import.flow_bytes = parse_size(opt->flow_bytes);
       if (!opt->import.flow_bytes || opt->import.flow_bytes->value == 0)
