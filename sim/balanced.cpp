@@ -55,12 +55,16 @@ std::vector<BalancedEntry> balanced_routes(const Fabric& fabric, const EqualCost
         double best_score = 0, best_own = 0;
         for (LinkId l : sets.members(g)) {
           double score = util(l, c);
-          // Follow the forced part of the path: next switches with one member.
+          // Follow the forced part of the path: next switches with one
+          // member, which will also carry the bytes already waiting there.
+          double extra = c;
           for (NodeId at = fabric.link(l).to; fabric.switch_index(at) != root;) {
-            const std::uint32_t ng = sets.group(fabric.switch_index(at), t);
+            const std::uint32_t ns = fabric.switch_index(at);
+            const std::uint32_t ng = sets.group(ns, t);
             if (ng == EqualCostSets::kNoGroup || sets.members(ng).size() != 1) break;
             const LinkId m = sets.members(ng)[0];
-            score = std::max(score, util(m, c));
+            extra += carry[ns];
+            score = std::max(score, util(m, extra));
             at = fabric.link(m).to;
           }
           const double own = util(l, 0);

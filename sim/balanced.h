@@ -8,7 +8,8 @@
 // this is a topological order): a switch holding c bytes for d picks the
 // member l of its equal-cost set minimising the resulting utilisation
 // (load + c) / speed over l and the links that follow l while the next
-// switch has a single member (the forced part of the path); ties go to the
+// switch has a single member (the forced part of the path, which also takes
+// the bytes for d already waiting at those switches); ties go to the
 // less-loaded l, then member order. Its c bytes are added to those links and
 // passed on to the next switch.
 //

@@ -13,8 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto& ls = spec.fabric.leaf_spine;
     // Large but valid fabrics are legitimate inputs; only the small ones are run.
     if (std::uint64_t{ls.leaves} * ls.hosts_per_leaf > 256 || ls.spines * ls.links_per_pair > 64 ||
-        spec.workload.channels * spec.workload.qps_per_connection > 64)
+        spec.fabric.gpus_per_node > 16 || spec.jobs.size() > 4)
       return 0;
+    for (const auto& job : spec.jobs)
+      if (std::uint64_t{job.channels} * job.qps_per_connection > 64) return 0;
     const ecmpsim::Simulation sim(std::move(spec));
     for (const auto& s : sim.spec().scenarios) sim.run(s);
   } catch (const ecmpsim::InputError&) {
