@@ -26,6 +26,7 @@ Action add_hash_command(CLI::App& app);
 Action add_flows_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_reproduce_command(CLI::App& app);
+Action add_emulate_command(CLI::App& app);
 
 // Shared by subcommands.
 std::string default_config_path();

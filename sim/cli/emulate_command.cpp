@@ -1,0 +1,114 @@
+#include <csignal>
+#include <memory>
+#include <ostream>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/config.h"
+#include "sim/emulate.h"
+#include "sim/output.h"
+
+namespace ecmpsim::cli {
+namespace {
+
+// A signal handler can only reach static storage; this flag is the one piece
+// of process-wide state, read by the emulation between steps.
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
+
+// Routes SIGINT/SIGTERM to the flag while alive (no SA_RESTART: a blocking
+// poll returns EINTR and the loop looks at the flag), restoring the old
+// handlers afterwards.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+}  // namespace
+
+Action add_emulate_command(CLI::App& app) {
+  struct Options {
+    std::string config;
+    std::string scenario;
+    std::string hash;
+    std::uint32_t seed = 0;
+    std::uint32_t predict_seed = 0;
+    std::string method = "both";
+    unsigned packets = 3;
+    std::string format = "table";
+    std::string out;
+    bool cleanup = false;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand(
+      "emulate", "Build the fabric from Linux network namespaces, send the flows, and compare with the prediction");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("--scenario", opt->scenario, "ECMP scenario to emulate (default: the first ECMP scenario)");
+  sub->add_option("--hash", opt->hash, "Kernel hash: linux-l4 (policy 1) or linux-l3 (policy 0); default the "
+                                       "scenario's if it is a Linux hash, else linux-l4");
+  auto* seed = sub->add_option("--seed", opt->seed, "net.ipv4.fib_multipath_hash_seed of every switch (non-zero)");
+  auto* pseed = sub->add_option("--predict-seed", opt->predict_seed,
+                                "Predict with this seed instead of the kernel's (a negative control)");
+  sub->add_option("--method", opt->method, "packets, route-get or both")
+      ->check(CLI::IsMember({"packets", "route-get", "both"}));
+  sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(CLI::Range(1u, 1000u));
+  sub->add_option("--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
+  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
+  sub->footer(
+      "Needs root. Exit status: 0 every flow and link agrees, 3 a disagreement, 2 bad input, 1 internal "
+      "error, 130 interrupted. Namespaces are named es<pid>-<node> and removed on exit.");
+  return [opt, seed, pseed](Io io) {
+    if (::geteuid() != 0)
+      throw InputError({{}, 0, 0, "emulate"}, "needs root (CAP_SYS_ADMIN) to create network namespaces");
+    if (opt->cleanup) {
+      for (const std::string& name : cleanup_leftovers()) io.err << "ecmpsim: deleted namespace " << name << "\n";
+      return 0;
+    }
+    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
+    const Simulation sim(load_config(path));
+    EmulateOptions e;
+    e.scenario = opt->scenario;
+    if (!opt->hash.empty()) e.hash = opt->hash;
+    if (seed->count() > 0) e.seed = opt->seed;
+    if (pseed->count() > 0) e.predict_seed = opt->predict_seed;
+    e.methods.clear();
+    if (opt->method != "route-get") e.methods.push_back(EmulateMethod::Packets);
+    if (opt->method != "packets") e.methods.push_back(EmulateMethod::RouteGet);
+    e.packets_per_flow = opt->packets;
+    e.stop = &g_stop;
+    EmulateReport report;
+    try {
+      const StopSignals signals;
+      report = emulate(sim, e);
+    } catch (const Interrupted&) {
+      io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
+      return 130;
+    } catch (const std::runtime_error& err) {
+      if (g_stop == 0 || dynamic_cast<const InputError*>(&err) != nullptr) throw;
+      io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
+      return 130;
+    }
+    emit(io, opt->format == "json" ? emulate_json(sim, report) : emulate_table(sim, report), opt->out);
+    return report.agree() ? 0 : 3;
+  };
+}
+
+}  // namespace ecmpsim::cli

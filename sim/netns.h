@@ -1,0 +1,71 @@
+// Thin wrappers over Linux network namespaces and iproute2, for `emulate`:
+// run `ip` batches, enter a namespace for a scope, write its sysctls and read
+// its interface counters. Everything here needs root.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ecmpsim::netns {
+
+// The result of a child process.
+struct ProcessResult {
+  int status = -1;  // exit code; 128 + signal when killed
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched in PATH) with `input` on its stdin; collects stdout and stderr.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input);
+
+// `ip [-n ns] [-json] -batch -` over `commands` (one per line). Throws
+// std::runtime_error carrying ip's stderr when it fails (unless `force`).
+std::string ip_batch(const std::string& ns, const std::string& commands, bool json = false, bool force = false);
+
+// Names of the namespaces under /run/netns.
+std::vector<std::string> list_namespaces();
+
+// Whether the process `pid` exists (a namespace prefix names its creator).
+bool process_alive(long pid);
+
+// An open handle to a named namespace (/run/netns/NAME).
+class Handle {
+ public:
+  explicit Handle(const std::string& name);
+  Handle(Handle&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  Handle& operator=(Handle&& o) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+  int fd() const noexcept { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Moves the calling thread into `ns` for its lifetime and back afterwards.
+// Sockets created inside stay in `ns`; /proc/sys/net and
+// /proc/thread-self/net then show `ns`.
+class Enter {
+ public:
+  explicit Enter(const Handle& ns);
+  Enter(const Enter&) = delete;
+  Enter& operator=(const Enter&) = delete;
+  ~Enter();
+
+ private:
+  int home_ = -1;
+};
+
+// Writes /proc/sys/<key with dots as slashes> in the current namespace.
+void write_sysctl(const std::string& key, const std::string& value);
+std::string read_sysctl(const std::string& key);
+
+// Transmitted packets per interface in the current namespace (/proc/thread-self/net/dev).
+std::map<std::string, std::uint64_t> tx_packets();
+// The same parser over the text of a /proc/net/dev file.
+std::map<std::string, std::uint64_t> parse_tx_packets(const std::string& proc_net_dev);
+
+}  // namespace ecmpsim::netns
