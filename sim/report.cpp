@@ -41,13 +41,13 @@ std::vector<MetricRow> metric_rows() {
       {"by bytes", "Jain fairness", [](const ScenarioResult& r) { return r.bytes.jain; }, 4, +1},
       {"collisions", "colliding flow pairs", [](const ScenarioResult& r) { return double(r.collisions); }, 0, -1},
       {"predicted (max-min fair flow model)", "completion (ms)",
-       [](const ScenarioResult& r) { return r.predicted.all.completion_s * 1e3; }, 3, -1},
+       [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 3, -1},
       {"predicted (max-min fair flow model)", "ideal (ms)",
-       [](const ScenarioResult& r) { return r.predicted.all.ideal_s * 1e3; }, 3, 0},
+       [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 3, 0},
       {"predicted (max-min fair flow model)", "slowdown",
        [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4, -1},
       {"predicted (max-min fair flow model)", "bus bandwidth (Gb/s)",
-       [](const ScenarioResult& r) { return r.predicted.all.busbw_gbps; }, 1, +1},
+       [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1, +1},
   };
 }
 
@@ -369,8 +369,8 @@ std::string report_data_json(const ReportInput& in) {
     s["metrics"] = std::move(m);
     s["collisions"] = r.collisions;
     const JobPrediction& p = r.predicted.all;
-    s["predicted"] = {{"completion_s", p.completion_s}, {"ideal_s", p.ideal_s}, {"slowdown", p.slowdown},
-                      {"busbw_gbps", p.busbw_gbps}, {"algbw_gbps", p.algbw_gbps}};
+    s["predicted"] = {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
+                      {"busbw_gbps", p.busbw.value}, {"algbw_gbps", p.algbw.value}};
     json links = json::array();
     for (LinkId l : sim.metric_links())
       links.push_back({{"from", node_name(fabric, fabric.link(l).from)},
