@@ -30,17 +30,6 @@ const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name) {
                                                           : "no scenario named '" + name + "' in " + spec.source);
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string pad(std::string s, std::size_t w, bool right = true) {
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
-}
-
 std::string seeds_text(const std::vector<KernelHash>& k) {
   bool same = true;
   for (const auto& h : k) same = same && h.seed == k.front().seed;
@@ -122,12 +111,12 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   out += "flows     " + std::to_string(sim.flows().size()) + "\n\n";
 
   constexpr std::size_t kLabel = 24, kCol = 12;
-  std::string head = pad("", kLabel, false) + pad("predicted", kCol);
-  for (const auto& m : r.measurements) head += pad(std::string(method_name(m.method)), kCol);
+  std::string head = pad_right("", kLabel) + pad_left("predicted", kCol);
+  for (const auto& m : r.measurements) head += pad_left(std::string(method_name(m.method)), kCol);
   out += head + "\n" + std::string(head.size(), '-') + "\n";
   auto row = [&](const std::string& label, const std::string& predicted, auto cell) {
-    std::string line = pad(label, kLabel, false) + pad(predicted, kCol);
-    for (std::size_t i = 0; i < r.comparisons.size(); ++i) line += pad(cell(r.comparisons[i], r.measurements[i]), kCol);
+    std::string line = pad_right(label, kLabel) + pad_left(predicted, kCol);
+    for (std::size_t i = 0; i < r.comparisons.size(); ++i) line += pad_left(cell(r.comparisons[i], r.measurements[i]), kCol);
     out += line + "\n";
   };
   const std::string nf = std::to_string(sim.flows().size());
@@ -149,10 +138,10 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
 
   out += "\nflows per switch-to-switch link\n" + head + "\n" + std::string(head.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
-    std::string line = pad(f.link_name(l), kLabel, false) + pad(std::to_string(r.predicted.link_flows[l]), kCol);
+    std::string line = pad_right(f.link_name(l), kLabel) + pad_left(std::to_string(r.predicted.link_flows[l]), kCol);
     for (const auto& m : r.measurements) {
       const bool same = m.trace.link_flows[l] == r.predicted.link_flows[l];
-      line += pad(std::to_string(m.trace.link_flows[l]) + (same ? "" : " *"), kCol);
+      line += pad_left(std::to_string(m.trace.link_flows[l]) + (same ? "" : " *"), kCol);
     }
     out += line + "\n";
   }
@@ -171,7 +160,7 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
     out += "  " + format_ipv4(flow.src_ip) + ":" + std::to_string(flow.sport) + " -> " + format_ipv4(flow.dst_ip) +
            ":" + std::to_string(flow.dport) + "  predicted " + path_json(f, r.predicted.path(i)).dump() + "\n";
     for (const auto& m : r.measurements)
-      out += "      " + pad(std::string(method_name(m.method)), 9, false) + " " + path_json(f, m.trace.path(i)).dump() + "\n";
+      out += "      " + pad_right(std::string(method_name(m.method)), 9) + " " + path_json(f, m.trace.path(i)).dump() + "\n";
   }
   if (differ > 10) out += "  ... and " + std::to_string(differ - 10) + " more\n";
   out += std::string("\nresult    ") + (r.agree() ? "AGREE: the kernel forwarded every flow as predicted"

@@ -74,21 +74,7 @@ json imbalance_json(const Imbalance& flows, const Imbalance& bytes) {
   return m;
 }
 
-std::string pad(std::string s, std::size_t w, bool right = false) {
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
-}
-
 // digits >= 0: that many decimals; digits < 0: -digits significant digits.
-std::string fixed(double v, int digits) {
-  char buf[64];
-  if (digits >= 0)
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  else
-    std::snprintf(buf, sizeof buf, "%.*g", -digits, v);
-  return buf;
-}
-
 // The shortest decimal that reads back as the same double.
 std::string shortest(double v) {
   char buf[32];
@@ -241,12 +227,12 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
     out += "\n";
   }
   constexpr std::size_t kLabel = 22, kCol = 14;
-  std::string head = pad("metric", kLabel);
-  for (const auto& r : results) head += pad(r.spec->name, kCol, true);
+  std::string head = pad_right("metric", kLabel);
+  for (const auto& r : results) head += pad_left(r.spec->name, kCol);
   out += head + "\n" + std::string(head.size(), '-') + "\n";
   auto row = [&](const std::string& label, auto get, int digits) {
-    std::string line = pad(label, kLabel);
-    for (const auto& r : results) line += pad(fixed(get(r), digits), kCol, true);
+    std::string line = pad_right(label, kLabel);
+    for (const auto& r : results) line += pad_left(fixed(get(r), digits), kCol);
     out += line + "\n";
   };
   row("FIM (flows)", [](const ScenarioResult& r) { return r.flows.fim; }, 4);
@@ -278,16 +264,15 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
     }
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
-  std::string lhead = pad("link", kLabel);
-  for (const auto& r : results) lhead += pad(r.spec->name, kCol, true);
+  std::string lhead = pad_right("link", kLabel);
+  for (const auto& r : results) lhead += pad_left(r.spec->name, kCol);
   out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
-    std::string line = pad(fabric.link_name(l), kLabel);
+    std::string line = pad_right(fabric.link_name(l), kLabel);
     for (const auto& r : results)
-      line += pad(r.is_down(l) ? std::string("down")
+      line += pad_left(r.is_down(l) ? std::string("down")
                                : std::to_string(r.trace.link_flows[l]) + " (" +
-                                     fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")",
-                  kCol, true);
+                                     fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")", kCol);
     out += line + "\n";
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace ecmpsim {
 
@@ -79,6 +80,20 @@ std::string format_number(double v) {
   char buf[64];
   const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
   return ec == std::errc{} ? std::string(buf, p) : std::string("nan");
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pad_left(std::string s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string pad_right(std::string s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
 }
 
 }  // namespace ecmpsim

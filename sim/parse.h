@@ -20,5 +20,10 @@ std::optional<Bytes> parse_size(std::string_view s) noexcept;
 std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max) noexcept;  // decimal or 0x
 // Shortest text that reads back to the same double.
 std::string format_number(double v);
+// printf's "%.<digits>f".
+std::string fixed(double v, int digits);
+// `s` padded with spaces to width `w`: pad_left right-aligns, pad_right left-aligns.
+std::string pad_left(std::string s, std::size_t w);
+std::string pad_right(std::string s, std::size_t w);
 
 }  // namespace ecmpsim

@@ -52,17 +52,6 @@ json variant_json(const SweepReport& r, std::uint64_t offset) {
   return {{"index", index}, {"values", values_json(o)}, {"metrics", m}, {"args", override_args(o)}};
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string pad(std::string s, std::size_t w, bool right = true) {
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
-}
-
 std::string join_args(const std::vector<std::string>& args) {
   std::string s;
   for (const auto& a : args) s += " " + a;
@@ -115,13 +104,13 @@ std::string sweep_table(const SweepReport& r) {
   out += "variants   " + std::to_string(s.samples) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
   if (s.samples == 0) return out;
-  out += "\n" + pad("metric", 22, false);
-  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad(h, 10);
+  out += "\n" + pad_right("metric", 22);
+  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
   out += "\n" + std::string(22 + 60, '-') + "\n";
   for (std::size_t k = 0; k < kSweepMetrics; ++k) {
     const MetricSummary& m = s.metrics[k];
-    out += pad(kLabels[k], 22, false);
-    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad(fixed(v, 4), 10);
+    out += pad_right(kLabels[k], 22);
+    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
     out += "\n";
   }
   out += "(percentiles: nearest rank)\n";
@@ -145,7 +134,7 @@ std::string sweep_table(const SweepReport& r) {
     const double lo = h.lo + width * static_cast<double>(b);
     const double hi = b + 1 == h.counts.size() ? h.hi : lo + width;
     out += "  [" + fixed(lo, 4) + ", " + fixed(hi, 4) + (b + 1 == h.counts.size() ? "]" : ")") +
-           pad(std::to_string(h.counts[b]), 12) + "  " + std::string(h.counts[b] * 40 / peak, '#') + "\n";
+           pad_left(std::to_string(h.counts[b]), 12) + "  " + std::string(h.counts[b] * 40 / peak, '#') + "\n";
   }
   return out;
 }
