@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/cli_capture.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,28 +9,15 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/cli/cli.h"
 
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "ecmpsim");
-  std::ostringstream out, err;
-  const int code = ecmpsim::cli::run(static_cast<int>(args.size()), args.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
 
 const char* kMultinic = ECMPSIM_SOURCE_DIR "/configs/multinic.toml";
 
 }  // namespace
 
 TEST_CASE("ecmpsim flows on the shipped multi-NIC config") {
-  const auto r = cli({"flows", kMultinic});
+  const auto r = cli_run({"flows", kMultinic});
   REQUIRE(r.code == 0);
   const auto doc = nlohmann::json::parse(r.out);
   const auto& flows = doc.at("flows");
@@ -60,7 +49,7 @@ TEST_CASE("ecmpsim flows on the shipped multi-NIC config") {
 }
 
 TEST_CASE("ecmpsim flows --format csv has a header and one row per flow") {
-  const auto r = cli({"flows", kMultinic, "--format", "csv"});
+  const auto r = cli_run({"flows", kMultinic, "--format", "csv"});
   REQUIRE(r.code == 0);
   std::istringstream in(r.out);
   std::string line;
@@ -76,7 +65,7 @@ TEST_CASE("ecmpsim flows: bad input is one line, exit 2, nothing on stdout or in
   const std::string out = (std::filesystem::temp_directory_path() / "ecmpsim_flows_bad.json").string();
   std::filesystem::remove(out);
   std::ofstream(cfg) << "[[job]]\nnodes = 99\n";
-  const auto r = cli({"flows", cfg.c_str(), "--out", out.c_str()});
+  const auto r = cli_run({"flows", cfg.c_str(), "--out", out.c_str()});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err == "ecmpsim: " + cfg + ":2:9: job.nodes: job 'job0' needs 99 nodes but only 16 of the fabric's 16 nodes are free\n");

@@ -1,32 +1,19 @@
 #include <doctest/doctest.h>
 
+#include "tests/cli_capture.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <unistd.h>
 
-#include "sim/cli/cli.h"
 #include "sim/flows_import.h"
 #include "workloads/import_csv.h"
 
 using namespace ecmpsim;
 
 namespace {
-
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-
-CliResult cli_run(std::vector<std::string> args) {
-  args.insert(args.begin(), "ecmpsim");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = cli::run(static_cast<int>(argv.size()), argv.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
 
 const std::string kSrc = ECMPSIM_SOURCE_DIR;
 

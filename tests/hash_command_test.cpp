@@ -1,25 +1,14 @@
 #include <doctest/doctest.h>
 
+#include "tests/cli_capture.h"
+
 #include <sstream>
 #include <vector>
 
-#include "sim/cli/cli.h"
 #include "sim/error.h"
 #include "sim/hash_query.h"
 
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "ecmpsim");
-  std::ostringstream out, err;
-  const int code = ecmpsim::cli::run(static_cast<int>(args.size()), args.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
 
 // CRC-16/CCITT-FALSE bit by bit, independent of Boost.CRC.
 std::uint16_t crc16_ccitt_bitwise(const std::vector<std::uint8_t>& data) {
@@ -37,7 +26,7 @@ TEST_CASE("ecmpsim hash: one flow, key bytes in network order, member by modulo"
   // 10.0.0.1 -> 10.0.1.1, UDP 49156 -> 4791.
   const std::vector<std::uint8_t> key{10, 0, 0, 1, 10, 0, 1, 1, 17, 0xC0, 0x04, 0x12, 0xB7};
   const std::uint16_t crc = crc16_ccitt_bitwise(key);
-  const auto r = cli({"hash", "--algo", "crc16-ccitt", "--src", "10.0.0.1", "--dst", "10.0.1.1", "--sport", "49156",
+  const auto r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "10.0.0.1", "--dst", "10.0.1.1", "--sport", "49156",
                       "--members", "4", "--format", "json"});
   CHECK(r.code == 0);
   CHECK(r.err.empty());
@@ -48,7 +37,7 @@ TEST_CASE("ecmpsim hash: one flow, key bytes in network order, member by modulo"
 
 TEST_CASE("ecmpsim hash: fields pick the key bytes in the order given") {
   const std::vector<std::uint8_t> key{0x12, 0xB7, 0xC0, 0x04};  // dport then sport
-  const auto r = cli({"hash", "--algo", "crc16-ccitt", "--sport", "49156", "--fields", "dst-port,src-port",
+  const auto r = cli_run({"hash", "--algo", "crc16-ccitt", "--sport", "49156", "--fields", "dst-port,src-port",
                       "--members", "3", "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"hash\":\"" + ecmpsim::format_hash(crc16_ccitt_bitwise(key), 16) + "\"") != std::string::npos);
@@ -59,7 +48,7 @@ TEST_CASE("ecmpsim hash: threshold selection splits the 16-bit space by weight")
   // Weights 1,3 over 16 bits: bounds round(1*65536/4)-1 = 16383 and 65535.
   // --fields proto with proto 0 hashes the single byte 00.
   const std::uint16_t crc = crc16_ccitt_bitwise({0});
-  const auto r = cli({"hash", "--algo", "crc16-ccitt", "--proto", "0", "--fields", "proto", "--members", "2",
+  const auto r = cli_run({"hash", "--algo", "crc16-ccitt", "--proto", "0", "--fields", "proto", "--members", "2",
                       "--select", "threshold", "--weights", "1,3", "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"member\":" + std::to_string(crc <= 16383 ? 0 : 1)) != std::string::npos);
@@ -92,17 +81,17 @@ TEST_CASE("the tuples CSV parser reports line and column") {
 }
 
 TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2") {
-  auto r = cli({"hash", "--algo", "md5"});
+  auto r = cli_run({"hash", "--algo", "md5"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'md5'\n");
-  r = cli({"hash", "--algo", "crc16-ccitt", "--seed", "4294967296"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--seed", "4294967296"});
   CHECK(r.err == "ecmpsim: --seed: invalid value '4294967296' (0..4294967295)\n");
-  r = cli({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3"});
   CHECK(r.err == "ecmpsim: --src: invalid IPv4 address '1.2.3'\n");
-  r = cli({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
   CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac'\n");
-  r = cli({"hash", "--algo", "crc16-ccitt", "--tuples", "/nonexistent.csv"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--tuples", "/nonexistent.csv"});
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: /nonexistent.csv: cannot open file\n");
 }

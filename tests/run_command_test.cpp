@@ -1,25 +1,14 @@
 #include <doctest/doctest.h>
 
+#include "tests/cli_capture.h"
+
 #include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "sim/cli/cli.h"
 
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "ecmpsim");
-  std::ostringstream out, err;
-  const int code = ecmpsim::cli::run(static_cast<int>(args.size()), args.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -27,8 +16,8 @@ std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::c
 
 TEST_CASE("ecmpsim run --format summary: the table up to its per-link list, nothing after") {
   const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
-  const auto table = cli({"run", cfg.c_str()});
-  const auto summary = cli({"run", cfg.c_str(), "--format", "summary"});
+  const auto table = cli_run({"run", cfg.c_str()});
+  const auto summary = cli_run({"run", cfg.c_str(), "--format", "summary"});
   REQUIRE(table.code == 0);
   REQUIRE(summary.code == 0);
   const auto cut = table.out.find("\nflows per link");
@@ -41,7 +30,7 @@ TEST_CASE("ecmpsim run --format summary: the table up to its per-link list, noth
 }
 
 TEST_CASE("ecmpsim run --format: an unknown format is a usage error naming the flag") {
-  const auto r = cli({"run", "--format", "short"});
+  const auto r = cli_run({"run", "--format", "short"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err.find("--format") != std::string::npos);

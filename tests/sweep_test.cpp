@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "tests/cli_capture.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <sstream>
 
 #include "hashing/hasher.h"
-#include "sim/cli/cli.h"
 #include "sim/config.h"
 #include "sim/ranges.h"
 #include "sim/sweep.h"
@@ -17,20 +18,6 @@
 using namespace ecmpsim;
 
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result cli_run(std::vector<std::string> args) {
-  args.insert(args.begin(), "ecmpsim");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = cli::run(static_cast<int>(argv.size()), argv.data(), {out, err});
-  return {code, out.str(), err.str()};
-}
 
 std::string temp_config(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / ("ecmpsim_sweep_test_" + name + ".toml");
@@ -156,7 +143,7 @@ TEST_CASE("sweep JSON is byte-identical for 1, 2 and 4 threads") {
   for (const char* t : {"1", "2", "4"}) {
     auto args = base;
     args.insert(args.end(), {"--threads", t});
-    const Result r = cli_run(args);
+    const CliResult r = cli_run(args);
     REQUIRE(r.code == 0);
     if (first.empty()) first = r.out;
     CHECK(r.out == first);
@@ -170,7 +157,7 @@ TEST_CASE("sweep JSON is byte-identical for 1, 2 and 4 threads") {
 
 TEST_CASE("the reported best and worst variants reproduce with ecmpsim run and their args") {
   const std::string cfg = temp_config("best", kVaried);
-  const Result r = cli_run({"sweep", cfg, "--seeds", "0:200", "--seed-mode", "per-tier", "--qpn-base", "256:260",
+  const CliResult r = cli_run({"sweep", cfg, "--seeds", "0:200", "--seed-mode", "per-tier", "--qpn-base", "256:260",
                             "--algos", hashing::find("jenkins") ? "crc16-ccitt,jenkins" : "crc16-ccitt", "--format",
                             "json"});
   REQUIRE(r.code == 0);
@@ -178,7 +165,7 @@ TEST_CASE("the reported best and worst variants reproduce with ecmpsim run and t
   for (const char* which : {"best", "worst"}) {
     std::vector<std::string> args{"run", cfg, "--format", "json"};
     for (const auto& a : doc[which]["args"]) args.push_back(a.get<std::string>());
-    const Result run = cli_run(args);
+    const CliResult run = cli_run(args);
     REQUIRE(run.code == 0);
     const auto out = nlohmann::json::parse(run.out);
     REQUIRE(out["scenarios"].size() == 1);
@@ -202,7 +189,7 @@ TEST_CASE("bad sweep input: one line on stderr, exit 2, nothing on stdout") {
            {"sweep", cfg, "--nosuch-axis", "1:2"},
            {"run", cfg, "--algo", "nosuch"},
        }) {
-    const Result r = cli_run(args);
+    const CliResult r = cli_run(args);
     INFO(args[2] << " " << (args.size() > 3 ? args[3] : ""));
     CHECK(r.code == 2);
     CHECK(r.out.empty());
