@@ -139,6 +139,9 @@ TEST_CASE("bad dumps and maps name the file, the line:column or record, and the 
   // Line 2 is `  {"ifname": "mlx5_0",,}`: the second comma is at column 23.
   CHECK(error_of(run({{"a.json", "[\n  {\"ifname\": \"mlx5_0\",,}\n]"}})) ==
         "a.json:2:23: invalid JSON: syntax error while parsing object key - unexpected ','; expected string literal");
+  // The number starts at column 11 of line 2; nlohmann reports overflow without a position of its own.
+  CHECK(error_of(run({{"a.json", "[\n {\"lqpn\": 7.77E777787777,\"ifname\":\"x\"}]"}})) ==
+        "a.json:2:11: invalid JSON: number overflow parsing '7.77E777787777'");
   CHECK(error_of(run({{"a.json", "{\"qp\": []}"}})) == "a.json: expected a JSON array of QPs (rdma resource show qp -j)");
   CHECK(error_of(run({{"a.json", "[1]"}})) == "a.json: record 1: expected a JSON object describing one QP");
   CHECK(error_of(run({{"a.json", "[{\"ifname\":\"mlx5_0\",\"type\":\"RC\",\"state\":\"RTS\"}]"}})) ==

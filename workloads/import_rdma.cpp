@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "workloads/csv_reader.h"
@@ -121,18 +122,34 @@ std::pair<std::uint32_t, std::uint32_t> line_column(std::string_view text, std::
   return {static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column)};
 }
 
+// nlohmann's DOM builder, keeping the byte position of the first error: number overflows
+// (out_of_range) carry no position in the exception itself.
+struct PositionedDom : nlohmann::detail::json_sax_dom_parser<json> {
+  using json_sax_dom_parser::json_sax_dom_parser;
+  std::size_t offset = 0;  // 0-based, of the offending character or number
+  std::string cause;
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    // `position` counts the characters read; a syntax error is the last of them,
+    // an out-of-range number is the whole token just read.
+    const std::size_t back = std::is_same_v<Exception, nlohmann::detail::out_of_range> ? token.size() : 1;
+    offset = position < back ? 0 : position - back;
+    // Messages start "[json.exception.KIND.N] " and parse errors go on with
+    // "parse error at line L, column C: "; keep the cause only.
+    cause = e.what();
+    if (const auto bracket = cause.find("] "); bracket != std::string::npos) cause = cause.substr(bracket + 2);
+    if (cause.starts_with("parse error"))
+      if (const auto colon = cause.find(": "); colon != std::string::npos) cause = cause.substr(colon + 2);
+    return false;
+  }
+};
+
 void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
   json doc;
-  try {
-    doc = json::parse(dump.text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message starts "[json.exception.parse_error.N] parse error at line L, column C: ";
-    // keep the cause and give the position in this project's form.
-    std::string cause = e.what();
-    const auto colon = cause.find(": ", cause.find("parse error"));
-    if (colon != std::string::npos) cause = cause.substr(colon + 2);
-    const auto [line, column] = line_column(dump.text, e.byte == 0 ? 0 : e.byte - 1);
-    fail(dump.name, line, column, 0, {}, "invalid JSON: " + cause);
+  PositionedDom dom(doc, false);
+  if (!json::sax_parse(dump.text, &dom)) {
+    const auto [line, column] = line_column(dump.text, dom.offset);
+    fail(dump.name, line, column, 0, {}, "invalid JSON: " + dom.cause);
   }
   if (!doc.is_array()) fail(dump.name, 0, 0, 0, {}, "expected a JSON array of QPs (rdma resource show qp -j)");
   // Some iproute2 versions print one array per device: accept arrays of arrays.
