@@ -68,4 +68,12 @@ std::vector<std::uint8_t> down_mask(const Fabric& fabric, std::span<const LinkRe
   return mask;
 }
 
+std::vector<std::uint32_t> link_weights(const Fabric& fabric, std::span<const LinkWeight> overrides) {
+  std::vector<std::uint32_t> weight(fabric.links().size());
+  for (LinkId l = 0; l < weight.size(); ++l) weight[l] = fabric.link(l).weight;
+  for (const LinkWeight& w : overrides)
+    for (LinkId l : resolve_cables(fabric, w.cable)) weight[l] = w.weight;
+  return weight;
+}
+
 }  // namespace ecmpsim

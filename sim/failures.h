@@ -21,4 +21,8 @@ std::vector<LinkId> resolve_cables(const Fabric& fabric, const LinkRef& ref);
 // empty when `refs` is empty.
 std::vector<std::uint8_t> down_mask(const Fabric& fabric, std::span<const LinkRef> refs);
 
+// The WCMP weight of every directed link, indexed by LinkId: the fabric's,
+// then `overrides` in order (a later one wins).
+std::vector<std::uint32_t> link_weights(const Fabric& fabric, std::span<const LinkWeight> overrides);
+
 }  // namespace ecmpsim

@@ -74,10 +74,7 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
 }
 
 void Forwarding::build_selection(const Fabric& fabric, const ScenarioSpec& scenario) {
-  std::vector<std::uint32_t> weight(fabric.links().size());
-  for (LinkId l = 0; l < weight.size(); ++l) weight[l] = fabric.link(l).weight;
-  for (const LinkWeight& w : scenario.weights)
-    for (LinkId l : resolve_cables(fabric, w.cable)) weight[l] = w.weight;
+  const std::vector<std::uint32_t> weight = link_weights(fabric, scenario.weights);
 
   const auto ng = sets_->groups();
   bounds_begin_.assign(ng, 0);

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "sim/failures.h"
 #include "sim/routes.h"
 
@@ -75,4 +77,22 @@ TEST_CASE("down names are checked against the fabric") {
   const auto cut = down_mask(f, std::vector<LinkRef>{{"spine0", at}, {"spine1", at}, {"spine2", at}});
   CHECK_THROWS_WITH_AS(check_connected(f, cut, at), "the fabric is disconnected: host1 cannot reach host0",
                        InputError);
+}
+
+TEST_CASE("link weights: the fabric's, then each override in order, both directions") {
+  const Fabric f = fabric();
+  const std::vector<LinkWeight> w{{{"leaf0-spine1", {}}, 3}, {{"spine1-leaf0#1", {}}, 5}};
+  const auto weight = link_weights(f, w);
+  REQUIRE(weight.size() == f.links().size());
+  const auto first = resolve_cables(f, {"leaf0-spine1#0", {}});
+  const auto second = resolve_cables(f, {"leaf0-spine1#1", {}});
+  std::size_t other = 0;
+  for (LinkId l = 0; l < weight.size(); ++l) {
+    const bool in_first = std::find(first.begin(), first.end(), l) != first.end();
+    const bool in_second = std::find(second.begin(), second.end(), l) != second.end();
+    CHECK(weight[l] == (in_first ? 3u : in_second ? 5u : 1u));
+    other += !in_first && !in_second;
+  }
+  CHECK(other == f.links().size() - 4);
+  CHECK(link_weights(f, {}) == std::vector<std::uint32_t>(f.links().size(), 1));
 }
