@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <sstream>
 #include <stdexcept>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,8 +29,10 @@ void close_fd(int& fd) {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input) {
+  // stdin is a socket so that writing to a child that stopped reading (ip
+  // -batch exits at its first error) fails with EPIPE instead of raising SIGPIPE.
   int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) fail("pipe");
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) fail("socketpair");
   if (::pipe2(out, O_CLOEXEC) != 0) fail("pipe");
   if (::pipe2(err, O_CLOEXEC) != 0) fail("pipe");
   std::vector<char*> args;
@@ -68,7 +71,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
       if (p[k].revents == 0) continue;
       const int i = which[k];
       if (i == 0) {
-        const ssize_t w = ::write(fds[0], input.data() + written, input.size() - written);
+        const ssize_t w = ::send(fds[0], input.data() + written, input.size() - written, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
         if (w > 0) written += static_cast<std::size_t>(w);
         if (w < 0 || written == input.size()) close_fd(fds[0]);
       } else {

@@ -20,3 +20,24 @@ TEST_CASE("/proc/net/dev transmit packet counts") {
   CHECK(tx.at("lo") == 0);
   CHECK(tx.at("p1") == 14);
 }
+
+TEST_CASE("a child that stops reading its input is an exit status, not a SIGPIPE") {
+  // 4 MiB is far more than a pipe or socket buffer holds: `true` exits
+  // without reading, and the writer must see EPIPE and carry on.
+  const std::string big(4u << 20, 'x');
+  const auto r = netns::run_process({"true"}, big);
+  CHECK(r.status == 0);
+  const auto f = netns::run_process({"sh", "-c", "head -c 10; exit 3"}, big);
+  CHECK(f.status == 3);
+  CHECK(f.out == std::string(10, 'x'));
+}
+
+TEST_CASE("run_process passes input through and collects both outputs") {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + "\n";
+  const auto r = netns::run_process({"sh", "-c", "cat; echo done >&2"}, text);
+  CHECK(r.status == 0);
+  CHECK(r.out == text);
+  CHECK(r.err == "done\n");
+  CHECK(netns::run_process({"/nonexistent/ecmpsim-no-such-tool"}, "").status == 127);
+}
