@@ -1,5 +1,6 @@
 #include "sim/emulate.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
@@ -19,6 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Datagrams of a flow in flight at most: far fewer than a default receive buffer holds.
+constexpr unsigned kBurst = 32;
 
 // What `ip netns del` does, in-process so that a second Ctrl-C cannot kill it.
 void delete_namespace(const std::string& name) noexcept {
@@ -158,37 +162,48 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
       bind_to(s, flows.dst_ip[i], flows.dport[i]);
       rx = receivers.emplace(std::make_pair(dst, flows.dport[i]), std::move(s)).first;
     }
-    {
-      // Unconnected: sendto() leaves skb->hash unset, so each router computes
-      // fib_multipath_hash from the five-tuple (a connected socket's sk_txhash
-      // would travel with the packet and be used instead).
+    // Unconnected: sendto() leaves skb->hash unset, so each router computes
+    // fib_multipath_hash from the five-tuple (a connected socket's sk_txhash
+    // would travel with the packet and be used instead). A socket stays in
+    // the namespace it was made in.
+    const Socket tx = [&] {
       const netns::Enter in(handles_[f.endpoint_node(flows.src[i])]);
-      Socket tx;
-      bind_to(tx, flows.src_ip[i], flows.sport[i]);
-      const sockaddr_in to = address(flows.dst_ip[i], flows.dport[i]);
-      for (unsigned k = 0; k < packets; ++k) {
-        const std::uint32_t payload[2] = {htonl(static_cast<std::uint32_t>(i)), htonl(k)};
+      Socket s;
+      bind_to(s, flows.src_ip[i], flows.sport[i]);
+      return s;
+    }();
+    const sockaddr_in to = address(flows.dst_ip[i], flows.dport[i]);
+    // In bursts the receive buffer always holds, each received before the next is sent.
+    unsigned sent = 0, got = 0;
+    bool timed_out = false;
+    while (sent < packets && !timed_out) {
+      for (const unsigned end = std::min(packets, sent + kBurst); sent < end; ++sent) {
+        const std::uint32_t payload[2] = {htonl(static_cast<std::uint32_t>(i)), htonl(sent)};
         if (::sendto(tx.fd(), payload, sizeof payload, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) < 0)
           throw std::runtime_error(std::string("sendto: ") + std::strerror(errno));
       }
-    }
-    unsigned got = 0;
-    while (got < packets) {
-      pollfd p{rx->second.fd(), POLLIN, 0};
-      const int r = ::poll(&p, 1, 1000);
-      if (r < 0 && errno == EINTR) {
-        check_stop();
-        continue;
+      while (got < sent) {
+        pollfd p{rx->second.fd(), POLLIN, 0};
+        const int r = ::poll(&p, 1, 1000);
+        if (r < 0 && errno == EINTR) {
+          check_stop();
+          continue;
+        }
+        if (r <= 0) {
+          timed_out = true;
+          break;
+        }
+        std::uint32_t payload[2];
+        sockaddr_in from{};
+        socklen_t len = sizeof from;
+        const ssize_t n =
+            ::recvfrom(rx->second.fd(), payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&from), &len);
+        if (n == sizeof payload && ntohl(from.sin_addr.s_addr) == flows.src_ip[i] &&
+            ntohs(from.sin_port) == flows.sport[i] && ntohl(payload[0]) == i)
+          ++got;
+        else
+          ++m.stray_packets;
       }
-      if (r <= 0) break;
-      std::uint32_t payload[2];
-      sockaddr_in from{};
-      socklen_t len = sizeof from;
-      const ssize_t n = ::recvfrom(rx->second.fd(), payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&from), &len);
-      if (n == sizeof payload && ntohl(from.sin_addr.s_addr) == flows.src_ip[i] && ntohs(from.sin_port) == flows.sport[i])
-        ++got;
-      else
-        ++m.stray_packets;
     }
     const std::vector<std::uint64_t> after = snapshot();
     // Follow the links whose counter rose by exactly `packets` from the source host.
