@@ -313,7 +313,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
   return m;
 }
 
-Comparison compare(const Simulation& sim, const Trace& predicted, const EmulatedFabric::Measurement& m) {
+Comparison compare(const Trace& predicted, const EmulatedFabric::Measurement& m, std::span<const LinkId> metric_links) {
   Comparison c;
   const std::size_t nflows = predicted.path_begin.size() - 1;
   c.flows = nflows;
@@ -327,7 +327,7 @@ Comparison compare(const Simulation& sim, const Trace& predicted, const Emulated
   for (std::size_t l = 0; l < c.links; ++l) c.links_agree += predicted.link_flows[l] == m.trace.link_flows[l];
   c.stray_packets = m.stray_packets;
   std::vector<double> a, b;
-  for (LinkId l : sim.metric_links()) {
+  for (LinkId l : metric_links) {
     a.push_back(m.trace.link_flows[l]);
     b.push_back(predicted.link_flows[l]);
   }

@@ -80,13 +80,16 @@ struct Comparison {
   }
 };
 
-Comparison compare(const Simulation& sim, const Trace& predicted, const EmulatedFabric::Measurement& m);
+// `metric_links`: the switch-to-switch links the FIMs are taken over (the
+// emulated scenario's working ones).
+Comparison compare(const Trace& predicted, const EmulatedFabric::Measurement& m, std::span<const LinkId> metric_links);
 
 struct EmulateOptions {
   std::string scenario;                       // empty: the first ECMP scenario
   std::optional<std::string> hash;            // linux-l3 or linux-l4
   std::optional<std::uint32_t> seed;          // kernel and prediction
   std::optional<std::uint32_t> predict_seed;  // prediction only: a negative control
+  std::optional<std::string> predict_scenario;  // predict with another scenario's weights and failures
   std::vector<EmulateMethod> methods{EmulateMethod::Packets, EmulateMethod::RouteGet};
   unsigned packets_per_flow = 3;
   const volatile std::sig_atomic_t* stop = nullptr;
@@ -94,9 +97,14 @@ struct EmulateOptions {
 
 struct EmulateReport {
   std::string scenario;
+  std::string predict_scenario;  // the scenario the prediction used (the same unless a negative control)
   std::string note;  // how a non-Linux scenario hash was replaced, if it was
   HashSpec kernel_hash, predict_hash;
   std::vector<KernelHash> kernel;  // per switch
+  std::vector<std::string> down;   // the emulated scenario's failures, as configured
+  std::vector<std::pair<std::string, std::uint32_t>> weights;  // its WCMP weights (fabric's, then scenario's)
+  std::vector<std::uint8_t> link_down;  // per LinkId: 1 when the cable was not built; empty if none
+  std::vector<LinkId> metric_links;     // the working switch-to-switch links
   std::string prefix;
   std::size_t namespaces = 0, veth_pairs = 0;
   double build_seconds = 0;

@@ -83,8 +83,8 @@ long namespace_owner(const std::string& name) {
   return pid;
 }
 
-NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const KernelHash> kernel,
-                     const std::string& prefix) {
+NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
+                     std::span<const KernelHash> kernel, const std::string& prefix) {
   const auto nodes = fabric.nodes();
   const auto links = fabric.links();
   if (links.size() >= (1u << (32 - kLinkPoolLen)))
@@ -113,9 +113,13 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
     p.addr[l] = from_host ? nodes[links[l].from].ip : kLinkPool + l;
   }
 
-  // Cables that are down are left out: the equal-cost sets do not use them.
+  // Cables that are down are not built: the equal-cost sets do not use them,
+  // and a missing interface carries nothing.
+  const auto working = [&](LinkId l) {
+    return links[l].up && links[l ^ 1u].up && !sets.is_down(l) && !sets.is_down(l ^ 1u);
+  };
   for (LinkId l = 0; l < links.size(); l += 2) {
-    if (!links[l].up || !links[l + 1].up) continue;
+    if (!working(l)) continue;
     p.links_batch += "link add " + p.ifname[l] + " netns " + p.ns[links[l].from] + " address " + mac_of(l) +
                      " type veth peer name " + p.ifname[l + 1] + " netns " + p.ns[links[l].to] + " address " +
                      mac_of(l + 1) + "\n";
@@ -133,7 +137,7 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
     b += "link set lo up\n";
     const bool sw = fabric.is_switch(n);
     for (LinkId l : fabric.out_links(n)) {
-      if (!links[l].up || !links[l ^ 1u].up) continue;
+      if (!working(l)) continue;
       const std::string& dev = p.ifname[l];
       const LinkId back = l ^ 1u;
       const bool peer_switch = fabric.is_switch(links[l].to);
@@ -163,7 +167,13 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
       for (LinkId m : members) {
         via += members.size() > 1 ? " nexthop" : "";
         via += " via " + format_ipv4(p.addr[m ^ 1u]) + " dev " + p.ifname[m];
-        via += members.size() > 1 ? " weight 1" : "";
+        if (members.size() == 1) continue;
+        if (weight[m] < 1 || weight[m] > kMaxKernelWeight)
+          throw InputError({{}, 0, 0, "weights"},
+                           "link " + fabric.link_name(m) + " has weight " + std::to_string(weight[m]) +
+                               "; a Linux multipath route carries next-hop weights 1.." +
+                               std::to_string(kMaxKernelWeight));
+        via += " weight " + std::to_string(weight[m]);
       }
       for (const auto& [pfx, len] : prefixes[t]) b += "route add " + cidr(pfx, len) + via + "\n";
     }

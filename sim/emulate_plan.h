@@ -49,9 +49,16 @@ struct NetnsPlan {
   std::vector<std::vector<std::pair<std::string, std::string>>> sysctls;
 };
 
-// `kernel` holds one entry per switch (dense switch index).
-NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const KernelHash> kernel,
-                     const std::string& prefix);
+// The largest next-hop weight a legacy multipath route carries (`weight W`
+// is stored as rtnh_hops = W - 1, one byte).
+inline constexpr std::uint32_t kMaxKernelWeight = 256;
+
+// `kernel` holds one entry per switch (dense switch index); `weight` one WCMP
+// weight per directed link (sim/failures.h link_weights). Cables the sets were
+// computed without (sets.down()) are not built. Throws InputError for a
+// multipath member weighted above kMaxKernelWeight.
+NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
+                     std::span<const KernelHash> kernel, const std::string& prefix);
 
 // "es<pid>-": short, so names stay readable; the pid says which process owns them.
 std::string namespace_prefix(long pid);

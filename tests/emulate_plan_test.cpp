@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/emulate_plan.h"
+#include "sim/failures.h"
 #include "sim/routes.h"
 
 using namespace ecmpsim;
@@ -56,7 +57,8 @@ TEST_CASE("the plan: one veth pair per cable, /31 link addresses, multipath rout
   const Fabric fabric = build_fabric(small_parallel());
   const EqualCostSets sets = compute_equal_cost_sets(fabric);
   const std::vector<KernelHash> kernel{{1, 7}, {1, 7}, {0, 9}, {0, 9}};
-  const NetnsPlan p = plan_netns(fabric, sets, kernel, "es1-");
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
   CHECK(p.ns[0] == "es1-leaf0");
   CHECK(p.ns[5] == "es1-host1");
   // 10 cables, each one `link add` line.
@@ -103,5 +105,61 @@ TEST_CASE("hosts inside the link pool are refused") {
   const Fabric fabric = build_fabric(f);
   const EqualCostSets sets = compute_equal_cost_sets(fabric);
   const std::vector<KernelHash> kernel(4, KernelHash{1, 1});
-  CHECK_THROWS_AS(plan_netns(fabric, sets, kernel, "es1-"), InputError);
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  CHECK_THROWS_AS(plan_netns(fabric, sets, weight, kernel, "es1-"), InputError);
+}
+
+TEST_CASE("WCMP weights become next-hop weights, in member order") {
+  const Fabric fabric = build_fabric(small_parallel());
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 5});
+  // leaf0-spine1#0 (links 8/9) weight 3, leaf1-spine0#1 (links 14/15) weight 256, the kernel's most.
+  const std::vector<LinkWeight> w{{{"leaf0-spine1#0", {}}, 3}, {{"leaf1-spine0#1", {}}, 256}};
+  const auto weight = link_weights(fabric, w);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  CHECK(has_line(p.node_batch[0],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.5 dev p1 weight 1 nexthop via 100.64.0.7 dev p2 weight 1"
+                 " nexthop via 100.64.0.9 dev p3 weight 3 nexthop via 100.64.0.11 dev p4 weight 1"));
+  // A cable's weight holds in both directions: spine0 -> leaf1 over link 15 (spine0's p3).
+  CHECK(has_line(p.node_batch[2],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.12 dev p2 weight 1 nexthop via 100.64.0.14 dev p3 "
+                 "weight 256"));
+  // ...and leaf1 -> spine0#1 (link 14, leaf1's p2) towards leaf0's host.
+  CHECK(has_line(p.node_batch[1],
+                 "route add 10.0.0.1/32 nexthop via 100.64.0.13 dev p1 weight 1 nexthop via 100.64.0.15 dev p2 "
+                 "weight 256 nexthop via 100.64.0.17 dev p3 weight 1 nexthop via 100.64.0.19 dev p4 weight 1"));
+  // One byte holds rtnh_hops = weight - 1: 257 cannot be said to the kernel.
+  const std::vector<LinkWeight> big{{{"leaf0-spine1#0", {}}, 257}};
+  CHECK_THROWS_WITH_AS(plan_netns(fabric, sets, link_weights(fabric, big), kernel, "es1-"),
+                       "link leaf0->spine1 has weight 257; a Linux multipath route carries next-hop weights 1..256",
+                       InputError);
+}
+
+TEST_CASE("down cables are not built and leave the routes") {
+  const Fabric fabric = build_fabric(small_parallel());
+  // leaf0-spine1#1 (links 10/11) down.
+  const auto mask = down_mask(fabric, std::vector<LinkRef>{{"leaf0-spine1#1", {}}});
+  const EqualCostSets sets = compute_equal_cost_sets(fabric, mask);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 5});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  std::size_t lines = 0;
+  for (char c : p.links_batch) lines += c == '\n';
+  CHECK(lines == 9);
+  CHECK(p.links_batch.find("address 02:e5:00:00:00:0a") == std::string::npos);
+  CHECK(p.node_batch[0].find("dev p4") == std::string::npos);
+  CHECK(p.node_batch[3].find("100.64.0.11") == std::string::npos);
+  // leaf0 towards leaf1: three uplinks left; spine1 towards leaf0: the one surviving cable, a plain route.
+  CHECK(has_line(p.node_batch[0],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.5 dev p1 weight 1 nexthop via 100.64.0.7 dev p2 weight 1"
+                 " nexthop via 100.64.0.9 dev p3 weight 1"));
+  CHECK(has_line(p.node_batch[3], "route add 10.0.0.1/32 via 100.64.0.8 dev p0"));
+  // A whole switch down: its namespace stays, with no link at all.
+  const auto spine = down_mask(fabric, std::vector<LinkRef>{{"spine0", {}}});
+  const EqualCostSets s2 = compute_equal_cost_sets(fabric, spine);
+  const NetnsPlan q = plan_netns(fabric, s2, weight, kernel, "es1-");
+  CHECK(q.node_batch[2] == "link set lo up\n");
+  lines = 0;
+  for (char c : q.links_batch) lines += c == '\n';
+  CHECK(lines == 6);
 }

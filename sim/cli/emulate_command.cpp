@@ -50,6 +50,7 @@ Action add_emulate_command(CLI::App& app) {
     std::string hash;
     std::uint32_t seed = 0;
     std::uint32_t predict_seed = 0;
+    std::string predict_scenario;
     std::string method = "both";
     unsigned packets = 3;
     std::string format = "table";
@@ -66,6 +67,9 @@ Action add_emulate_command(CLI::App& app) {
   auto* seed = sub->add_option("--seed", opt->seed, "net.ipv4.fib_multipath_hash_seed of every switch (non-zero)");
   auto* pseed = sub->add_option("--predict-seed", opt->predict_seed,
                                 "Predict with this seed instead of the kernel's (a negative control)");
+  auto* pscenario = sub->add_option("--predict-scenario", opt->predict_scenario,
+                                    "Predict with this scenario's weights and failures instead of the emulated "
+                                    "one's (a negative control)");
   sub->add_option("--method", opt->method, "packets, route-get or both")
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(CLI::Range(1u, 1000u));
@@ -75,7 +79,7 @@ Action add_emulate_command(CLI::App& app) {
   sub->footer(
       "Needs root. Exit status: 0 every flow and link agrees, 3 a disagreement, 2 bad input, 1 internal "
       "error, 130 interrupted. Namespaces are named es<pid>-<node> and removed on exit.");
-  return [opt, seed, pseed](Io io) {
+  return [opt, seed, pseed, pscenario](Io io) {
     if (::geteuid() != 0)
       throw InputError({{}, 0, 0, "emulate"}, "needs root (CAP_SYS_ADMIN) to create network namespaces");
     if (opt->cleanup) {
@@ -89,6 +93,7 @@ Action add_emulate_command(CLI::App& app) {
     if (!opt->hash.empty()) e.hash = opt->hash;
     if (seed->count() > 0) e.seed = opt->seed;
     if (pseed->count() > 0) e.predict_seed = opt->predict_seed;
+    if (pscenario->count() > 0) e.predict_scenario = opt->predict_scenario;
     e.methods.clear();
     if (opt->method != "route-get") e.methods.push_back(EmulateMethod::Packets);
     if (opt->method != "packets") e.methods.push_back(EmulateMethod::RouteGet);
