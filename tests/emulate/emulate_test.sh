@@ -3,16 +3,18 @@
 # each fabric from network namespaces, sends every flow as real UDP packets and
 # traces it with `ip route get`, and requires the kernel to agree with
 # ecmpsim's prediction on every flow path and every link count — for several
-# seeds, both hash policies and several shapes. A negative control (the
-# prediction made with a different seed) must disagree. After every run no
-# namespace of that run may remain.
+# seeds, both hash policies, several shapes, WCMP weights and failures.
+# Negative controls (the prediction made with a different seed, or without
+# the scenario's weights or failures) must disagree. Interrupts (SIGINT,
+# SIGTERM) while building and while measuring, and an `ip` failing half way,
+# must remove the fabric. After every run no namespace of that run may remain.
 #
 # Usage: emulate_test.sh PATH/TO/ecmpsim
 # Exit: 0 pass, 1 fail, 77 skipped (not root, no iproute2 / netns, or a kernel
 # without net.ipv4.fib_multipath_hash_seed, added in Linux 6.11).
 set -uo pipefail
 
-bin=${1:?usage: $0 PATH/TO/ecmpsim}
+bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim}")
 cd "$(dirname "$0")/../.."
 skip() { echo "SKIP: $*"; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
@@ -83,6 +85,17 @@ for cfg in tests/emulate/fat_tree*.toml; do
   agree "$cfg" --seed 2024
 done
 
+# WCMP: next-hop weights at both tiers (up to 256, the kernel's largest),
+# from the fabric and from the scenario.
+agree tests/emulate/wcmp.toml --scenario wcmp
+agree tests/emulate/wcmp.toml --scenario wcmp --seed 77 --method packets
+# Failures: a cable and a whole spine down; weights and failures together; a
+# fat-tree where a failure changes the equal-cost sets two tiers away.
+agree tests/emulate/wcmp.toml --scenario down
+agree tests/emulate/wcmp.toml --scenario wcmp-down
+agree tests/emulate/fat_tree_k4.toml --scenario core-down
+grep -q '"down": true' "$work/out.json" || fail "core-down: no link reported down"
+
 # Negative control: predicting with a seed the kernel does not use must show.
 if run 3 configs/paper16.toml --seed 42 --predict-seed 43; then
   paths=$(field paths_agree "$work/out.json")
@@ -92,16 +105,88 @@ if run 3 tests/emulate/parallel.toml --predict-seed 8 --method packets; then
   [[ $(field paths_agree "$work/out.json") -lt $(field flows "$work/out.json") ]] || fail "wrong seed agreed"
 fi
 
-# SIGTERM part way: exit 130 and nothing left.
-"$bin" emulate configs/paper16.toml >/dev/null 2>"$work/err" &
+# ...and predicting without the weights, or without the failures, must too:
+# the kernel really forwards by the weights and around the failed links.
+disagree() {
+  run 3 "$@" || return
+  [[ $(field paths_agree "$work/out.json") -lt $(field flows "$work/out.json") ]] ||
+    fail "emulate $*: agreed on every path"
+}
+disagree tests/emulate/wcmp.toml --scenario wcmp --predict-scenario ecmp --method packets
+disagree tests/emulate/wcmp.toml --scenario down --predict-scenario ecmp --method packets
+disagree tests/emulate/fat_tree_k4.toml --scenario core-down --predict-scenario linux --method route-get
+
+# interrupt SIGNAL PHASE ARGS...: sends SIGNAL to emulate when PHASE is
+# `building` (its first namespace exists) or `measuring` (its last node,
+# host15, has its route); it must exit 130 and leave nothing behind. emulate
+# runs in a process group of its own; SIGINT goes to the whole group, as
+# Ctrl-C does (so an `ip` child running at that moment dies too), SIGTERM to
+# emulate alone, as kill does.
+interrupt() {
+  local sig=$1 phase=$2
+  shift 2
+  setsid "$bin" emulate "$@" >/dev/null 2>"$work/err" &
+  local pid=$! i rc target
+  for ((i = 0; i < 4000; i++)); do
+    kill -0 $pid 2>/dev/null || break
+    case $phase in
+      building) [[ $(leftovers $pid) -gt 0 ]] && break ;;
+      measuring) ip -n "es$pid-host15" route show default 2>/dev/null | grep -q via && break ;;
+    esac
+    sleep 0.005
+  done
+  target=$pid
+  [[ $sig == INT ]] && target=-$pid
+  kill -"$sig" -- $target 2>/dev/null
+  wait $pid
+  rc=$?
+  [[ $rc -eq 130 ]] || fail "$sig while ${phase}: exit $rc, expected 130: $(head -c 300 "$work/err")"
+  grep -q "interrupted; the emulated fabric was removed" "$work/err" || fail "$sig while ${phase}: no message"
+  [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while ${phase}: $(leftovers $pid) namespaces left"
+  echo "ok: $sig while ${phase} -> exit $rc, no namespace left"
+}
+interrupt TERM building configs/paper16.toml
+interrupt INT building configs/paper16.toml
+# Long enough (64 flows x 1000 packets) to be stopped while sending.
+interrupt TERM measuring configs/paper16.toml --method packets --packets 1000
+interrupt INT measuring configs/paper16.toml --method packets --packets 1000
+
+# The counters must see only the test packets, and would notice others: 20
+# datagrams to a closed port from host0 (each answered by an ICMP error)
+# while the flows are measured must fail the run.
+"$bin" emulate configs/paper16.toml --method packets --packets 1000 --format json >"$work/out.json" 2>"$work/err" &
 pid=$!
-sleep 1
-kill -TERM $pid
+for ((i = 0; i < 4000; i++)); do
+  kill -0 $pid 2>/dev/null || break
+  ip -n "es$pid-host15" route show default 2>/dev/null | grep -q via && break
+  sleep 0.005
+done
+ip netns exec "es$pid-host0" bash -c 'for k in {1..20}; do echo x >/dev/udp/10.0.3.4/9; sleep 0.02; done' 2>/dev/null
 wait $pid
 rc=$?
-[[ $rc -eq 130 || $rc -eq 0 ]] || fail "SIGTERM: exit $rc: $(cat "$work/err")"
-[[ $(leftovers $pid) -eq 0 ]] || fail "SIGTERM left namespaces"
-echo "ok: SIGTERM -> exit $rc, no namespace left"
+stray=$(field stray_packets "$work/out.json")
+[[ $rc -eq 3 && ${stray:-0} -gt 0 ]] || fail "noise on the links went unnoticed: exit $rc, stray packets ${stray:-none}"
+[[ $(leftovers $pid) -eq 0 ]] || fail "noise run: namespaces left"
+echo "ok: noise while measuring -> exit $rc, stray packets $stray"
+
+# An `ip` batch failing half way (a wrapper ahead of the real ip in PATH
+# refuses spine2's batch, after every namespace exists): an error, exit 1,
+# and the namespaces made so far are removed.
+mkdir -p "$work/bin"
+cat >"$work/bin/ip" <<EOF
+#!/usr/bin/env bash
+if [[ "\$*" == *"-n es"*"-spine2 "* ]]; then echo "injected failure" >&2; exit 1; fi
+exec $(command -v ip) "\$@"
+EOF
+chmod +x "$work/bin/ip"
+PATH="$work/bin:$PATH" "$bin" emulate configs/paper16.toml >/dev/null 2>"$work/err" &
+pid=$!
+wait $pid
+rc=$?
+[[ $rc -eq 1 ]] || fail "failing ip: exit $rc, expected 1: $(cat "$work/err")"
+grep -q "injected failure" "$work/err" || fail "failing ip: the error does not carry ip's message"
+[[ $(leftovers $pid) -eq 0 ]] || fail "failing ip: $(leftovers $pid) namespaces left"
+echo "ok: ip failing half way -> exit $rc, no namespace left"
 
 # --cleanup removes namespaces of dead emulate processes, and nothing else.
 dead=999999
@@ -115,9 +200,16 @@ ip netns del "es-other-$$" 2>/dev/null
 ip netns del "es$dead-leftover" 2>/dev/null
 echo "ok: --cleanup"
 
-# Bad input stays exit 2.
+# Bad input stays exit 2, before anything is built.
 "$bin" emulate configs/paper16.toml --hash crc16-ccitt >/dev/null 2>&1
 [[ $? -eq 2 ]] || fail "--hash crc16-ccitt should be bad input"
+"$bin" emulate configs/paper16-linux.toml --predict-scenario static >/dev/null 2>&1
+[[ $? -eq 2 ]] || fail "--predict-scenario static should be bad input"
+# A legacy multipath route holds next-hop weights up to 256 (one byte, weight - 1).
+sed 's/"leaf1-spine2" = 4/"leaf1-spine2" = 300/' tests/emulate/wcmp.toml >"$work/w300.toml"
+"$bin" emulate "$work/w300.toml" --scenario wcmp >/dev/null 2>"$work/err"
+[[ $? -eq 2 ]] && grep -q "w300.toml: weights: link leaf1->spine2 has weight 300" "$work/err" ||
+  fail "weight 300: expected a bad-input error naming the link: $(cat "$work/err")"
 if command -v setpriv >/dev/null; then
   setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" emulate configs/paper16.toml >/dev/null 2>"$work/err"
   rc=$?
