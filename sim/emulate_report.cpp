@@ -177,7 +177,8 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
     for (LinkId l = 0; l < r.link_down.size(); l += 2) cables += r.link_down[l];
     out += "down     ";
     for (std::size_t i = 0; i < r.down.size(); ++i) out += std::string(i == 0 ? " " : ", ") + r.down[i];
-    out += " (" + std::to_string(cables) + " cables not built; routes use the failure-aware equal-cost sets)\n";
+    out += " (" + std::to_string(cables) + (cables == 1 ? " cable" : " cables") +
+           " not built; routes use the failure-aware equal-cost sets)\n";
   }
   if (r.predict_scenario != r.scenario)
     out += "predicted as scenario '" + r.predict_scenario + "' (not the emulated one: a negative control)\n";
