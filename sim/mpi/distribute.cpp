@@ -3,8 +3,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 #include <string>
+
+#include "sim/error.h"
 
 namespace ecmpsim::mpi {
 namespace {
@@ -12,6 +15,9 @@ namespace {
 void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
+
+// The shared counters in rank 0's control window.
+enum Counter : int { kNext, kStops, kFinished, kCounters };
 
 // Counts and displacements of one MPI_Gatherv, in elements (int: MPI's limit).
 struct Layout {
@@ -30,6 +36,19 @@ Layout layout_of(const Session& s, int local) {
   return l;
 }
 
+// Rank 0: the finished prefix, from every rank's (begin, finished) pairs.
+std::uint64_t finished_prefix(std::span<const std::uint64_t> pairs, std::uint64_t total, std::uint64_t chunk) {
+  const std::uint64_t chunks = total / chunk + (total % chunk != 0);
+  std::vector<std::uint64_t> finished(chunks, ~0ULL);  // ~0: never claimed or never evaluated
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) finished[pairs[i] / chunk] = pairs[i + 1];
+  std::uint64_t prefix = 0;
+  for (std::uint64_t k = 0; k < chunks && finished[k] != ~0ULL; ++k) {
+    prefix += finished[k];
+    if (finished[k] < std::min(total, (k + 1) * chunk) - k * chunk) break;
+  }
+  return prefix;
+}
+
 }  // namespace
 
 Session::Session(int& argc, char**& argv) {
@@ -41,69 +60,140 @@ Session::Session(int& argc, char**& argv) {
 
 Session::~Session() { MPI_Finalize(); }
 
-void Session::abort(int code) const {
-  MPI_Abort(MPI_COMM_WORLD, code);
-  std::abort();
-}
+std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, std::uint64_t chunk,
+                         std::span<double> out, const ChunkFn& evaluate, const std::atomic<bool>* stop,
+                         const ProgressFn& progress) {
+  const bool root = session.rank() == 0;
+  if (!same_on_every_rank(session, total) || !same_on_every_rank(session, stride))
+    throw std::invalid_argument("MPI: distribute: the ranks were given different index spaces");
+  check(MPI_Bcast(&chunk, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  chunk = std::clamp<std::uint64_t>(chunk, 1, std::max<std::uint64_t>(total, 1));
+  if (stride == 0 || chunk > static_cast<std::uint64_t>(INT_MAX) / stride)
+    throw std::invalid_argument("MPI: distribute: a chunk's values must fit one MPI_Put");
+  if (root && (out.size() % stride != 0 || out.size() / stride != total))
+    throw std::invalid_argument("MPI: distribute: the output holds total * stride values");
 
-std::vector<double> distribute(const Session& session, std::uint64_t total, std::size_t stride,
-                               std::uint64_t chunk, const ChunkFn& evaluate, const ProgressFn& progress) {
-  chunk = std::max<std::uint64_t>(chunk, 1);
-  // The next unclaimed index lives on rank 0; everyone, rank 0 included, claims through RMA.
-  std::uint64_t* next = nullptr;
-  MPI_Win win;
-  const MPI_Aint bytes = session.rank() == 0 ? static_cast<MPI_Aint>(sizeof(std::uint64_t)) : 0;
-  check(MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &next, &win),
+  std::uint64_t* counters = nullptr;
+  MPI_Win control, data;
+  check(MPI_Win_allocate(root ? static_cast<MPI_Aint>(kCounters * sizeof(std::uint64_t)) : 0,
+                         sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &counters, &control),
         "MPI_Win_allocate");
-  if (session.rank() == 0) *next = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Win_lock_all(0, win);
+  if (root) std::fill_n(counters, kCounters, 0);
+  // Alone, rank 0 copies into `out` itself (Open MPI has no window over user memory for one process).
+  const bool alone = session.size() == 1;
+  if (!alone)
+    check(MPI_Win_create(root ? out.data() : nullptr, root ? static_cast<MPI_Aint>(out.size_bytes()) : 0,
+                         sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &data),
+          "MPI_Win_create");
+  MPI_Barrier(MPI_COMM_WORLD);  // the counters are zero before anyone claims
+  MPI_Win_lock_all(0, control);
+  if (!alone) MPI_Win_lock_all(0, data);
 
-  std::vector<std::uint64_t> begins;  // the chunks this rank evaluated, in claim order
+  std::vector<std::uint64_t> pairs;  // (begin, finished) of every chunk this rank evaluated
   std::vector<double> values;
+  std::exception_ptr error;
+  std::uint64_t unreported = 0;      // finished by this rank since its last claim
+  std::uint64_t reported = 0;        // finished by this rank as of its last claim
+  bool stopping = false;
   for (;;) {
-    std::uint64_t begin = 0;
-    check(MPI_Fetch_and_op(&chunk, &begin, MPI_UINT64_T, 0, 0, MPI_SUM, win), "MPI_Fetch_and_op");
-    MPI_Win_flush(0, win);
-    if (begin >= total) break;
-    const std::uint64_t end = std::min(total, begin + chunk);
-    begins.push_back(begin);
-    const std::size_t at = values.size();
-    values.resize(at + (end - begin) * stride);
-    evaluate(begin, end, std::span<double>(values).subspan(at));
-    if (progress && session.rank() == 0) progress(std::min(total, begin + chunk));
-  }
-  MPI_Win_unlock_all(win);
-  MPI_Win_free(&win);
+    if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+      stopping = true;
+      break;
+    }
+    // One atomic operation claims a chunk, reports the last one finished and reads the stop count.
+    const std::uint64_t add[kCounters] = {chunk, 0, unreported};
+    std::uint64_t seen[kCounters];
+    check(MPI_Get_accumulate(add, kCounters, MPI_UINT64_T, seen, kCounters, MPI_UINT64_T, 0, 0, kCounters,
+                             MPI_UINT64_T, MPI_SUM, control),
+          "MPI_Get_accumulate");
+    check(MPI_Win_flush(0, control), "MPI_Win_flush");
+    if (progress && root) progress(seen[kFinished] - reported);
+    reported += unreported;
+    unreported = 0;
+    if (seen[kStops] > 0 || seen[kNext] >= total) break;
 
-  if (values.size() > static_cast<std::size_t>(INT32_MAX))
-    throw std::runtime_error("MPI: more values on one rank than MPI_Gatherv can carry");
-  const Layout chunks = layout_of(session, static_cast<int>(begins.size()));
-  const Layout vals = layout_of(session, static_cast<int>(values.size()));
-  std::vector<std::uint64_t> all_begins(chunks.total);
-  std::vector<double> all_values(vals.total);
-  check(MPI_Gatherv(begins.data(), static_cast<int>(begins.size()), MPI_UINT64_T, all_begins.data(),
-                    chunks.counts.data(), chunks.displs.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD),
-        "MPI_Gatherv");
-  check(MPI_Gatherv(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, all_values.data(),
-                    vals.counts.data(), vals.displs.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD),
-        "MPI_Gatherv");
-  if (session.rank() != 0) return {};
-
-  // Each rank's values are its chunks' values in claim order: walk them and
-  // place every chunk at its index.
-  std::vector<double> out(total * stride);
-  for (std::size_t r = 0; r < chunks.counts.size(); ++r) {
-    std::size_t v = static_cast<std::size_t>(vals.displs[r]);
-    for (int c = 0; c < chunks.counts[r]; ++c) {
-      const std::uint64_t b = all_begins[static_cast<std::size_t>(chunks.displs[r] + c)];
-      const std::size_t n = (std::min(total, b + chunk) - b) * stride;
-      std::copy_n(all_values.begin() + static_cast<std::ptrdiff_t>(v), n,
-                  out.begin() + static_cast<std::ptrdiff_t>(b * stride));
-      v += n;
+    const std::uint64_t begin = seen[kNext], end = std::min(total, begin + chunk);
+    values.assign((end - begin) * stride, 0.0);
+    std::uint64_t finished = 0;
+    try {
+      finished = std::min(end - begin, evaluate(begin, end, values));
+    } catch (...) {
+      error = std::current_exception();
+    }
+    pairs.insert(pairs.end(), {begin, finished});
+    if (finished > 0 && alone) {
+      std::copy_n(values.begin(), finished * stride, out.begin() + static_cast<std::ptrdiff_t>(begin * stride));
+    } else if (finished > 0) {
+      const int n = static_cast<int>(finished * stride);
+      check(MPI_Put(values.data(), n, MPI_DOUBLE, 0, static_cast<MPI_Aint>(begin * stride), n, MPI_DOUBLE, data),
+            "MPI_Put");
+      check(MPI_Win_flush_local(0, data), "MPI_Win_flush_local");  // `values` is reused
+    }
+    unreported = finished;
+    if (finished < end - begin) {
+      stopping = true;
+      break;
     }
   }
-  return out;
+  if (stopping) {
+    const std::uint64_t add[kCounters] = {0, 1, 0};
+    check(MPI_Accumulate(add, kCounters, MPI_UINT64_T, 0, 0, kCounters, MPI_UINT64_T, MPI_SUM, control),
+          "MPI_Accumulate");
+  }
+  if (!alone) {
+    MPI_Win_unlock_all(data);
+    MPI_Win_free(&data);  // collective: every rank's puts are complete and visible after it
+  }
+  MPI_Win_unlock_all(control);
+  MPI_Win_free(&control);
+
+  const Layout layout = layout_of(session, static_cast<int>(pairs.size()));
+  std::vector<std::uint64_t> all(layout.total);
+  check(MPI_Gatherv(pairs.data(), static_cast<int>(pairs.size()), MPI_UINT64_T, all.data(), layout.counts.data(),
+                    layout.displs.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD),
+        "MPI_Gatherv");
+  std::uint64_t prefix = root ? finished_prefix(all, total, chunk) : 0;
+  check(MPI_Bcast(&prefix, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  raise_first_failure(session, error);
+  return prefix;
+}
+
+void raise_first_failure(const Session& session, std::exception_ptr error) {
+  const int mine = error ? session.rank() : session.size();
+  int first = 0;
+  check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (first == session.size()) return;
+  // The failing rank describes its exception: whether it was bad input, and the text.
+  int input = 0;
+  std::string text;
+  if (session.rank() == first) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InputError& e) {
+      input = 1;
+      text = e.describe();
+    } catch (const std::exception& e) {
+      text = e.what();
+    } catch (...) {
+      text = "unknown exception";
+    }
+  }
+  unsigned long long length = text.size();
+  check(MPI_Bcast(&input, 1, MPI_INT, first, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, first, MPI_COMM_WORLD), "MPI_Bcast");
+  text.resize(length);
+  check(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, first, MPI_COMM_WORLD), "MPI_Bcast");
+  if (session.rank() == first) std::rethrow_exception(error);
+  const std::string where = "rank " + std::to_string(first);
+  if (input) throw InputError({{}, 0, 0, where}, text);
+  throw std::runtime_error(where + ": " + text);
+}
+
+bool same_on_every_rank(const Session&, std::uint64_t value) {
+  const std::uint64_t both[2] = {value, ~value};  // the maximum of ~value is the complement of the minimum
+  std::uint64_t max[2];
+  check(MPI_Allreduce(both, max, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return max[0] == ~max[1];
 }
 
 std::uint64_t sum_to_root(const Session& session, std::uint64_t value) {

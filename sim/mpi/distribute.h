@@ -1,14 +1,22 @@
 // Distributes an index space [0, total) over MPI ranks in dynamic chunks and
-// gathers the per-index values to rank 0 in index order.
+// collects the per-index values on rank 0 in index order.
 //
 // Every rank, rank 0 included, claims the next chunk from a shared counter
-// (MPI_Fetch_and_op on a window exposed by rank 0), so ranks that draw cheap
-// chunks simply claim more of them. A chunk's values are a pure function of
-// its indices, so the gathered array is the same for any number of ranks,
-// chunk size or claim order: rank 0 holds exactly what one process computes.
+// (an atomic MPI_Get_accumulate on a window exposed by rank 0), so ranks that
+// draw cheap chunks simply claim more of them, and puts the chunk's values at
+// their place in rank 0's output (MPI_Put). A chunk's values are a pure
+// function of its indices, so the collected array is the same for any number
+// of ranks, chunk size or claim order: rank 0 holds exactly what one process
+// computes.
+//
+// A stop (a rank's stop flag, or a chunk finished only in part) is announced
+// in the same window: no rank claims another chunk, and the result is the
+// longest prefix of indices that were all finished.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <span>
 #include <vector>
@@ -26,22 +34,39 @@ class Session {
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
-  // Ends every rank with `code` (a rank that alone failed must not leave the others waiting).
-  [[noreturn]] void abort(int code) const;
 
  private:
   int rank_ = 0, size_ = 1;
 };
 
-// Writes `stride` values per index of [begin, end) into `out` (size (end-begin)*stride).
-using ChunkFn = std::function<void(std::uint64_t begin, std::uint64_t end, std::span<double> out)>;
-// Called on rank 0 with the number of indices claimed so far (by any rank).
-using ProgressFn = std::function<void(std::uint64_t claimed)>;
+// Writes `stride` values per index of [begin, end) into `out` (size
+// (end-begin)*stride) and returns how many leading indices it finished:
+// end - begin, or fewer when it stopped early.
+using ChunkFn = std::function<std::uint64_t(std::uint64_t begin, std::uint64_t end, std::span<double> out)>;
+// Called on rank 0 at each of its claims with the number of indices the other
+// ranks had finished by their last claims (for a progress bar).
+using ProgressFn = std::function<void(std::uint64_t others_finished)>;
 
-// Collective: every rank calls it with the same total, stride and chunk.
-// Returns the total*stride values in index order on rank 0, an empty vector elsewhere.
-std::vector<double> distribute(const Session& session, std::uint64_t total, std::size_t stride,
-                               std::uint64_t chunk, const ChunkFn& evaluate, const ProgressFn& progress = {});
+// Collective: every rank calls it with the same total and stride (else every
+// rank throws std::invalid_argument); rank 0's chunk is used. On
+// rank 0, `out` has total*stride elements and receives the values in index
+// order; elsewhere it is empty. Returns, on every rank, the length of the
+// finished prefix: total, unless a rank stopped (`stop` set when it was about
+// to claim, or a chunk finished in part). If `evaluate` throws on some rank,
+// every rank stops and then throws (see raise_first_failure).
+std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, std::uint64_t chunk,
+                         std::span<double> out, const ChunkFn& evaluate, const std::atomic<bool>* stop = nullptr,
+                         const ProgressFn& progress = {});
+
+// Collective: when any rank passes an exception, every rank throws. The
+// lowest such rank rethrows its own; the others throw a copy tagged with that
+// rank: an InputError whose field is "rank N" for an InputError (its text
+// being the original's describe()), else std::runtime_error("rank N: what").
+// Returns normally when no rank failed.
+void raise_first_failure(const Session& session, std::exception_ptr error);
+
+// Collective: whether every rank passed the same value.
+bool same_on_every_rank(const Session& session, std::uint64_t value);
 
 // Sum of `value` over all ranks, on rank 0 (elsewhere the local value).
 std::uint64_t sum_to_root(const Session& session, std::uint64_t value);
