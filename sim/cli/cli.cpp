@@ -4,6 +4,7 @@
 #include <ostream>
 #include <vector>
 
+#include "sim/cli/ranks.h"
 #include "sim/error.h"
 #include "sim/output.h"
 
@@ -75,8 +76,11 @@ int run(int argc, const char* const* argv, Io io) {
     return 2;
   }
   try {
-    for (const auto& [sub, action] : commands)
-      if (sub->parsed()) return action(io);
+    for (const auto& [sub, action] : commands) {
+      if (!sub->parsed()) continue;
+      if (io.ranks != nullptr && io.ranks->rank() != 0 && sub->get_name() != "sweep") return 0;
+      return action(io);
+    }
   } catch (const InputError& e) {
     io.err << "ecmpsim: " << e.describe() << "\n";
     return 2;

@@ -8,9 +8,14 @@
 
 namespace ecmpsim::cli {
 
+class Ranks;
+
 struct Io {
   std::ostream& out;
   std::ostream& err;
+  // Set by the MPI build's main when several ranks run: `sweep` splits its
+  // work across them, and every other command runs on rank 0 alone.
+  const Ranks* ranks = nullptr;
 };
 
 // Runs one command line; returns the exit code (0 ok, 2 bad input, 1 internal error).

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/ranks.h"
 #include "sim/config.h"
 #include "sim/ranges.h"
 #include "sim/seeds.h"
@@ -49,23 +50,40 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
   return s;
 }
 
-// Watches a running sweep from its own thread: turns SIGINT (blocked in every
-// other thread, so it is only ever delivered here) into a stop request, and
-// draws a progress bar on a terminal once the sweep has run for a second.
+// The sweep the options describe: the config, the axes (flags over its
+// [sweep] section) and the variant limit checked.
+std::unique_ptr<const Sweep> make_sweep(const Options& o) {
+  const std::string path = o.config.empty() ? default_config_path() : o.config;
+  Spec spec = load_config(path);
+  const SweepSpec axes = axes_from(o, spec.sweep);
+  const VariantSpace space(spec, axes);
+  if (space.size() == ~0ULL) throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
+  if (space.size() > axes.max_variants && !o.force)
+    throw InputError(flag("--max-variants"), "the sweep has " + std::to_string(space.size()) +
+                                                 " variants, more than the limit of " +
+                                                 std::to_string(axes.max_variants) + "; pass --force to run it");
+  return std::make_unique<const Sweep>(std::move(spec), axes);
+}
+
+// Watches a running sweep from its own thread: turns SIGINT or SIGUSR1 (which
+// mpirun forwards to every rank, unlike its Ctrl-C) into a stop request, both
+// being blocked in every other thread so they are only ever delivered here,
+// and draws a progress bar on a terminal once the sweep has run for a second.
 class Monitor {
  public:
   Monitor(SweepControl& control, std::uint64_t total, bool tty) : control_(control), total_(total), tty_(tty) {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
     thread_ = std::thread([this] { loop(); });
   }
   ~Monitor() {
     done_.store(true);
     thread_.join();
-    // A Ctrl-C that arrived after the sweep ended is consumed, not delivered late.
+    // A stop signal that arrived after the sweep ended is consumed, not delivered late.
     const timespec zero{0, 0};
-    while (sigtimedwait(&set_, nullptr, &zero) == SIGINT) interrupted_ = true;
+    while (sigtimedwait(&set_, nullptr, &zero) > 0) interrupted_ = true;
     pthread_sigmask(SIG_SETMASK, &old_, nullptr);
   }
   Monitor(const Monitor&) = delete;
@@ -77,7 +95,7 @@ class Monitor {
     bool drawn = false;
     while (!done_.load()) {
       const timespec tick{0, 100'000'000};
-      if (sigtimedwait(&set_, nullptr, &tick) == SIGINT) control_.stop.store(true);
+      if (sigtimedwait(&set_, nullptr, &tick) > 0) control_.stop.store(true);
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!tty_ || elapsed < 1.0 || done_.load()) continue;
       const auto finished = control_.finished.load();
@@ -130,27 +148,27 @@ Action add_sweep_command(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
   return [opt](Io io) {
-    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    Spec spec = load_config(path);
-    const SweepSpec axes = axes_from(*opt, spec.sweep);
-    const VariantSpace space(spec, axes);
-    if (space.size() == ~0ULL)
-      throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
-    if (space.size() > axes.max_variants && !opt->force)
-      throw InputError(flag("--max-variants"), "the sweep has " + std::to_string(space.size()) +
-                                                   " variants, more than the limit of " +
-                                                   std::to_string(axes.max_variants) + "; pass --force to run it");
-    const Sweep sweep(std::move(spec), axes);
+    // Under mpirun every rank sets up the same sweep; all fail together or none does.
+    const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
+    std::unique_ptr<const Sweep> sweep;
+    const auto setup = [&] { sweep = make_sweep(*opt); };
+    if (ranks != nullptr)
+      ranks->agree(setup);
+    else
+      setup();
+    const VariantSpace& space = sweep->space();
     const unsigned threads = opt->threads ? opt->threads : static_cast<unsigned>(tbb::info::default_concurrency());
     SweepControl control;
     SweepRun run;
     {
-      const bool tty = &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+      const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
       const Monitor monitor(control, space.size(), tty);
-      run = run_sweep(sweep, 0, space.size(), threads, &control);
+      run = ranks != nullptr ? ranks->run_sweep(*sweep, threads, control)
+                             : run_sweep(*sweep, 0, space.size(), threads, &control);
     }
-    const SweepSummary summary = summarize(run.values, opt->bins, axes.threshold);
-    const SweepReport report{sweep, run, summary};
+    if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? 130 : 0;
+    const SweepSummary summary = summarize(run.values, opt->bins, space.axes().threshold);
+    const SweepReport report{*sweep, run, summary};
     std::string text;
     if (opt->format == "json")
       text = sweep_json(report);

@@ -1,0 +1,28 @@
+// The other processes of a distributed `ecmpsim sweep` (an MPI build run
+// under mpirun). The plain build never has any: Io::ranks is null there.
+#pragma once
+
+#include <functional>
+
+#include "sim/sweep.h"
+
+namespace ecmpsim::cli {
+
+class Ranks {
+ public:
+  virtual ~Ranks() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Collective: runs `setup` on every rank; if it threw on any rank, throws on
+  // every rank (the lowest failing rank's error), so all ranks fail together
+  // and rank 0 reports it once.
+  virtual void agree(const std::function<void()>& setup) const = 0;
+  // Collective: run_sweep over the whole variant space, split across the
+  // ranks; rank 0 gets every value, the others none.
+  virtual SweepRun run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control) const = 0;
+  // Whether a progress bar has a terminal to go to: on rank 0, its stderr or
+  // mpirun's (a rank's stderr is a pipe to mpirun); never on the others.
+  virtual bool terminal() const = 0;
+};
+
+}  // namespace ecmpsim::cli
