@@ -2,10 +2,12 @@
 # Builds and runs every test: the libFuzzer targets for a bounded time (clang,
 # ASan+UBSan), an ASan+UBSan build of the whole suite, then the Release build
 # (tests, benchmarks run once briefly). Ends with CTest's summary.
-# Also an MPI build (build-mpi) running only the tests labelled mpi.
+# Also an MPI build (build-mpi) running only the tests labelled mpi. First
+# installs what scripts/setup.sh installs (Open MPI among it), when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+scripts/setup.sh
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DECMPSIM_FUZZ=ON \
   -DECMPSIM_TESTS=OFF -DECMPSIM_BENCH=OFF -DECMPSIM_FUZZ_SECONDS="${ECMPSIM_FUZZ_SECONDS:-20}" >/dev/null
