@@ -12,6 +12,9 @@ constexpr std::array<std::string_view, 8> kFieldNames{"src-ip",    "dst-ip",    
                                                       "src-port",  "dst-port",   "flow-label",
                                                       "in-port",   "dst-qp"};
 
+// Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
+static_assert(22 <= kMaxKeyBytes && kFlowKeysHashLength <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
+
 inline std::size_t put_be(std::uint8_t* p, std::uint64_t v, std::size_t bytes) noexcept {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
   return bytes;
@@ -24,6 +27,16 @@ std::string_view field_name(Field f) noexcept { return kFieldNames[static_cast<s
 std::optional<Field> parse_field(std::string_view name) noexcept {
   for (std::size_t i = 0; i < kFieldNames.size(); ++i)
     if (kFieldNames[i] == name) return static_cast<Field>(i);
+  return std::nullopt;
+}
+
+std::optional<Field> repeated_field(std::span<const Field> fields) noexcept {
+  std::uint32_t seen = 0;
+  for (Field f : fields) {
+    const std::uint32_t bit = 1u << static_cast<unsigned>(f);
+    if (seen & bit) return f;
+    seen |= bit;
+  }
   return std::nullopt;
 }
 

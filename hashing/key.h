@@ -17,6 +17,10 @@ enum class Field : std::uint8_t { SrcIp, DstIp, Proto, SrcPort, DstPort, FlowLab
 
 std::string_view field_name(Field f) noexcept;
 std::optional<Field> parse_field(std::string_view name) noexcept;
+// The first field listed more than once, if any. A field list names each
+// field at most once (as a P4 field list does); that also keeps every key
+// within kMaxKeyBytes, so lists must be checked with this before build_key.
+std::optional<Field> repeated_field(std::span<const Field> fields) noexcept;
 
 // The header values one hash decision can read. A field the flow lacks is 0.
 struct Tuple {
@@ -35,7 +39,8 @@ using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
 
 // Writes the key for `layout` and returns the number of bytes written.
 // KeyLayout::Fields: `fields` in order, network byte order: IPs 4 bytes,
-// proto 1, ports 2, flow label 4 (20 bits, right-aligned), in-port 2, dst-qp 3.
+// proto 1, ports 2, flow label 4 (20 bits, right-aligned), in-port 2, dst-qp 3;
+// `fields` must have no repeated field (repeated_field).
 // LinuxL3 / LinuxL4: the 48 struct flow_keys bytes fib_multipath_hash hashes
 // (linux_multipath.h). BondL34: ports word, src, dst (bonding.h). The Linux
 // layouts ignore `fields`.

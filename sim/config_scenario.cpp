@@ -110,6 +110,8 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
            if (!f) throw InputError(at, "unknown hash field '" + v.value_or("?") + "'");
            s.fields.push_back(*f);
          }
+         if (const auto r = hashing::repeated_field(s.fields))
+           throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
        },
        [](const HashSpec& s) {
          std::string r = "[";

@@ -14,6 +14,11 @@ SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
   SwitchHash h;
   h.algo = hashing::find(spec.algo);
   if (h.algo == nullptr) throw InputError(where, "unknown hash algorithm '" + spec.algo + "'");
+  if (const auto r = hashing::repeated_field(spec.fields)) {
+    SourcePos at = where;
+    at.field = "scenario.hash.fields";
+    throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+  }
   h.fields = spec.fields;
   h.seed = spec.seed;
   h.offset = spec.offset;

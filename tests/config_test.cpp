@@ -45,6 +45,9 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
         "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5'");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-mac\"]\n") ==
         "t.toml:4:10: scenario.hash.fields: unknown hash field 'src-mac'");
+  // Each field at most once (a P4 field list): a repeated field would also overrun the key buffer.
+  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-ip\", \"dst-ip\", \"src-ip\"]\n") ==
+        "t.toml:4:10: scenario.hash.fields: hash field 'src-ip' listed twice");
   CHECK(error_of("[[scenario]]\nname = \"a\"\n[[scenario]]\nname = \"a\"\n") ==
         "t.toml:3:1: scenario: duplicate scenario name 'a'");
   CHECK(error_of("[[scenario]]\nname = \"s\"\nrouting = \"static\"\n") ==

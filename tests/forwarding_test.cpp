@@ -170,3 +170,18 @@ TEST_CASE("static routes from CSV, with a source prefix, and their errors with f
   dead.replace(dead.find("leaf1,10.0.0.0/24,,spine1"), 25, "leaf1,10.0.0.0/24,,spine0");
   CHECK(error(dead) == "no route on switch 'spine0' for destination host1 (10.0.0.2)");
 }
+
+TEST_CASE("a Spec built in code with a repeated hash field is refused, not packed past the key buffer") {
+  const Fabric f = small();
+  const EqualCostSets sets = compute_equal_cost_sets(f);
+  ScenarioSpec sc;
+  sc.hash.fields.assign(20, hashing::Field::SrcIp);  // 80 bytes if packed
+  CHECK_THROWS_WITH_AS(Forwarding(f, sets, sc, "code"), "hash field 'src-ip' listed twice", InputError);
+  HashOverride o;
+  o.tier = Tier::Spine;
+  o.values.fields = {hashing::Field::DstQp, hashing::Field::DstQp};
+  o.keys = kHashFields;
+  ScenarioSpec tiered;
+  tiered.hash_tiers.push_back(o);
+  CHECK_THROWS_WITH_AS(Forwarding(f, sets, tiered, "code"), "hash field 'dst-qp' listed twice", InputError);
+}

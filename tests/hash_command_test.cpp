@@ -91,6 +91,9 @@ TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2"
   CHECK(r.err == "ecmpsim: --src: invalid IPv4 address '1.2.3'\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
   CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac'\n");
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,dst-port,src-ip"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "ecmpsim: --fields: hash field 'src-ip' listed twice\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--tuples", "/nonexistent.csv"});
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: /nonexistent.csv: cannot open file\n");

@@ -68,3 +68,14 @@ TEST_CASE("Linux layouts ignore the field list; BondL34 is ports word + src + ds
   CHECK(key(h::KeyLayout::BondL34, {}, t) ==
         std::vector<std::uint8_t>{0xC0, 0x01, 0x12, 0xB7, 10, 0, 0, 1, 10, 0, 1, 2});
 }
+
+TEST_CASE("a field list names each field at most once, which bounds the key") {
+  using F = h::Field;
+  CHECK_FALSE(h::repeated_field(h::default_fields()).has_value());
+  const std::vector<F> all{F::SrcIp, F::DstIp, F::Proto, F::SrcPort, F::DstPort, F::FlowLabel, F::InPort, F::DstQp};
+  CHECK_FALSE(h::repeated_field(all).has_value());
+  // Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 = 22 bytes, within the key buffer.
+  CHECK(key(h::KeyLayout::Fields, all, rocev2()).size() == 22);
+  CHECK(h::repeated_field(std::vector<F>{F::SrcIp, F::DstPort, F::SrcIp}) == F::SrcIp);
+  CHECK(h::repeated_field(std::vector<F>{F::DstQp, F::Proto, F::Proto, F::DstQp}) == F::Proto);
+}

@@ -47,6 +47,8 @@ HashQuery make_query(const Options& o) {
       if (!f) throw InputError({{}, 0, 0, "--fields"}, "unknown hash field '" + name + "'");
       q.fields.push_back(*f);
     }
+    if (const auto r = hashing::repeated_field(q.fields))
+      throw InputError({{}, 0, 0, "--fields"}, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
   }
   q.seed = static_cast<std::uint32_t>(number("--seed", o.seed, 0xFFFFFFFFu));
   q.offset = static_cast<std::uint32_t>(number("--offset", o.offset, 63));
