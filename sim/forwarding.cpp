@@ -60,7 +60,7 @@ HashSpec hash_for_switch(const ScenarioSpec& scenario, Tier tier, std::string_vi
 
 Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario,
                        const std::string& source, const workloads::Flows* flows)
-    : sets_(&sets), source_(source) {
+    : sets_(&sets), source_(source), scenario_name_(scenario.name) {
   for (const HashOverride& o : scenario.hash_switches) {
     const NodeId n = fabric.find(o.switch_name);
     if (n == kNone || !fabric.is_switch(n)) throw InputError(o.where, "no switch named '" + o.switch_name + "'");

@@ -48,6 +48,9 @@ class Forwarding {
              const std::string& source, const workloads::Flows* flows = nullptr);
 
   bool is_static() const noexcept { return !static_code_.empty(); }
+  // The config file and scenario this state was compiled from, for messages.
+  const std::string& source() const noexcept { return source_; }
+  const std::string& scenario_name() const noexcept { return scenario_name_; }
   const EqualCostSets& sets() const noexcept { return *sets_; }
   // One hash per switch (dense switch index); patchable, e.g. per-switch seeds in sweeps.
   const SwitchHash& hash_of(std::uint32_t switch_index) const { return hashes_[switch_index]; }
@@ -120,7 +123,7 @@ class Forwarding {
 
   std::uint32_t tors_ = 0;
   std::vector<std::uint32_t> tor_of_, tor_pos_, endpoint_ip_;  // copies for the hot path
-  std::string source_;
+  std::string source_, scenario_name_;
   std::vector<std::uint32_t> static_code_;   // switch x destination ToR
   std::vector<LinkId> per_endpoint_;         // per-endpoint entries of (switch, ToR) pairs that need them
   std::vector<Route> routes_;                // explicit routes grouped by switch

@@ -10,7 +10,8 @@ namespace {
                            std::uint32_t src_ip, bool loop) {
   const Node& d = fabric.node(fabric.endpoint_node(dst));
   // A static decision that came from an explicit route points at that route.
-  SourcePos where;
+  // Otherwise (a generated entry, a missing route) it names the config and scenario.
+  SourcePos where{fwd.source(), 0, 0, "scenario '" + fwd.scenario_name() + "'"};
   if (fwd.is_static())
     if (auto origin = fwd.route_origin(fabric.switch_index(sw), dst, src_ip)) where = *origin;
   throw InputError(where, std::string(loop ? "routing loop" : "no route") + " on switch '" +

@@ -61,7 +61,7 @@ TEST_CASE("a static table without a route for a flow's destination is an error")
       "[fabric]\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n"
       "[[scenario]]\nname = \"s\"\nrouting = \"static\"\n"
       "routes = [{ switch = \"leaf0\", dst = \"10.0.1.1\", via = \"spine0\" }]\n";
-  CHECK(error_of(cfg) == "no route on switch 'spine0' for destination host1 (10.0.1.1)");
+  CHECK(error_of(cfg) == "t.toml: scenario 's': no route on switch 'spine0' for destination host1 (10.0.1.1)");
 }
 
 TEST_CASE("a route on an unknown switch points at the route") {
