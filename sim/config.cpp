@@ -1,10 +1,9 @@
 #include "sim/config.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "sim/config_sections.h"
+#include "sim/input_file.h"
 
 namespace ecmpsim {
 namespace {
@@ -43,15 +42,6 @@ JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string&
   return job;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0, {}}, "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError({path, 0, 0, {}}, "cannot read file");
-  return ss.str();
-}
-
 }  // namespace
 
 namespace config {
@@ -61,7 +51,9 @@ SourcePos pos_of(const toml::node& n, const std::string& file, std::string_view 
 }
 }  // namespace config
 
-Spec load_config(const std::string& path) { return parse_config(read_file(path), path); }
+Spec load_config(const std::string& path) {
+  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file"), path);
+}
 
 Spec parse_config(std::string_view text, const std::string& path) {
   toml::table root;

@@ -1,21 +1,12 @@
 // Files a config points at: explicit topologies (TOML or CSV) and static
 // route tables (CSV). Paths are relative to the config file's directory.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "sim/config_sections.h"
+#include "sim/input_file.h"
 
 namespace ecmpsim::config {
 namespace {
-
-std::string slurp(const std::string& path, const SourcePos& key_at) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(key_at, "cannot open file '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -179,14 +170,14 @@ std::string relative_to(const std::string& config_path, const std::string& path)
 }
 
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at) {
-  const std::string text = slurp(path, key_at);
+  const std::string text = read_input_file(path, key_at, "file '" + path + "'");
   if (ends_with(path, ".csv")) return topology_csv(path, text);
   if (ends_with(path, ".toml")) return topology_toml(path, text);
   throw InputError(key_at, "topology file '" + path + "' must end in .toml or .csv");
 }
 
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at) {
-  const std::string text = slurp(path, key_at);
+  const std::string text = read_input_file(path, key_at, "file '" + path + "'");
   auto file = std::make_shared<RouteFile>();
   file->path = path;
   bool first = true;

@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <unordered_map>
 
+#include "sim/input_file.h"
 #include "sim/parse.h"
 #include "workloads/import_csv.h"
 #include "workloads/import_pcap.h"
@@ -15,15 +14,6 @@
 namespace ecmpsim {
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0, {}}, "cannot open the flows file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw InputError({path, 0, 0, {}}, "cannot read the flows file");
-  return std::move(s).str();
-}
 
 workloads::ImportedFlows take(workloads::ImportResult r) {
   if (auto* e = std::get_if<workloads::ImportError>(&r)) throw to_input_error(*e);
@@ -75,7 +65,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     }
   }
   std::vector<std::string> texts;
-  for (const auto& p : paths) texts.push_back(read_file(p));
+  for (const auto& p : paths) texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
   if (!format) format = workloads::detect_flows_format(std::string_view(texts[0]).substr(0, 64), paths[0]);
   if (*format != FlowsFormat::Rdma) {
     if (paths.size() > 1) throw InputError({{}, 0, 0, "--flows"}, "several files are only read for rdma dumps");
@@ -88,7 +78,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   }
   if (o.rdma_map.empty())
     throw InputError({{}, 0, 0, "--rdma-map"}, "required for rdma flows (a CSV host,ifname,ip)");
-  const std::string map = read_file(o.rdma_map);
+  const std::string map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file");
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
   workloads::RdmaOptions ropt;

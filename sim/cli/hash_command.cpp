@@ -1,14 +1,12 @@
 #include <charconv>
-#include <iostream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <fstream>
 #include <sstream>
 
 #include "sim/cli/cli.h"
 #include "sim/error.h"
 #include "sim/hash_query.h"
+#include "sim/input_file.h"
 #include "sim/parse.h"
 
 namespace ecmpsim::cli {
@@ -69,16 +67,11 @@ HashQuery make_query(const Options& o) {
   return q;
 }
 
-std::string read_input(const std::string& path) {
-  std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0, {}}, "cannot open file");
-  ss << in.rdbuf();
-  return ss.str();
+std::string read_tuples(const std::string& path) {
+  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
+  auto text = read_stream(stdin);
+  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
+  return std::move(*text);
 }
 
 std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
@@ -104,7 +97,7 @@ int run_hash(const Options& o, Io io) {
   if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
   const HashCalculator calc(make_query(o));
   if (!o.tuples.empty()) {
-    const std::string input = read_input(o.tuples);
+    const std::string input = read_tuples(o.tuples);
     std::string text;
     text.reserve(input.size() / 2);
     const unsigned bits = calc.query().algo->bits;
