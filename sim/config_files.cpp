@@ -194,10 +194,8 @@ std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const 
     r.next_hop = std::string(cells[3].text);
     if (r.switch_name.empty()) throw InputError(at(0), "empty switch name");
     if (r.next_hop.empty()) throw InputError(at(3), "empty next hop");
-    const auto dst = parse_prefix(cells[1].text);
-    if (!dst) throw InputError(at(1), "invalid prefix '" + std::string(cells[1].text) + "'");
-    r.prefix = dst->first;
-    r.prefix_len = dst->second;
+    if (cells[1].text.empty()) throw InputError(at(1), "empty destination");
+    if (!read_route_dst(cells[1].text, r)) throw InputError(at(1), "invalid prefix '" + std::string(cells[1].text) + "'");
     if (!cells[2].text.empty()) {
       const auto src = parse_prefix(cells[2].text);
       if (!src) throw InputError(at(2), "invalid source prefix '" + std::string(cells[2].text) + "'");

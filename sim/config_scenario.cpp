@@ -137,6 +137,18 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
   return k;
 }
 
+bool read_route_dst(std::string_view text, StaticRoute& r) {
+  if (const auto p = parse_prefix(text)) {
+    r.prefix = p->first;
+    r.prefix_len = p->second;
+    return true;
+  }
+  if (text.find_first_not_of("0123456789./") == std::string_view::npos) return false;
+  r.dst_host = std::string(text);
+  r.prefix_len = 32;
+  return true;
+}
+
 const std::vector<Knob<StaticRoute>>& route_knobs() {
   auto str = [](std::string_view key, std::string_view doc, auto get) {
     return Knob<StaticRoute>{key, "string", doc,
@@ -149,14 +161,12 @@ const std::vector<Knob<StaticRoute>>& route_knobs() {
   };
   static const std::vector<Knob<StaticRoute>> k{
       str("switch", "Switch the route is installed on.", [](StaticRoute& s) -> std::string& { return s.switch_name; }),
-      {"dst", "string", "Destination host address or prefix (\"10.0.1.2\" or \"10.0.1.0/24\").",
+      {"dst", "string",
+       "Destination: a host (\"host5\", \"node3.nic1\"), its address (\"10.0.1.2\") or a prefix (\"10.0.1.0/24\").",
        [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
-         if (!n.is_string() || !v) throw InputError(at, "expected an address or prefix string");
-         const auto p = parse_prefix(*v);
-         if (!p) throw InputError(at, "invalid prefix '" + *v + "'");
-         s.prefix = p->first;
-         s.prefix_len = p->second;
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a host name, address or prefix string");
+         if (!read_route_dst(*v, s)) throw InputError(at, "invalid prefix '" + *v + "'");
        },
        nullptr},
       {"src", "string", "Optional source prefix: the route applies only to packets from it (most specific "

@@ -29,6 +29,11 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
 std::vector<LinkRef> read_link_refs(const toml::node& n, const SourcePos& at);
 std::vector<LinkWeight> read_weights(const toml::node& n, const SourcePos& at);
 
+// A static route's `dst`: an address, a prefix, or an endpoint's name (kept
+// in dst_host, resolved on the fabric). Returns false for a malformed
+// address or prefix (only digits, dots and a slash).
+bool read_route_dst(std::string_view text, StaticRoute& r);
+
 // Files a config points at (sim/config_files.cpp); paths relative to the config.
 std::string relative_to(const std::string& config_path, const std::string& path);
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at);

@@ -167,6 +167,14 @@ void Forwarding::build_static(const Fabric& fabric, const ScenarioSpec& scenario
     if (sw == kNone || !fabric.is_switch(sw)) throw InputError(where(), "static route on unknown switch '" + r.switch_name + "'");
     const NodeId nh = fabric.find(r.next_hop);
     if (nh == kNone) throw InputError(where(), "static route via unknown node '" + r.next_hop + "'");
+    std::uint32_t prefix = r.prefix;
+    if (!r.dst_host.empty()) {
+      const NodeId d = fabric.find(r.dst_host);
+      if (d == kNone || fabric.is_switch(d))
+        throw InputError(where(), "static route to unknown host '" + r.dst_host + "' (a destination is an " +
+                                      "endpoint name, an address or a prefix)");
+      prefix = fabric.node(d).ip;
+    }
     LinkId link = kNone;
     for (LinkId l : fabric.out_links(sw))
       if (fabric.link(l).to == nh && fabric.link(l).up && !sets_->is_down(l)) {
@@ -176,7 +184,7 @@ void Forwarding::build_static(const Fabric& fabric, const ScenarioSpec& scenario
     if (link == kNone)
       throw InputError(where(), "static route on '" + r.switch_name + "' via '" + r.next_hop +
                                     "': no working link between them");
-    rows.push_back({fabric.switch_index(sw), Route{r.prefix, r.src, r.prefix_len, r.src_len, link, &r, file}});
+    rows.push_back({fabric.switch_index(sw), Route{prefix, r.src, r.prefix_len, r.src_len, link, &r, file}});
   };
   for (const StaticRoute& r : scenario.routes) add(r, nullptr);
   if (scenario.routes_file)

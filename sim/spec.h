@@ -108,12 +108,14 @@ struct HashOverride {
 
 enum class RoutingKind : std::uint8_t { Ecmp, Static };
 
-// One static route: on `switch_name`, packets to `prefix/len` (and, when
-// src_len > 0, from `src/src_len`) leave towards `next_hop`.
+// One static route: on `switch_name`, packets to `prefix/len` (or to the
+// endpoint named `dst_host`, a /32 resolved on the fabric) and, when
+// src_len > 0, from `src/src_len`, leave towards `next_hop`.
 struct StaticRoute {
   std::string switch_name;
   std::uint32_t prefix = 0;
   std::uint8_t prefix_len = 32;
+  std::string dst_host;  // set instead of prefix when the route names the destination host
   std::uint32_t src = 0;
   std::uint8_t src_len = 0;
   std::string next_hop;

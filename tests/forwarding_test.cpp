@@ -186,3 +186,65 @@ TEST_CASE("a Spec built in code with a repeated hash field is refused, not packe
   tiered.hash_tiers.push_back(o);
   CHECK_THROWS_WITH_AS(Forwarding(f, sets, tiered, "code"), "hash field 'dst-qp' listed twice", InputError);
 }
+
+TEST_CASE("static routes name their destination by host, address or prefix") {
+  // 2 leaves x 2 spines, one host per leaf: host0 (10.0.0.1) on leaf0, host1 (10.0.1.1) on leaf1.
+  const std::string head =
+      "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 1\n[workload]\nchannels = 1\nmessage_bytes = 1000\n"
+      "[[scenario]]\nname = \"s\"\nrouting = \"static\"\nroutes = [\n";
+  const std::string by_name =
+      "{ switch = \"leaf0\", dst = \"host1\", via = \"spine1\" },\n"
+      "{ switch = \"spine1\", dst = \"host1\", via = \"leaf1\" },\n"
+      "{ switch = \"leaf1\", dst = \"10.0.0.1\", via = \"spine0\" },\n"
+      "{ switch = \"spine0\", dst = \"10.0.0.0/24\", via = \"leaf0\" },\n]\n";
+  const Simulation sim(parse_config(head + by_name, "t.toml"));
+  const auto r = sim.run(sim.spec().scenarios[0]);
+  REQUIRE(sim.flows().size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto p = path_names(sim, r, i);
+    if (sim.flows().src[i] == 0) CHECK(p == std::vector<std::string>{"host0", "leaf0", "spine1", "leaf1", "host1"});
+    if (sim.flows().src[i] == 1) CHECK(p == std::vector<std::string>{"host1", "leaf1", "spine0", "leaf0", "host0"});
+  }
+  auto error = [&](const std::string& routes) {
+    try {
+      const Simulation s(parse_config(head + routes, "t.toml"));
+      s.run(s.spec().scenarios[0]);
+    } catch (const InputError& e) {
+      return e.describe();
+    }
+    return std::string("no error");
+  };
+  CHECK(error("{ switch = \"leaf0\", dst = \"host7\", via = \"spine1\" }]\n") ==
+        "t.toml:12:1: scenario.routes: static route to unknown host 'host7' (a destination is an endpoint name, "
+        "an address or a prefix)");
+  CHECK(error("{ switch = \"leaf0\", dst = \"spine0\", via = \"spine1\" }]\n").find("unknown host 'spine0'") !=
+        std::string::npos);
+  CHECK(error("{ switch = \"leaf0\", dst = \"10.0.1.300\", via = \"spine1\" }]\n") ==
+        "t.toml:12:27: scenario.routes.dst: invalid prefix '10.0.1.300'");
+}
+
+TEST_CASE("CSV route tables take host names too") {
+  const TempDir dir("ecmpsim_forwarding_names_test");
+  const std::string cfg = dir.write("t.toml",
+                                    "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 1\n"
+                                    "[workload]\nchannels = 1\nmessage_bytes = 1000\n"
+                                    "[[scenario]]\nname = \"csv\"\nrouting = \"static\"\nroutes_file = \"r.csv\"\n");
+  dir.write("r.csv", "leaf0,host1,,spine0\nspine0,host1,,leaf1\nleaf1,host0,,spine1\nspine1,host0,,leaf0\n");
+  const Simulation sim(load_config(cfg));
+  const auto r = sim.run(sim.spec().scenarios[0]);
+  for (std::size_t i = 0; i < sim.flows().size(); ++i) {
+    const auto p = path_names(sim, r, i);
+    if (sim.flows().src[i] == 0) CHECK(p == std::vector<std::string>{"host0", "leaf0", "spine0", "leaf1", "host1"});
+    if (sim.flows().src[i] == 1) CHECK(p == std::vector<std::string>{"host1", "leaf1", "spine1", "leaf0", "host0"});
+  }
+  dir.write("r.csv", "leaf0,hostX,,spine0\n");
+  try {
+    const Simulation bad(load_config(cfg));
+    bad.run(bad.spec().scenarios[0]);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.describe() == (dir.path / "r.csv").string() +
+                              ":1:1: static route to unknown host 'hostX' (a destination is an endpoint name, an "
+                              "address or a prefix)");
+  }
+}
