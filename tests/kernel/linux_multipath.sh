@@ -13,6 +13,8 @@
 # ECMPSIM_HK_KEEP=DIR keeps the tuples and both sides' answers in DIR.
 # Exit: 0 all agree, 1 a disagreement or setup failure, 77 skipped (not root,
 # no `ip netns`, or a kernel without fib_multipath_hash_seed).
+# ECMPSIM_REQUIRE_KERNEL_TESTS=1 (for CI, where the test must really run) turns
+# every skip into a failure.
 set -euo pipefail
 
 tool=${1:?usage: $0 PATH/TO/linux_hash_tool [tuples-per-route]}
@@ -20,7 +22,14 @@ per_route=${2:-${ECMPSIM_HK_TUPLES:-250}}
 seeds=(1 42 305419896 3735928559)   # 0x12345678 and 0xdeadbeef among them
 policies=(0 1)
 
-skip() { echo "SKIP: $*" >&2; exit 77; }
+skip() {
+  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
+    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
+    exit 1
+  fi
+  echo "SKIP: $*" >&2
+  exit 77
+}
 [[ -x $tool ]] || { echo "linux_hash_tool not executable: $tool" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
 command -v ip >/dev/null || skip "iproute2 not installed"
