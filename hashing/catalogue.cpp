@@ -38,7 +38,7 @@ constexpr std::array kAlgorithms{
     Algorithm{"xor32", 32, &xor32, Fields,
               "XOR of big-endian 32-bit words, tail zero-padded; seed XORed into the result"},
     Algorithm{"toeplitz", 32, &toeplitz, Fields,
-              "Toeplitz (RSS) with the standard 40-byte key; seed XORed into the first 32 key bits"},
+              "Toeplitz (RSS) with the standard 40-byte key; seed XORed into every 32-bit key word"},
     Algorithm{"jenkins", 32, &jenkins, Fields,
               "Bob Jenkins lookup3 hashlittle, 32 bits; seed = initval"},
     Algorithm{"jenkins-lo", 16, &jenkins_lo, Fields,

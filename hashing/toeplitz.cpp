@@ -4,7 +4,7 @@ namespace ecmpsim::hashing {
 
 std::uint32_t toeplitz_hash(Key input, const RssKey& rss_key, std::uint32_t seed) noexcept {
   RssKey k = rss_key;
-  for (std::size_t i = 0; i < 4; ++i) k[i] ^= static_cast<std::uint8_t>(seed >> (24 - 8 * i));
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] ^= static_cast<std::uint8_t>(seed >> (24 - 8 * (i % 4)));
 
   // `window` holds the 64 key bits starting at input byte i: every 32-bit
   // key slice that byte's eight bits select lies inside it.

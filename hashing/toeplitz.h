@@ -21,8 +21,12 @@ inline constexpr RssKey kDefaultRssKey{
 // For every input bit set (first byte's MSB first), XOR in the 32 key bits
 // that start at that bit position. A 40-byte key covers 36 input bytes (an
 // IPv6 four-tuple); key bits past its end read as zero. A non-zero seed is
-// XORed into the first 32 key bits (big-endian), which changes the hash in a
-// data-dependent way rather than just permuting outputs.
+// XORed into every 32-bit big-endian word of the key. The hash is linear in
+// the key, so this adds toeplitz(input, seed repeated): a term that depends on
+// every input bit and reaches every output bit. (Seeding only the first word
+// would reach output bit j only through input bits 0..31-j, so the low bits a
+// modulo selection reads would depend on the top bits of the source address
+// alone, which a fabric's address plan keeps constant.)
 std::uint32_t toeplitz_hash(Key input, const RssKey& rss_key, std::uint32_t seed) noexcept;
 
 // Catalogue entry: toeplitz_hash with kDefaultRssKey.

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "hashing/hasher.h"
@@ -72,14 +73,28 @@ TEST_CASE("Toeplitz: RSS verification suite, IPv6 (Microsoft 'Verifying the RSS 
   }
 }
 
-TEST_CASE("Toeplitz: the key is configurable and the seed enters the first key word") {
+TEST_CASE("Toeplitz: the key is configurable and the seed enters every key word") {
   const Vector v{"66.9.149.187", 2794, "161.142.100.80", 1766, 0, 0};
   const auto in = rss_input(AF_INET, v, true);
   h::RssKey seeded = h::kDefaultRssKey;
-  seeded[0] ^= 0x12;
-  seeded[3] ^= 0x78;
+  for (std::size_t w = 0; w < seeded.size(); w += 4) {
+    seeded[w] ^= 0x12;
+    seeded[w + 3] ^= 0x78;
+  }
   CHECK(h::toeplitz_hash(in, seeded, 0) == h::toeplitz_hash(in, h::kDefaultRssKey, 0x12000078));
   CHECK(h::toeplitz_hash(in, seeded, 0) != 0x51ccc178);
+  // By hand: input 00 00 00 01 sets only bit 31, which XORs in key bits 31..62:
+  // the last bit of word 0 and the first 31 of word 1. With a zero key and
+  // seed s both words are s, so the hash is s rotated right by one.
+  constexpr std::array<std::uint8_t, 4> bit31{0, 0, 0, 1};
+  CHECK(h::toeplitz_hash(bit31, h::RssKey{}, 0x80000001u) == 0xC0000000u);
+  CHECK(h::toeplitz_hash(bit31, h::RssKey{}, 0x12345678u) == 0x091A2B3Cu);
+  // The low bits a modulo selection reads move with the seed even when the
+  // key's first bytes (a 10.x source address) are the same for every flow.
+  const std::array<std::uint8_t, 13> roce{10, 0, 0, 1, 10, 0, 1, 1, 17, 0xC0, 0x04, 0x12, 0xB7};
+  std::set<std::uint32_t> low2;
+  for (std::uint32_t s = 0; s < 64; ++s) low2.insert(h::toeplitz_hash(roce, h::kDefaultRssKey, s) & 3);
+  CHECK(low2.size() == 4);
   // A key of all zero bits hashes everything to 0 (no key bits to XOR in).
   CHECK(h::toeplitz_hash(in, h::RssKey{}, 0) == 0);
 }
