@@ -18,7 +18,9 @@ HashAnswer HashCalculator::operator()(const hashing::Tuple& t) const noexcept {
   hashing::KeyBuffer key;
   const std::size_t n = hashing::build_key(q_.algo->layout, q_.fields, t, key);
   const unsigned bits = q_.algo->bits;
-  const std::uint64_t raw = hashing::window(q_.algo->fn({key.data(), n}, q_.seed), bits, 0);
+  const hashing::Key k{key.data(), n};
+  const std::uint64_t value = q_.rss_key ? hashing::toeplitz_hash(k, *q_.rss_key, q_.seed) : q_.algo->fn(k, q_.seed);
+  const std::uint64_t raw = hashing::window(value, bits, 0);
   const std::uint64_t h = hashing::window(raw, bits, q_.offset);
   HashAnswer a{raw, 0};
   switch (q_.select) {
@@ -35,6 +37,26 @@ std::string format_hash(std::uint64_t h, unsigned bits) {
   std::string s = "0x";
   for (unsigned i = digits; i-- > 0;) s += kHex[(h >> (4 * i)) & 15];
   return s;
+}
+
+std::optional<hashing::RssKey> parse_rss_key(std::string_view text) noexcept {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  hashing::RssKey key{};
+  std::size_t digits = 0;
+  for (char c : text) {
+    if (c == ':') continue;
+    const int v = nibble(c);
+    if (v < 0 || digits == 2 * key.size()) return std::nullopt;
+    key[digits / 2] = static_cast<std::uint8_t>(key[digits / 2] << 4 | v);
+    ++digits;
+  }
+  if (digits != 2 * key.size()) return std::nullopt;
+  return key;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "hashing/hasher.h"
 #include "hashing/key.h"
 #include "hashing/select.h"
+#include "hashing/toeplitz.h"
 
 namespace ecmpsim {
 
@@ -22,6 +24,7 @@ struct HashQuery {
   std::uint32_t members = 1;
   std::vector<std::uint32_t> weights;  // threshold/resilient; empty = equal weights
   std::uint32_t buckets = 128;
+  std::optional<hashing::RssKey> rss_key;  // toeplitz only: a key other than the standard RSS key
 };
 
 struct HashAnswer {
@@ -43,6 +46,10 @@ class HashCalculator {
 
 // Hex with as many digits as the algorithm has bits ("0x29b1" for 16 bits).
 std::string format_hash(std::uint64_t h, unsigned bits);
+
+// A 40-byte Toeplitz key as 80 hex digits, optionally separated by ':' as
+// `ethtool -x` prints it ("6d:5a:56:da:..."); nullopt if malformed.
+std::optional<hashing::RssKey> parse_rss_key(std::string_view text) noexcept;
 
 // Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`)
 // and calls f(tuple) for each row in order. Throws InputError naming

@@ -98,3 +98,43 @@ TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2"
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: /nonexistent.csv: cannot open file\n");
 }
+
+TEST_CASE("ecmpsim hash: the RoCE and tunnel fields have their own flags") {
+  // dst-qp is 3 bytes, in-port 2, flow-label 4 (20 bits right-aligned), each in network order.
+  const auto r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "dst-qp,in-port,flow-label", "--dst-qp",
+                          "0x123456", "--in-port", "7", "--flow-label", "0xabcde", "--members", "5", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const std::uint16_t crc = crc16_ccitt_bitwise({0x12, 0x34, 0x56, 0x00, 0x07, 0x00, 0x0a, 0xbc, 0xde});
+  CHECK(r.out.find("\"key\":\"1234560007000abcde\"") != std::string::npos);
+  CHECK(r.out.find("\"hash\":\"" + ecmpsim::format_hash(crc, 16) + "\"") != std::string::npos);
+  CHECK(r.out.find("\"member\":" + std::to_string(crc % 5) + ",") != std::string::npos);
+  auto e = cli_run({"hash", "--algo", "crc16-ccitt", "--dst-qp", "0x1000000"});
+  CHECK(e.code == 2);
+  CHECK(e.err == "ecmpsim: --dst-qp: invalid value '0x1000000' (0..16777215)\n");
+  e = cli_run({"hash", "--algo", "crc16-ccitt", "--flow-label", "1048576"});
+  CHECK(e.err == "ecmpsim: --flow-label: invalid value '1048576' (0..1048575)\n");
+}
+
+TEST_CASE("ecmpsim hash: toeplitz takes another RSS key") {
+  // With a key of all ones every set input bit XORs in 0xffffffff: the hash is
+  // 0xffffffff for an odd number of set bits and 0 for an even one.
+  std::string ones;
+  for (int i = 0; i < 40; ++i) ones += i ? ":ff" : "ff";
+  auto r = cli_run({"hash", "--algo", "toeplitz", "--rss-key", ones, "--fields", "proto", "--proto", "1",
+                    "--format", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"hash\":\"0xffffffff\"") != std::string::npos);
+  r = cli_run({"hash", "--algo", "toeplitz", "--rss-key", ones, "--fields", "proto", "--proto", "3", "--format", "json"});
+  CHECK(r.out.find("\"hash\":\"0x00000000\"") != std::string::npos);
+  // The standard key spelled out gives the Intel 82599 vector (66.9.149.187:2794 -> 161.142.100.80:1766).
+  r = cli_run({"hash", "--algo", "toeplitz", "--rss-key",
+               "6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa", "--src",
+               "66.9.149.187", "--dst", "161.142.100.80", "--sport", "2794", "--dport", "1766", "--fields",
+               "src-ip,dst-ip,src-port,dst-port", "--format", "json"});
+  CHECK(r.out.find("\"hash\":\"0x51ccc178\"") != std::string::npos);
+  auto e = cli_run({"hash", "--algo", "toeplitz", "--rss-key", "6d5a"});
+  CHECK(e.code == 2);
+  CHECK(e.err == "ecmpsim: --rss-key: expected 40 bytes as 80 hex digits (':' separators allowed)\n");
+  e = cli_run({"hash", "--algo", "crc32", "--rss-key", ones});
+  CHECK(e.err == "ecmpsim: --rss-key: only used with --algo toeplitz\n");
+}

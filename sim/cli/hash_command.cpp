@@ -17,6 +17,7 @@ struct Options {
   std::string algo;
   std::string src = "0.0.0.0", dst = "0.0.0.0";
   std::string proto = "17", sport = "0", dport = "4791", seed = "0", offset = "0";
+  std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
   std::string fields, members = "1", select, weights, buckets = "128";
   std::string format = "table", tuples, out;
 };
@@ -61,6 +62,11 @@ HashQuery make_query(const Options& o) {
       throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(q.members) + " weights, one per member");
     for (auto w : q.weights)
       if (w == 0) throw InputError({{}, 0, 0, "--weights"}, "weights must be positive");
+  }
+  if (!o.rss_key.empty()) {
+    if (o.algo != "toeplitz") throw InputError({{}, 0, 0, "--rss-key"}, "only used with --algo toeplitz");
+    q.rss_key = parse_rss_key(o.rss_key);
+    if (!q.rss_key) throw InputError({{}, 0, 0, "--rss-key"}, "expected 40 bytes as 80 hex digits (':' separators allowed)");
   }
   q.buckets = static_cast<std::uint32_t>(number("--buckets", o.buckets, 1u << 20));
   if (q.buckets < q.members) throw InputError({{}, 0, 0, "--buckets"}, "need at least one bucket per member");
@@ -123,6 +129,9 @@ int run_hash(const Options& o, Io io) {
   t.proto = static_cast<std::uint8_t>(number("--proto", o.proto, 255));
   t.sport = static_cast<std::uint16_t>(number("--sport", o.sport, 65535));
   t.dport = static_cast<std::uint16_t>(number("--dport", o.dport, 65535));
+  t.dst_qp = static_cast<std::uint32_t>(number("--dst-qp", o.dst_qp, 0xFFFFFF));
+  t.flow_label = static_cast<std::uint32_t>(number("--flow-label", o.flow_label, 0xFFFFF));
+  t.in_port = static_cast<std::uint16_t>(number("--in-port", o.in_port, 65535));
   const HashAnswer a = calc(t);
   const auto& q = calc.query();
   std::string text;
@@ -157,7 +166,12 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--proto", o->proto, "IP protocol")->default_str("17");
   sub->add_option("--sport", o->sport, "UDP/TCP source port");
   sub->add_option("--dport", o->dport, "Destination port")->default_str("4791");
+  sub->add_option("--dst-qp", o->dst_qp, "RoCEv2 destination QP number (24-bit; hashed by the dst-qp field)")
+      ->default_str("0");
+  sub->add_option("--flow-label", o->flow_label, "IPv6/GRH flow label (20-bit; the flow-label field)")->default_str("0");
+  sub->add_option("--in-port", o->in_port, "Ingress port number (the in-port field)")->default_str("0");
   sub->add_option("--seed", o->seed, "Hash seed (32-bit)")->default_str("0");
+  sub->add_option("--rss-key", o->rss_key, "toeplitz: a 40-byte key as 80 hex digits (default the standard RSS key)");
   sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
   sub->add_option("--fields", o->fields,
                   "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)");
