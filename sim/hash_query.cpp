@@ -78,6 +78,11 @@ bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad
       why = "expected 5 fields src,dst,proto,sport,dport";
       return false;
     }
+    if (i == 4 && comma != std::string_view::npos) {
+      bad_column = comma + 1;
+      why = "expected 5 fields src,dst,proto,sport,dport, found more";
+      return false;
+    }
     const std::string_view v = line.substr(start, i < 4 ? comma - start : std::string_view::npos);
     bad_column = start + 1;
     std::uint64_t n = 0;

@@ -75,7 +75,7 @@ void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (header) {
       header = false;
-      if (line.empty() || line.find("src") != 0) throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport");
+      if (line != "src,dst,proto,sport,dport") throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport");
       continue;
     }
     if (line.empty()) continue;

@@ -76,7 +76,10 @@ TEST_CASE("the tuples CSV parser reports line and column") {
         "t.csv:2:10: invalid IPv4 address '10.0.0.300'");
   CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17,70000,2\n") == "t.csv:2:20: invalid port '70000' (0..65535)");
   CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17\n") == "t.csv:2:19: expected 5 fields src,dst,proto,sport,dport");
+  CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17,1,2,9\n") ==
+        "t.csv:2:23: expected 5 fields src,dst,proto,sport,dport, found more");
   CHECK(error("10.0.0.1,10.0.0.2,17,1,2\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
+  CHECK(error("src,dst,proto,sport,dport,bytes\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
   CHECK(error("") == "t.csv:1:1: empty input, expected the header line src,dst,proto,sport,dport");
 }
 
