@@ -55,6 +55,7 @@ ip netns add "$router" 2>/dev/null || skip "cannot create network namespaces (ip
 ip netns add "$sink"
 R() { ip netns exec "$router" "$@"; }
 
+err=$(R true 2>&1) || skip "cannot run commands in a network namespace (ip netns exec: ${err})"
 R sysctl -qn net.ipv4.fib_multipath_hash_seed >/dev/null 2>&1 ||
   skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed (added in 6.11): the multipath key is random per boot"
 
