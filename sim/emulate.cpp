@@ -260,7 +260,8 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
       std::string batch;
       for (std::size_t i : members)
         batch += "route get " + format_ipv4(flows.dst_ip[i]) + " from " + format_ipv4(flows.src_ip[i]) + " iif " +
-                 plan_.ifname[paths[i].back() ^ 1u] + " ipproto udp sport " + std::to_string(flows.sport[i]) +
+                 plan_.ifname[paths[i].back() ^ 1u] + " ipproto " + std::to_string(flows.proto[i]) +
+                 " sport " + std::to_string(flows.sport[i]) +
                  " dport " + std::to_string(flows.dport[i]) + "\n";
       const std::string out = netns::ip_batch(plan_.ns[node], batch, true, true);
       // One JSON array per answered query; a failed query prints nothing, so

@@ -113,7 +113,7 @@ for seed in "${seeds[@]}"; do
           print src, dst, 17, sport, dport
         }
       }' >"$tuples"
-      awk '{ printf "route get %s from %s iif vin ipproto udp sport %s dport %s\n", $2, $1, $4, $5 }' \
+      awk '{ printf "route get %s from %s iif vin ipproto 17 sport %s dport %s\n", $2, $1, $4, $5 }' \
         "$tuples" >"$tuples.batch"
       ip -n "$router" -force -batch "$tuples.batch" 2>"$tuples.err" |
         grep -o 'via 10\.100\.[0-9]*\.2' | awk -F. '{ print $3 - 1 }' >"$tuples.kernel" || true
