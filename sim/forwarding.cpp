@@ -167,6 +167,11 @@ void Forwarding::build_static(const Fabric& fabric, const ScenarioSpec& scenario
     if (sw == kNone || !fabric.is_switch(sw)) throw InputError(where(), "static route on unknown switch '" + r.switch_name + "'");
     const NodeId nh = fabric.find(r.next_hop);
     if (nh == kNone) throw InputError(where(), "static route via unknown node '" + r.next_hop + "'");
+    // A destination's own leaf delivers to it without a table, so a host as
+    // next hop could only carry flows into a host that is not theirs.
+    if (!fabric.is_switch(nh))
+      throw InputError(where(), "static route on '" + r.switch_name + "' via host '" + r.next_hop +
+                                    "': a next hop is a switch");
     std::uint32_t prefix = r.prefix;
     if (!r.dst_host.empty()) {
       const NodeId d = fabric.find(r.dst_host);

@@ -159,6 +159,7 @@ TEST_CASE("static routes from CSV, with a source prefix, and their errors with f
   CHECK(error("switch,dst,src,via\nleafX,10.0.1.0/24,,spine0\n") == csv + ":2:1: static route on unknown switch 'leafX'");
   CHECK(error("leaf0,10.0.1.0/24,,spineX\n") == csv + ":1:1: static route via unknown node 'spineX'");
   CHECK(error("leaf0,10.0.1.0/24,,leaf1\n") == csv + ":1:1: static route on 'leaf0' via 'leaf1': no working link between them");
+  CHECK(error("leaf0,10.0.1.0/24,,host0\n") == csv + ":1:1: static route on 'leaf0' via host 'host0': a next hop is a switch");
   // spine1 sends leaf1's block back to leaf0, whose source route sends host1's packets to spine1 again.
   std::string loop = good;
   loop.replace(loop.find("spine1,10.0.1.0/24,,leaf1"), 25, "spine1,10.0.1.0/24,,leaf0");
