@@ -58,7 +58,6 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   for (std::size_t j = 0; j < links; ++j) active_on_[j] = link_begin_[j + 1] - link_begin_[j];
   rem_cap_.resize(links);
   unfrozen_.resize(links);
-  live_.reserve(links);
 
   double now = 0;
   while (!active_.empty()) {
@@ -91,33 +90,29 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
 
 void FlowModel::water_fill() {
   ++stamp_;
-  live_.clear();
+  // A min-heap of (equal share, link): every change to a link pushes its new
+  // share, so the top, once entries that no longer match their link are
+  // dropped, is the bottleneck; ties go to the lower link index.
+  heap_.clear();
   for (std::uint32_t j = 0; j < cap_.size(); ++j) {
     if (active_on_[j] == 0) continue;
     rem_cap_[j] = cap_[j];
     unfrozen_[j] = active_on_[j];
-    live_.push_back(j);
+    heap_.push_back({cap_[j] / active_on_[j], j});
   }
+  const auto later = [](const Share& a, const Share& b) {
+    return a.share > b.share || (a.share == b.share && a.link > b.link);
+  };
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
   std::size_t left = active_.size();
-  while (left > 0) {
-    // The bottleneck: the link offering the smallest equal share to its
-    // unfrozen flows. Links whose flows are all frozen leave the live set.
-    double best = kInf;
-    std::uint32_t bottleneck = kNone;
-    for (std::size_t i = 0; i < live_.size();) {
-      const std::uint32_t j = live_[i];
-      if (unfrozen_[j] == 0) {
-        live_[i] = live_.back();
-        live_.pop_back();
-        continue;
-      }
-      const double share = std::max(rem_cap_[j], 0.0) / unfrozen_[j];
-      if (share < best) {
-        best = share;
-        bottleneck = j;
-      }
-      ++i;
-    }
+  while (left > 0 && !heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const Share top = heap_.back();
+    heap_.pop_back();
+    const std::uint32_t bottleneck = top.link;
+    if (unfrozen_[bottleneck] == 0 || share_of(bottleneck) != top.share) continue;
+    const double best = top.share;
     for (std::uint32_t k = link_begin_[bottleneck]; k < link_begin_[bottleneck + 1]; ++k) {
       const std::uint32_t f = link_flows_[k];
       if (!active_flag_[f] || frozen_[f] == stamp_) continue;
@@ -127,7 +122,10 @@ void FlowModel::water_fill() {
       for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
         const std::uint32_t j = flow_links_[i];
         rem_cap_[j] -= best;
-        --unfrozen_[j];
+        if (--unfrozen_[j] > 0 && j != bottleneck) {
+          heap_.push_back({share_of(j), j});
+          std::push_heap(heap_.begin(), heap_.end(), later);
+        }
       }
     }
   }

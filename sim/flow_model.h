@@ -58,7 +58,11 @@ class FlowModel {
   std::vector<std::uint32_t> active_;     // active flow ids
   std::vector<double> rem_cap_;           // water-filling scratch per local link
   std::vector<std::uint32_t> unfrozen_;
-  std::vector<std::uint32_t> live_;       // local links with unfrozen flows
+  struct Share {
+    double share;
+    std::uint32_t link;
+  };
+  std::vector<Share> heap_;               // water-filling: candidate bottlenecks
   std::uint32_t stamp_ = 0;
 };
 
