@@ -121,6 +121,10 @@ class Fabric {
 // every other. Throws InputError naming the cause.
 Fabric build_fabric(const FabricSpec& spec);
 
+// The NIC endpoints build_fabric would make, counted without building (for
+// the --max-hosts limit).
+std::uint64_t endpoint_count(const FabricSpec& spec);
+
 // Throws InputError when some endpoint cannot reach another over the links
 // not marked in `down` (indexed by LinkId; empty = none down).
 void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where);

@@ -29,7 +29,9 @@ InputError to_input_error(const workloads::ImportError& e);
 
 // The imported flows with src/dst set to the fabric endpoints owning their
 // addresses. An address no endpoint has, or a flow from an endpoint to
-// itself, is an InputError at the place the address was read.
-workloads::Flows place_imported_flows(const workloads::ImportedFlows& imported, const Fabric& fabric);
+// itself, is an InputError at the place the address was read; so is an
+// import of more than limits.max_flows flows.
+workloads::Flows place_imported_flows(const workloads::ImportedFlows& imported, const Fabric& fabric,
+                                      const Limits& limits);
 
 }  // namespace ecmpsim

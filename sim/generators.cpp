@@ -1,6 +1,7 @@
 // Topology generators: each kind of [fabric] builds nodes and cables in a
 // fixed order (endpoints in order, cables host-first), so endpoint indices,
 // addresses and equal-cost member order are reproducible.
+#include <algorithm>
 #include <unordered_map>
 
 #include "sim/fabric.h"
@@ -129,6 +130,20 @@ void from_file(const TopologySpec& topo, Fabric& f) {
 }
 
 }  // namespace
+
+std::uint64_t endpoint_count(const FabricSpec& spec) {
+  // Leaf-spine and fat-tree count NIC endpoints per leaf (nodes group them);
+  // a rail fabric counts nodes, each with nics_per_node NICs.
+  switch (spec.kind) {
+    case FabricKind::LeafSpine: return std::uint64_t{spec.leaf_spine.leaves} * spec.leaf_spine.hosts_per_leaf;
+    case FabricKind::FatTree: return std::uint64_t{spec.fat_tree_k} * spec.fat_tree_k * spec.fat_tree_k / 4;
+    case FabricKind::Rail: return std::uint64_t{spec.rail_nodes} * spec.nics_per_node;
+    case FabricKind::File:
+      return static_cast<std::uint64_t>(std::count_if(spec.topology.nodes.begin(), spec.topology.nodes.end(),
+                                                      [](const TopologyNode& n) { return n.tier == Tier::Host; }));
+  }
+  return 0;
+}
 
 Fabric build_fabric(const FabricSpec& spec) {
   Fabric f;

@@ -67,15 +67,23 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     p.peer_offset = job.peer_offset;
     workloads::QpnAllocator qpns(endpoints.size(), job.roce);
     workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);
-    workloads::generate(p, layout, maker, flows);
+    maker.set_max_flows(spec.limits.max_flows);
+    try {
+      workloads::generate(p, layout, maker, flows);
+    } catch (const workloads::FlowLimitExceeded&) {
+      throw InputError({spec.source, 0, 0, "--max-flows"}, "job '" + job.name + "' takes the workload past " +
+                                                               std::to_string(spec.limits.max_flows) + " flows");
+    }
   }
   return flows;
 }
 
-namespace {
-
-// Errors from building the fabric that carry no file belong to the config.
-Fabric fabric_of(const Spec& spec) {
+Fabric build_fabric(const Spec& spec) {
+  const std::uint64_t hosts = endpoint_count(spec.fabric);
+  if (hosts > spec.limits.max_hosts)
+    throw InputError({spec.source, 0, 0, "--max-hosts"}, "the fabric has " + std::to_string(hosts) +
+                                                             " NIC endpoints, more than the limit of " +
+                                                             std::to_string(spec.limits.max_hosts));
   try {
     return build_fabric(spec.fabric);
   } catch (const InputError& e) {
@@ -85,6 +93,8 @@ Fabric fabric_of(const Spec& spec) {
     throw InputError(p, e.what());
   }
 }
+
+namespace {
 
 // The failure set of a scenario, checked: the fabric must stay connected.
 std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec& s) {
@@ -131,7 +141,7 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
 
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)),
-      fabric_(fabric_of(spec_)),
+      fabric_(build_fabric(spec_)),
       healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(generate_flows(spec_, fabric_)) {
   prepare();
@@ -139,9 +149,9 @@ Simulation::Simulation(Spec spec)
 
 Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
     : spec_(std::move(spec)),
-      fabric_(fabric_of(spec_)),
+      fabric_(build_fabric(spec_)),
       healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
-      flows_(place_imported_flows(imported, fabric_)) {
+      flows_(place_imported_flows(imported, fabric_, spec_.limits)) {
   std::string files;
   for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
   imported_ = ImportedSource{imported.format, files};

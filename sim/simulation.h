@@ -88,9 +88,13 @@ class Simulation {
   void prepare();
 };
 
+// The spec's fabric, refused past --max-hosts before it is built; errors
+// without a file of their own name the config.
+Fabric build_fabric(const Spec& spec);
+
 // Flows of the spec's jobs on the fabric, job by job. Each job takes its
 // nodes among those no earlier job took; placement errors are InputErrors
-// pointing at the job's config.
+// pointing at the job's config, and so is a workload past --max-flows.
 workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric);
 // The spec's jobs, indexed by the flows' job id: collective, bus pattern,
 // ranks (the nodes the job's flows touch x gpus_per_node) and S.

@@ -11,6 +11,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "sim/error.h"
+#include "sim/limits.h"
 #include "sim/units.h"
 #include "workloads/collective.h"
 #include "workloads/placement.h"
@@ -196,6 +197,7 @@ struct Spec {
   std::vector<JobSpec> jobs;  // at least one after loading
   std::vector<ScenarioSpec> scenarios;
   SweepSpec sweep;
+  Limits limits;  // from the command line (sim/limits.h), not the config
 };
 
 }  // namespace ecmpsim

@@ -22,7 +22,7 @@ std::string place_error(const std::string& csv) {
   REQUIRE(std::holds_alternative<workloads::ImportedFlows>(r));
   Spec spec;  // the default fabric: 4 leaves x 4 hosts, 10.0.t.1..4 on leaf t
   try {
-    place_imported_flows(std::get<workloads::ImportedFlows>(r), build_fabric(spec.fabric));
+    place_imported_flows(std::get<workloads::ImportedFlows>(r), build_fabric(spec.fabric), {});
   } catch (const InputError& e) {
     return e.describe();
   }
@@ -49,7 +49,7 @@ TEST_CASE("imported flows are placed on the endpoints owning their addresses") {
   const auto r = workloads::parse_flows_csv(
       "src_ip,dst_ip,proto,sport,dport,bytes\n10.0.0.1,10.0.3.4,17,1,4791,5\n10.0.2.2,10.0.0.3,17,1,4791,5\n", "f.csv");
   Spec spec;
-  const auto flows = place_imported_flows(std::get<workloads::ImportedFlows>(r), build_fabric(spec.fabric));
+  const auto flows = place_imported_flows(std::get<workloads::ImportedFlows>(r), build_fabric(spec.fabric), {});
   // Host K on leaf t has 10.0.t.(K%4+1): 10.0.3.4 is host 15, 10.0.2.2 host 9, 10.0.0.3 host 2.
   CHECK(flows.src[0] == 0);
   CHECK(flows.dst[0] == 15);

@@ -69,6 +69,7 @@ std::uint16_t roce_sport(const RoceParams& p, std::uint32_t src_nic, std::uint32
 }
 
 void FlowMaker::add(Flows& out, std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint64_t bytes) {
+  if (out.size() >= max_flows_) throw FlowLimitExceeded();
   FlowRecord f;
   f.src = src;
   f.dst = dst;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -102,7 +103,10 @@ class FlowMaker {
       : p_(p), qpns_(qpns), ips_(ips), job_(job), collective_(collective) {}
 
   // One QP from NIC endpoint src to dst: the sender's QP is allocated first.
+  // Throws FlowLimitExceeded when `out` already holds max_flows() flows.
   void add(Flows& out, std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint64_t bytes);
+  void set_max_flows(std::uint64_t n) noexcept { max_flows_ = n; }
+  std::uint64_t max_flows() const noexcept { return max_flows_; }
 
  private:
   const RoceParams& p_;
@@ -111,6 +115,13 @@ class FlowMaker {
   std::uint16_t job_;
   Collective collective_;
   std::uint64_t index_ = 0;
+  std::uint64_t max_flows_ = ~0ULL;
+};
+
+// A workload would hold more flows than its FlowMaker allows: refused before
+// the flows exhaust memory.
+struct FlowLimitExceeded : std::length_error {
+  FlowLimitExceeded() : std::length_error("flow limit exceeded") {}
 };
 
 // The i-th of `parts` near-equal shares of `total` (the remainder goes one

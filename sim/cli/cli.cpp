@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/cli/ranks.h"
+#include "sim/config.h"
 #include "sim/error.h"
 #include "sim/output.h"
 
@@ -22,6 +23,17 @@ std::string default_config_path() {
   if (std::filesystem::exists(rel)) return rel;
   const std::string shipped = std::string(ECMPSIM_DATA_DIR) + "/" + rel;
   return std::filesystem::exists(shipped) ? shipped : rel;
+}
+
+void add_limit_flags(CLI::App* sub, Limits& limits) {
+  for (const LimitFlag& f : kLimitFlags)
+    sub->add_option(f.flag, limits.*f.field, f.doc)->capture_default_str()->check(CLI::PositiveNumber);
+}
+
+Spec load_spec(const std::string& path, const Limits& limits) {
+  Spec spec = load_config(path.empty() ? default_config_path() : path);
+  spec.limits = limits;
+  return spec;
 }
 
 void emit(Io io, const std::string& text, const std::string& out_path) {

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "sim/spec.h"
+
 namespace ecmpsim::cli {
 
 class Ranks;
@@ -35,6 +37,10 @@ Action add_emulate_command(CLI::App& app);
 
 // Shared by subcommands.
 std::string default_config_path();
+// --max-hosts, --max-flows and --max-capture-bytes (sim/limits.h) on `sub`.
+void add_limit_flags(CLI::App* sub, Limits& limits);
+// The config at `path` (default_config_path() when empty) with these limits.
+Spec load_spec(const std::string& path, const Limits& limits);
 // Prints `text` to stdout, or writes it atomically to `out_path` when set.
 void emit(Io io, const std::string& text, const std::string& out_path);
 

@@ -45,6 +45,7 @@ class StopSignals {
 
 Action add_emulate_command(CLI::App& app) {
   struct Options {
+    Limits limits;
     std::string config;
     std::string scenario;
     std::string hash;
@@ -75,6 +76,7 @@ Action add_emulate_command(CLI::App& app) {
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(CLI::Range(1u, 1000u));
   sub->add_option("--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
   sub->footer(
       "Needs root. Exit status: 0 every flow and link agrees, 3 a disagreement, 2 bad input, 1 internal "
@@ -87,7 +89,7 @@ Action add_emulate_command(CLI::App& app) {
       return 0;
     }
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const Simulation sim(load_config(path));
+    const Simulation sim(load_spec(path, opt->limits));
     EmulateOptions e;
     e.scenario = opt->scenario;
     if (!opt->hash.empty()) e.hash = opt->hash;

@@ -10,6 +10,7 @@ namespace ecmpsim::cli {
 
 Action add_flows_command(CLI::App& app) {
   struct Options {
+    Limits limits;
     std::string config;
     std::string format = "json";
     std::string out;
@@ -20,9 +21,10 @@ Action add_flows_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: json (default) or csv")
       ->check(CLI::IsMember({"json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
-    const Spec spec = load_config(opt->config.empty() ? default_config_path() : opt->config);
-    const Fabric fabric = build_fabric(spec.fabric);
+    const Spec spec = load_spec(opt->config, opt->limits);
+    const Fabric fabric = build_fabric(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
     emit(io, opt->format == "csv" ? flows_csv(spec, fabric, flows) : flows_json(spec, fabric, flows), opt->out);
     return 0;

@@ -26,6 +26,7 @@ const ScenarioResult& result_of(const std::vector<ScenarioResult>& results, cons
 
 Action add_report_command(CLI::App& app) {
   struct Options {
+    Limits limits;
     std::string config, out = "report.html", seeds = "0:1000", scenario;
   };
   auto opt = std::make_shared<Options>();
@@ -33,13 +34,14 @@ Action add_report_command(CLI::App& app) {
                                                "the distribution over hash seeds and the scenario comparison");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   sub->add_option("--out", opt->out, "HTML file to write (atomically); '-' for stdout")->capture_default_str();
+  add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B (half-open) of the ECMP distribution")
       ->capture_default_str();
   sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default the first");
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const SeedRange seeds = parse_seed_range(opt->seeds, "--seeds");
-    const Simulation sim(load_config(path));
+    const Simulation sim(load_spec(path, opt->limits));
     const auto results = sim.run_all();
     const ScenarioSpec* ecmp = find_ecmp(sim.spec(), opt->scenario);
     SeedDistribution dist;

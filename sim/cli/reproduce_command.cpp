@@ -20,6 +20,7 @@ std::size_t index_of(const Spec& spec, const ScenarioSpec& s) {
 
 Action add_reproduce_command(CLI::App& app) {
   struct Options {
+    Limits limits;
     std::string config, out = "report.html", seeds = "0:1000";
   };
   auto opt = std::make_shared<Options>();
@@ -27,12 +28,13 @@ Action add_reproduce_command(CLI::App& app) {
       "reproduce", "The FlowTracer experiment (configs/paper16.toml): ECMP's FIM over many seeds against the "
                    "static table, with the config's assumptions; also writes the HTML report");
   sub->add_option("--out", opt->out, "HTML report to write (atomically)")->capture_default_str();
+  add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B (half-open)")->capture_default_str();
   sub->add_option("--config", opt->config, "Run another config the same way; default configs/paper16.toml");
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const SeedRange seeds = parse_seed_range(opt->seeds, "--seeds");
-    const Simulation sim(load_config(path));
+    const Simulation sim(load_spec(path, opt->limits));
     const ScenarioSpec& ecmp = first_scenario(sim.spec(), RoutingKind::Ecmp);
     const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
     const auto results = sim.run_all();

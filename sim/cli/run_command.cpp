@@ -55,6 +55,7 @@ void add_down_scenarios(Spec& spec, const std::string& list) {
 
 Action add_run_command(CLI::App& app) {
   struct Options {
+    Limits limits;
     std::string config;
     std::string format = "table";
     std::string out;
@@ -70,6 +71,7 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
       ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_limit_flags(sub, opt->limits);
   add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->add_option("--down", opt->down,
                   "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
@@ -87,7 +89,7 @@ Action add_run_command(CLI::App& app) {
   sub->footer("Config keys (TOML):\n" + config_reference());
   return [opt, sub](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    Spec spec = load_config(path);
+    Spec spec = load_spec(path, opt->limits);
     Overrides o = opt->overrides;
     if (!opt->seed_mode.empty()) o.seed_mode = parse_seed_mode(opt->seed_mode);
     apply_overrides(spec, o);

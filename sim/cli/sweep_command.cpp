@@ -21,6 +21,7 @@ namespace ecmpsim::cli {
 namespace {
 
 struct Options {
+  Limits limits;
   std::string config;
   std::string seeds, seed_mode, sport_base, qpn_base, qps, algos, placement_seeds, scenario;
   unsigned threads = 0;
@@ -54,7 +55,7 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
 // [sweep] section) and the variant limit checked.
 std::unique_ptr<const Sweep> make_sweep(const Options& o) {
   const std::string path = o.config.empty() ? default_config_path() : o.config;
-  Spec spec = load_config(path);
+  Spec spec = load_spec(path, o.limits);
   const SweepSpec axes = axes_from(o, spec.sweep);
   const VariantSpace space(spec, axes);
   if (space.size() == ~0ULL) throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
@@ -147,6 +148,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     // Under mpirun every rank sets up the same sweep; all fail together or none does.
     const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;

@@ -1,0 +1,28 @@
+// Resource limits: an input past one of these is refused with an error naming
+// the flag that raises it, instead of exhausting the machine's memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ecmpsim {
+
+struct Limits {
+  std::uint64_t max_hosts = 1'000'000;          // --max-hosts: NIC endpoints of the fabric
+  std::uint64_t max_flows = 100'000'000;        // --max-flows: flows generated or imported
+  std::uint64_t max_capture_bytes = 4ULL << 30;  // --max-capture-bytes: one --flows file (capture, CSV, dump)
+};
+
+// The flags, their defaults and their help, for every command that loads a config.
+struct LimitFlag {
+  const char* flag;
+  std::uint64_t Limits::*field;
+  const char* doc;
+};
+inline constexpr LimitFlag kLimitFlags[] = {
+    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints"},
+    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows"},
+    {"--max-capture-bytes", &Limits::max_capture_bytes, "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)"},
+};
+
+}  // namespace ecmpsim
