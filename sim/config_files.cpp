@@ -170,14 +170,20 @@ std::string relative_to(const std::string& config_path, const std::string& path)
 }
 
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at) {
-  const std::string text = read_input_file(path, key_at, "file '" + path + "'");
-  if (ends_with(path, ".csv")) return topology_csv(path, text);
-  if (ends_with(path, ".toml")) return topology_toml(path, text);
-  throw InputError(key_at, "topology file '" + path + "' must end in .toml or .csv");
+  if (!ends_with(path, ".csv") && !ends_with(path, ".toml"))
+    throw InputError(key_at, "topology file '" + path + "' must end in .toml or .csv");
+  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'"));
+}
+
+TopologySpec parse_topology(const std::string& path, const std::string& text) {
+  return ends_with(path, ".csv") ? topology_csv(path, text) : topology_toml(path, text);
 }
 
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at) {
-  const std::string text = read_input_file(path, key_at, "file '" + path + "'");
+  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'"));
+}
+
+std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text) {
   auto file = std::make_shared<RouteFile>();
   file->path = path;
   bool first = true;

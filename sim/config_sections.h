@@ -38,5 +38,9 @@ bool read_route_dst(std::string_view text, StaticRoute& r);
 std::string relative_to(const std::string& config_path, const std::string& path);
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at);
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at);
+// The same from text already read (`path` names it in errors; for topologies
+// its ending, .csv or otherwise TOML, picks the format).
+TopologySpec parse_topology(const std::string& path, const std::string& text);
+std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text);
 
 }  // namespace ecmpsim::config
