@@ -38,7 +38,6 @@ TEST_CASE("every algorithm stays within its declared bit width, and a seed chang
     REQUIRE(a.bits <= 64);
     const std::uint64_t limit = a.bits == 64 ? ~0ULL : (1ULL << a.bits) - 1;
     for (std::uint32_t seed : {0u, 1u, 0xFFFFFFFFu}) CHECK(a.fn(key, seed) <= limit);
-    CHECK(a.fn(key, 0) == a.fn(key, 0));
     CHECK(a.fn(key, 0x5A5A5A5A) != a.fn(key, 0));
   }
 }

@@ -11,12 +11,11 @@ for cfg in configs/*.toml; do
   "$bin" run "$cfg" --format json > "$tmp/b.json"
   cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "run output differs between runs: $cfg" >&2; exit 1; }
 done
-if "$bin" --help | grep -q "^  sweep "; then
-  for cfg in configs/paper16.toml configs/fattree-k8.toml; do
-    [ -f "$cfg" ] || continue
-    "$bin" sweep "$cfg" --seeds 0:300 --threads 1 --format json > "$tmp/t1.json"
-    "$bin" sweep "$cfg" --seeds 0:300 --threads 2 --format json > "$tmp/t2.json"
-    cmp -s "$tmp/t1.json" "$tmp/t2.json" || { echo "sweep output differs between 1 and 2 threads: $cfg" >&2; exit 1; }
-  done
-fi
+for cfg in configs/paper16.toml configs/fattree-k8.toml; do
+  # xxh3: its FIM varies from seed to seed (a CRC's does not on paper16), so
+  # best and worst variants and the distribution depend on every variant's value.
+  "$bin" sweep "$cfg" --seeds 0:300 --algos xxh3 --threads 1 --format json > "$tmp/t1.json"
+  "$bin" sweep "$cfg" --seeds 0:300 --algos xxh3 --threads 2 --format json > "$tmp/t2.json"
+  cmp -s "$tmp/t1.json" "$tmp/t2.json" || { echo "sweep output differs between 1 and 2 threads: $cfg" >&2; exit 1; }
+done
 echo "determinism: all outputs byte-identical"
