@@ -5,7 +5,8 @@
 #     step of bench/route_bench.cpp), and the cost of one flow-hop against the
 #     hash alone, measured in the same run;
 #  2. paper16 seeds per second: `ecmpsim sweep configs/paper16.toml --seeds 0:N`;
-#  3. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
+#  3. ecmpsim hash --tuples on a million random five-tuples;
+#  4. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
 #     with its wall time and peak memory (GNU time -v).
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
@@ -55,6 +56,22 @@ if "$bin" sweep --help >/dev/null 2>&1; then
 else
   echo "  (this build has no 'ecmpsim sweep')"
 fi
+echo
+
+echo "== ecmpsim hash --tuples (batch, crc16-ccitt, 8 members)"
+tuples=$(mktemp)
+python3 -c '
+import random
+r = random.Random(1)
+print("src,dst,proto,sport,dport")
+for _ in range(1000000):
+    print(f"10.{r.randrange(256)}.{r.randrange(256)}.{r.randrange(1, 255)},10.{r.randrange(256)}.{r.randrange(256)}.{r.randrange(1, 255)},17,{r.randrange(49152, 65536)},4791")
+' > "$tuples"
+start=$(date +%s.%N)
+"$bin" hash --algo crc16-ccitt --members 8 --tuples "$tuples" >/dev/null
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "  1000000 tuples in %.2f s = %.2f M tuples/s (file read, parsed, hashed, printed)\n", e - s, 1 / (e - s) }'
+rm -f "$tuples"
 echo
 
 echo "== scale series: ecmpsim run --format summary"
