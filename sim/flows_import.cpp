@@ -69,9 +69,8 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     // Checked before reading: the whole file is held in memory while parsed.
     const auto size = fs::file_size(p, ec);
     if (!ec && size > spec.limits.max_capture_bytes)
-      throw InputError({p, 0, 0, "--max-capture-bytes"}, "the file has " + std::to_string(size) +
-                                                             " bytes, more than the limit of " +
-                                                             std::to_string(spec.limits.max_capture_bytes));
+      throw InputError({p, 0, 0, "--max-capture-bytes"},
+                       "the file has " + over_limit(size, "bytes", spec.limits.max_capture_bytes));
     texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
   }
   if (!format) format = workloads::detect_flows_format(std::string_view(texts[0]).substr(0, 64), paths[0]);
@@ -101,8 +100,7 @@ workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const 
                                       const Limits& limits) {
   if (im.flows.size() > limits.max_flows)
     throw InputError({im.files.empty() ? std::string() : im.files.front(), 0, 0, "--max-flows"},
-                     "the import holds " + std::to_string(im.flows.size()) + " flows, more than the limit of " +
-                         std::to_string(limits.max_flows));
+                     "the import holds " + over_limit(im.flows.size(), "flows", limits.max_flows));
   std::unordered_map<std::uint32_t, std::uint32_t> endpoint_of_ip;
   const auto endpoints = fabric.endpoints();
   for (std::uint32_t e = 0; e < endpoints.size(); ++e) endpoint_of_ip.emplace(fabric.node(endpoints[e]).ip, e);

@@ -13,6 +13,11 @@ struct Limits {
   std::uint64_t max_capture_bytes = 4ULL << 30;  // --max-capture-bytes: one --flows file (capture, CSV, dump)
 };
 
+// "N WHAT, more than the limit of L": the cause in every limit's error.
+inline std::string over_limit(std::uint64_t n, const std::string& what, std::uint64_t limit) {
+  return std::to_string(n) + " " + what + ", more than the limit of " + std::to_string(limit);
+}
+
 // The flags, their defaults and their help, for every command that loads a config.
 struct LimitFlag {
   const char* flag;

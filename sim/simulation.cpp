@@ -81,9 +81,8 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
 Fabric build_fabric(const Spec& spec) {
   const std::uint64_t hosts = endpoint_count(spec.fabric);
   if (hosts > spec.limits.max_hosts)
-    throw InputError({spec.source, 0, 0, "--max-hosts"}, "the fabric has " + std::to_string(hosts) +
-                                                             " NIC endpoints, more than the limit of " +
-                                                             std::to_string(spec.limits.max_hosts));
+    throw InputError({spec.source, 0, 0, "--max-hosts"},
+                     "the fabric has " + over_limit(hosts, "NIC endpoints", spec.limits.max_hosts));
   try {
     return build_fabric(spec.fabric);
   } catch (const InputError& e) {

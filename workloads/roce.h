@@ -103,10 +103,9 @@ class FlowMaker {
       : p_(p), qpns_(qpns), ips_(ips), job_(job), collective_(collective) {}
 
   // One QP from NIC endpoint src to dst: the sender's QP is allocated first.
-  // Throws FlowLimitExceeded when `out` already holds max_flows() flows.
+  // Throws FlowLimitExceeded when `out` already holds the set_max_flows() count.
   void add(Flows& out, std::uint32_t src, std::uint32_t dst, std::uint32_t channel, std::uint64_t bytes);
   void set_max_flows(std::uint64_t n) noexcept { max_flows_ = n; }
-  std::uint64_t max_flows() const noexcept { return max_flows_; }
 
  private:
   const RoceParams& p_;

@@ -60,9 +60,8 @@ std::unique_ptr<const Sweep> make_sweep(const Options& o) {
   const VariantSpace space(spec, axes);
   if (space.size() == ~0ULL) throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
   if (space.size() > axes.max_variants && !o.force)
-    throw InputError(flag("--max-variants"), "the sweep has " + std::to_string(space.size()) +
-                                                 " variants, more than the limit of " +
-                                                 std::to_string(axes.max_variants) + "; pass --force to run it");
+    throw InputError(flag("--max-variants"), "the sweep has " + over_limit(space.size(), "variants", axes.max_variants) +
+                                                 "; pass --force to run it");
   return std::make_unique<const Sweep>(std::move(spec), axes);
 }
 
