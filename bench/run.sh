@@ -4,7 +4,8 @@
 #  1. flow-hop decisions per second on 1 thread and on all threads (the route
 #     step of bench/route_bench.cpp), and the cost of one flow-hop against the
 #     hash alone, measured in the same run;
-#  2. paper16 seeds per second: `ecmpsim sweep configs/paper16.toml --seeds 0:N`;
+#  2. paper16 seeds per second: `ecmpsim sweep configs/paper16.toml --seeds 0:N`, CRC (the
+#     config) and xxh3, each with the flow model (default) and --no-slowdown;
 #  3. ecmpsim hash --tuples on a million random five-tuples;
 #  4. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
@@ -46,12 +47,15 @@ echo
 
 echo "== paper16 seeds per second"
 if "$bin" sweep --help >/dev/null 2>&1; then
-  for t in 1 "$(nproc)"; do
-    start=$(date +%s.%N)
-    "$bin" sweep configs/paper16.toml --seeds "0:$seeds" --threads "$t" --format json >/dev/null
-    end=$(date +%s.%N)
-    awk -v n="$seeds" -v s="$start" -v e="$end" -v t="$t" \
-      'BEGIN { printf "  %d thread(s): %d seeds in %.2f s = %.0f seeds/s\n", t, n, e - s, n / (e - s) }'
+  for extra in "" "--no-slowdown" "--algos xxh3" "--algos xxh3 --no-slowdown"; do
+    for t in 1 "$(nproc)"; do
+      start=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      "$bin" sweep configs/paper16.toml --seeds "0:$seeds" --threads "$t" $extra --format json >/dev/null
+      end=$(date +%s.%N)
+      awk -v n="$seeds" -v s="$start" -v e="$end" -v t="$t" -v x="${extra:-(default: CRC, with slowdown)}" \
+        'BEGIN { printf "  %d thread(s) %-28s %d seeds in %.2f s = %.0f seeds/s\n", t, x, n, e - s, n / (e - s) }'
+    done
   done
 else
   echo "  (this build has no 'ecmpsim sweep')"

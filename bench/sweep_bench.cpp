@@ -17,12 +17,14 @@ Spec paper16(const char* algo) {
   return s;
 }
 
-// SweepWorker::evaluate for seed after seed; arg 0 = seed mode (0 same, 2 per-switch).
+// SweepWorker::evaluate for seed after seed; arg 0 = seed mode (0 same, 2
+// per-switch), arg 1 = with the flow model's predicted slowdown (1) or not (0).
 template <const char* Algo>
 void BM_SweepVariant(benchmark::State& state) {
   SweepSpec axes;
   axes.seeds = UintRange{0, 1, 1};
   axes.seed_mode = static_cast<SeedMode>(state.range(0));
+  axes.slowdown = state.range(1) != 0;
   const Sweep sweep(paper16(Algo), axes);
   SweepWorker w;
   w.load(sweep.plan(0), sweep.flows_of(0));
@@ -56,12 +58,14 @@ void BM_HashAlone(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations() * keys.size()), benchmark::Counter::kIsRate);
 }
 
-// A whole sweep of 100,000 paper16 seeds on arg 1 threads (wall time).
+// A whole sweep of 100,000 paper16 seeds on arg 1 threads (wall time); arg 2
+// as arg 1 of BM_SweepVariant.
 template <const char* Algo>
 void BM_Sweep(benchmark::State& state) {
   SweepSpec axes;
   axes.seeds = UintRange{0, 100000, 1};
   axes.seed_mode = static_cast<SeedMode>(state.range(0));
+  axes.slowdown = state.range(2) != 0;
   const Sweep sweep(paper16(Algo), axes);
   std::uint64_t decisions = 0;
   for (auto _ : state) {
@@ -76,12 +80,16 @@ void BM_Sweep(benchmark::State& state) {
 constexpr char kCrc[] = "crc16-ccitt";
 constexpr char kXxh3[] = "xxh3";
 
-BENCHMARK(BM_SweepVariant<kCrc>)->Arg(0)->Arg(2);
-BENCHMARK(BM_SweepVariant<kXxh3>)->Arg(0)->Arg(2);
+BENCHMARK(BM_SweepVariant<kCrc>)->Args({0, 0})->Args({2, 0})->Args({0, 1})->ArgNames({"mode", "slowdown"});
+BENCHMARK(BM_SweepVariant<kXxh3>)->Args({0, 0})->Args({2, 0})->Args({0, 1})->ArgNames({"mode", "slowdown"});
 BENCHMARK(BM_HashAlone<kCrc>);
 BENCHMARK(BM_HashAlone<kXxh3>);
-BENCHMARK(BM_Sweep<kCrc>)->Args({0, 1})->Args({0, 2})->Args({2, 2})->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Sweep<kXxh3>)->Args({2, 1})->Args({2, 2})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sweep<kCrc>)
+    ->Args({0, 1, 0})->Args({0, 2, 0})->Args({2, 2, 0})->Args({0, 2, 1})
+    ->ArgNames({"mode", "threads", "slowdown"})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sweep<kXxh3>)
+    ->Args({2, 1, 0})->Args({2, 2, 0})->Args({2, 2, 1})
+    ->ArgNames({"mode", "threads", "slowdown"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

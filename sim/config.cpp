@@ -108,7 +108,11 @@ Spec parse_config(std::string_view text, const std::string& path) {
         spec.scenarios.push_back(std::move(s));
       }
     } else if (key == "sweep") {
-      config::read_section<SweepSpec>(expect_table(node, at), sweep_knobs(), spec.sweep, path, key);
+      const auto& table = expect_table(node, at);
+      config::read_section<SweepSpec>(table, sweep_knobs(), spec.sweep, path, key);
+      if (spec.sweep.metric == SweepMetric::Slowdown && !spec.sweep.slowdown)
+        throw InputError(config::pos_of(*table.get("slowdown"), path, "sweep.slowdown"),
+                         "metric \"slowdown\" needs the flow model that slowdown = false turns off");
     } else {
       throw InputError(at, "unknown section");
     }

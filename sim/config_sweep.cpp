@@ -64,13 +64,22 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                                if (!e.is_string() || !v || v->empty()) throw InputError(at, "expected scenario names");
                                return *v;
                              }),
-      {"threshold", "number", "Report the fraction of variants whose FIM is above this.",
+      enum_knob<SweepSpec, SweepMetric>("metric", kSweepMetricChoices,
+                                        "The metric that ranks the best and worst variants and that the threshold "
+                                        "applies to (Jain's index: highest is best; others: lowest).",
+                                        [](auto& s) -> auto& { return s.metric; }, parse_sweep_metric,
+                                        [](SweepMetric m) { return sweep_metric_name(m); }),
+      {"threshold", "number", "Report the fraction of variants whose metric is above this.",
        [](const toml::node& n, SweepSpec& s, const SourcePos& at) {
          const auto v = n.value<double>();
          if (!(n.is_integer() || n.is_floating_point()) || !v || !(*v >= 0)) throw InputError(at, "expected a number >= 0");
          s.threshold = *v;
        },
        nullptr},
+      bool_knob<SweepSpec>("slowdown",
+                           "Run the flow model on every variant for its predicted slowdown; false skips it "
+                           "(faster on large fabrics) and leaves the metric out.",
+                           [](auto& s) -> auto& { return s.slowdown; }),
       uint_knob<SweepSpec>("max_variants", "Refuse larger sweeps unless --force is given.", 1, ~0ULL >> 1,
                            [](auto& s) -> auto& { return s.max_variants; }),
   };

@@ -23,6 +23,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   flow_links_.clear();
   remaining_.assign(flows, 0.0);
   rate_.assign(flows, 0.0);
+  left_time_.resize(flows);
   frozen_.assign(flows, 0);
   active_flag_.assign(flows, 0);
   active_.clear();
@@ -65,8 +66,10 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
     if (out.events++ == 0)
       for (std::uint32_t f : active_) out.start_rate[f] = Gbps{rate_[f]};
     double step = kInf;
-    for (std::uint32_t f : active_)
-      if (rate_[f] > 0) step = std::min(step, remaining_[f] / rate_[f]);
+    for (std::uint32_t f : active_) {
+      left_time_[f] = rate_[f] > 0 ? remaining_[f] / rate_[f] : kInf;
+      step = std::min(step, left_time_[f]);
+    }
     if (step == kInf) {
       for (std::uint32_t f : active_) out.finish[f] = Seconds{kInf};
       break;
@@ -75,7 +78,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
     const double finish_by = step * (1 + kFinishTolerance);
     std::size_t kept = 0;
     for (std::uint32_t f : active_) {
-      if (rate_[f] > 0 && remaining_[f] / rate_[f] <= finish_by) {
+      if (left_time_[f] <= finish_by) {
         out.finish[f] = Seconds{now};
         active_flag_[f] = 0;
         for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) --active_on_[flow_links_[i]];
@@ -90,44 +93,86 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
 
 void FlowModel::water_fill() {
   ++stamp_;
-  // A min-heap of (equal share, link): every change to a link pushes its new
-  // share, so the top, once entries that no longer match their link are
-  // dropped, is the bottleneck; ties go to the lower link index.
-  heap_.clear();
+  live_.clear();
   for (std::uint32_t j = 0; j < cap_.size(); ++j) {
     if (active_on_[j] == 0) continue;
     rem_cap_[j] = cap_[j];
     unfrozen_[j] = active_on_[j];
-    heap_.push_back({cap_[j] / active_on_[j], j});
+    live_.push_back(j);
   }
+  live_share_.resize(live_.size());
+  if (live_.size() <= scan_links_)
+    scan_fill(active_.size());
+  else
+    heap_fill(active_.size());
+}
+
+template <typename OnChange>
+std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) {
+  std::size_t fixed = 0;
+  for (std::uint32_t k = link_begin_[j]; k < link_begin_[j + 1]; ++k) {
+    const std::uint32_t f = link_flows_[k];
+    if (!active_flag_[f] || frozen_[f] == stamp_) continue;
+    frozen_[f] = stamp_;
+    rate_[f] = rate;
+    ++fixed;
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t m = flow_links_[i];
+      rem_cap_[m] -= rate;
+      if (--unfrozen_[m] > 0 && m != j) on_change(m);
+    }
+  }
+  return fixed;
+}
+
+// Progressive filling: the link offering the smallest equal share to its
+// unfrozen flows is the bottleneck; its flows get that share, their other
+// links lose it, and the next bottleneck is sought. Ties go to the lower link
+// index in both searches.
+void FlowModel::scan_fill(std::size_t left) {
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
+  while (left > 0 && !live_.empty()) {
+    double best = kInf;
+    std::size_t kept = 0;
+    for (std::uint32_t j : live_) {
+      if (unfrozen_[j] == 0) continue;
+      const double share = share_of(j);
+      live_[kept] = j;
+      live_share_[kept++] = share;
+      best = std::min(best, share);
+    }
+    live_.resize(kept);
+    // Every link at the minimum is a bottleneck at this level: one pass
+    // freezes them all (a link's share never falls below `best` meanwhile).
+    for (std::size_t k = 0; k < kept; ++k) {
+      const std::uint32_t j = live_[k];
+      if (live_share_[k] == best && unfrozen_[j] > 0 && share_of(j) == best)
+        left -= freeze(j, best, [](std::uint32_t) {});
+    }
+  }
+}
+
+void FlowModel::heap_fill(std::size_t left) {
+  // A min-heap of (equal share, link): every change to a link pushes its new
+  // share, so the top, once entries that no longer match their link are
+  // dropped, is the bottleneck.
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
   const auto later = [](const Share& a, const Share& b) {
     return a.share > b.share || (a.share == b.share && a.link > b.link);
   };
+  heap_.clear();
+  for (std::uint32_t j : live_) heap_.push_back({share_of(j), j});
   std::make_heap(heap_.begin(), heap_.end(), later);
-  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
-  std::size_t left = active_.size();
   while (left > 0 && !heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Share top = heap_.back();
     heap_.pop_back();
     const std::uint32_t bottleneck = top.link;
     if (unfrozen_[bottleneck] == 0 || share_of(bottleneck) != top.share) continue;
-    const double best = top.share;
-    for (std::uint32_t k = link_begin_[bottleneck]; k < link_begin_[bottleneck + 1]; ++k) {
-      const std::uint32_t f = link_flows_[k];
-      if (!active_flag_[f] || frozen_[f] == stamp_) continue;
-      frozen_[f] = stamp_;
-      rate_[f] = best;
-      --left;
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
-        const std::uint32_t j = flow_links_[i];
-        rem_cap_[j] -= best;
-        if (--unfrozen_[j] > 0 && j != bottleneck) {
-          heap_.push_back({share_of(j), j});
-          std::push_heap(heap_.begin(), heap_.end(), later);
-        }
-      }
-    }
+    left -= freeze(bottleneck, top.share, [&](std::uint32_t m) {
+      heap_.push_back({share_of(m), m});
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    });
   }
 }
 

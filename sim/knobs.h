@@ -56,6 +56,17 @@ Knob<S> uint_knob(std::string_view key, std::string_view doc, std::uint64_t lo, 
 }
 
 template <class S, class Get>
+Knob<S> bool_knob(std::string_view key, std::string_view doc, Get get) {
+  return {key, "boolean", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto v = n.value<bool>();
+            if (!n.is_boolean() || !v) throw InputError(at, "expected true or false");
+            get(s) = *v;
+          },
+          [=](const S& s) { return get(s) ? std::string("true") : std::string("false"); }};
+}
+
+template <class S, class Get>
 Knob<S> gbps_knob(std::string_view key, std::string_view doc, Get get) {
   return {key, "number", doc,
           [=](const toml::node& n, S& s, const SourcePos& at) {

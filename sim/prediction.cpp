@@ -87,6 +87,10 @@ Seconds CutBounds::ideal(const workloads::Flows& flows, std::uint32_t job) const
   return Seconds{ideal};
 }
 
+double slowdown_of(Seconds completion, Seconds ideal) noexcept {
+  return completion.value == 0 ? 1 : completion.value / ideal.value;
+}
+
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
                    std::span<const Seconds> job_ideal, Seconds all_ideal) {
   Prediction p;
@@ -99,7 +103,7 @@ Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::s
   }
   auto finish = [](JobPrediction& j, Seconds ideal) {
     j.ideal = ideal;
-    j.slowdown = j.completion.value == 0 ? 1 : j.completion.value / ideal.value;
+    j.slowdown = slowdown_of(j.completion, ideal);
   };
   finish(p.all, all_ideal);
   bool first = true;

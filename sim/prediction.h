@@ -85,6 +85,9 @@ struct Prediction {
   std::vector<JobPrediction> jobs;  // indexed by job id
 };
 
+// completion / ideal, and 1 when there is nothing to send (completion 0).
+double slowdown_of(Seconds completion, Seconds ideal) noexcept;
+
 // jobs and job_ideal are indexed by job id; all_ideal is the bound of all flows.
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
                    std::span<const Seconds> job_ideal, Seconds all_ideal);

@@ -191,7 +191,7 @@ void Simulation::prepare() {
     capacity_.push_back(link.up ? link.speed : Gbps{0});
   }
   jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
-  const CutBounds cuts(fabric_);
+  const CutBounds& cuts = cuts_.emplace(fabric_);
   for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_.push_back(cuts.ideal(flows_, j));
   ideal_ = cuts.ideal(flows_);
   for (const ScenarioSpec& s : spec_.scenarios) {

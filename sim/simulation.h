@@ -65,6 +65,10 @@ class Simulation {
   const std::vector<Seconds>& job_ideal() const noexcept { return job_ideal_; }
   // The ideal time of all flows together.
   Seconds ideal() const noexcept { return ideal_; }
+  // The fabric's cuts, for the ideal time of any other flows on it.
+  const CutBounds& cuts() const noexcept { return *cuts_; }
+  // Per link: its speed, 0 when the fabric has it down (a scenario may take more down).
+  const std::vector<Gbps>& capacity() const noexcept { return capacity_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
@@ -81,6 +85,7 @@ class Simulation {
   std::vector<JobInfo> jobs_;
   std::vector<Seconds> job_ideal_;
   Seconds ideal_;
+  std::optional<CutBounds> cuts_;
 
   // Everything derived from the fabric and the flows once: metric links,
   // capacities, jobs and their ideal times, and the failure sets of the spec's

@@ -12,6 +12,7 @@
 #include "hashing/select.h"
 #include "sim/error.h"
 #include "sim/limits.h"
+#include "sim/sweep_metric.h"
 #include "sim/units.h"
 #include "workloads/collective.h"
 #include "workloads/placement.h"
@@ -187,7 +188,9 @@ struct SweepSpec {
   std::vector<std::uint32_t> qps;
   std::vector<std::string> algos;
   std::vector<std::string> scenarios;  // empty: every ECMP scenario, or the first
-  std::optional<double> threshold;     // FIM
+  SweepMetric metric = SweepMetric::Fim;  // ranks best and worst; the threshold applies to it
+  std::optional<double> threshold;
+  bool slowdown = true;                   // run the flow model per variant for the predicted slowdown
   std::uint64_t max_variants = 10'000'000;
 };
 

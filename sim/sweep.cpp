@@ -84,7 +84,8 @@ Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(
     Spec s = spec_;
     o.seed.reset();
     apply_overrides(s, o);
-    plans_.push_back(std::make_unique<SweepPlan>(*base_, s.scenarios.front(), axes.seeds.has_value(), axes.seed_mode));
+    plans_.push_back(std::make_unique<SweepPlan>(*base_, s.scenarios.front(), axes.seeds.has_value(), axes.seed_mode,
+                                                 axes.slowdown));
   }
 }
 

@@ -10,11 +10,6 @@
 
 namespace ecmpsim {
 
-std::string_view sweep_metric_name(std::size_t m) noexcept {
-  constexpr std::array<std::string_view, kSweepMetrics> names{"fim", "max_mean", "cov", "jain", "max_flows"};
-  return names[m];
-}
-
 bool seed_affine(const hashing::Algorithm& algo) noexcept {
   // The seed enters a CRC's initial register (or an XOR fold's result): the
   // output is affine over GF(2) in (register, data), so the seed's effect is
@@ -49,10 +44,11 @@ hashing::Tuple tuple_of(const workloads::Flows& flows, std::size_t f) {
 
 }  // namespace
 
-SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode)
+SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode,
+                     bool slowdown)
     : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
       fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
-      seed_axis_(seed_axis), mode_(mode) {
+      seed_axis_(seed_axis), slowdown_(slowdown), mode_(mode) {
   const Fabric& fabric = base.fabric();
   const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
   sw_class_.assign(nsw, 0);
@@ -104,6 +100,9 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   const auto down = sets_->down();
   for (LinkId l : base.metric_links())
     if (down.empty() || !down[l]) metric_links_.push_back(l);
+  capacity_ = base.capacity();
+  for (LinkId l = 0; l < down.size(); ++l)
+    if (down[l]) capacity_[l] = Gbps{0};
   const auto links = fabric.links().size();
   link_switch_.resize(links);
   link_in_port_.resize(links);
@@ -169,6 +168,9 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
   }
   counts_.assign(fabric.links().size(), 0);
   load_.assign(plan.metric_links_.size(), 0);
+  path_begin_.assign(n + 1, 0);
+  path_links_.clear();
+  if (plan.slowdown_) ideal_ = plan.base().cuts().ideal(flows_);
 }
 
 std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) const {
@@ -189,9 +191,6 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) con
 
 SweepValues SweepWorker::evaluate(std::uint32_t seed) {
   const SweepPlan& plan = *plan_;
-  const Fabric& fabric = plan.base().fabric();
-  const Forwarding& fwd = plan.fwd_;
-  const EqualCostSets& sets = *plan.sets_;
   const auto classes = plan.classes();
   if (plan.seed_axis_) {
     const hashing::KeyBuffer zeros{};
@@ -204,15 +203,31 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
     }
   }
   std::fill(counts_.begin(), counts_.end(), 0u);
+  decisions_ += plan.slowdown_ ? route<true>() : route<false>();
+  const auto& metric_links = plan.metric_links_;
+  for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
+  const Imbalance m = imbalance(load_);
+  return {m.fim, m.max_mean, m.cov, m.jain, m.max, plan.slowdown_ ? slowdown() : 0.0};
+}
+
+template <bool Record>
+std::uint64_t SweepWorker::route() {
+  const SweepPlan& plan = *plan_;
+  const Fabric& fabric = plan.base().fabric();
+  const Forwarding& fwd = plan.fwd_;
+  const EqualCostSets& sets = *plan.sets_;
+  const auto classes = plan.classes();
   const bool is_static = fwd.is_static();
   const std::size_t max_hops = plan.sw_class_.size() + 1;
   const auto n = static_cast<std::uint32_t>(flows_.size());
+  if constexpr (Record) path_links_.clear();
   std::uint64_t decisions = 0;
   for (std::uint32_t f = 0; f < n; ++f) {
     ++stamp_;
     const std::uint32_t dst_tor = dst_tor_[f];
     LinkId link = first_link_[f];
     ++counts_[link];
+    if constexpr (Record) path_links_.push_back(link);
     std::uint32_t s;
     for (std::size_t hop = 0; (s = plan.link_switch_[link]) != kNone; ++hop) {
       if (hop >= max_hops) no_route(fabric, s, flows_.dst[f], true);
@@ -246,13 +261,18 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
       ++decisions;
       link = next;
       ++counts_[link];
+      if constexpr (Record) path_links_.push_back(link);
     }
+    if constexpr (Record) path_begin_[f + 1] = static_cast<std::uint32_t>(path_links_.size());
   }
-  decisions_ += decisions;
-  const auto& metric_links = plan.metric_links_;
-  for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
-  const Imbalance m = imbalance(load_);
-  return {m.fim, m.max_mean, m.cov, m.jain, m.max};
+  return decisions;
+}
+
+double SweepWorker::slowdown() {
+  model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
+  Seconds completion{0};
+  for (const Seconds t : times_.finish) completion = std::max(completion, t);
+  return slowdown_of(completion, ideal_);
 }
 
 }  // namespace ecmpsim

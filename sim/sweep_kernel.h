@@ -21,15 +21,11 @@
 #include "hashing/hasher.h"
 #include "hashing/key.h"
 #include "sim/forwarding.h"
+#include "sim/flow_model.h"
 #include "sim/simulation.h"
+#include "sim/sweep_metric.h"
 
 namespace ecmpsim {
-
-// Per-variant metrics, over flows per switch-to-switch link (as `ecmpsim run`).
-enum class SweepMetric : std::uint8_t { Fim, MaxMean, Cov, Jain, MaxFlows };
-inline constexpr std::size_t kSweepMetrics = 5;
-using SweepValues = std::array<double, kSweepMetrics>;
-std::string_view sweep_metric_name(std::size_t m) noexcept;
 
 // True when `algo` is affine in its seed for keys of one length (see above).
 // tests/sweep_test.cpp checks every such algorithm against direct hashing.
@@ -38,9 +34,10 @@ bool seed_affine(const hashing::Algorithm& algo) noexcept;
 // The routing of one scenario (with its algorithm), compiled; read-only and
 // shared by all threads. With `seed_axis`, switch seeds come from each
 // variant's seed through `mode`; otherwise from the scenario's own hash.
+// With `slowdown`, every variant also runs the flow model.
 class SweepPlan {
  public:
-  SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode);
+  SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode, bool slowdown);
 
   struct KeyConfig {
     hashing::KeyLayout layout;
@@ -60,6 +57,7 @@ class SweepPlan {
   const Simulation& base() const noexcept { return *base_; }
   const Forwarding& forwarding() const noexcept { return fwd_; }
   bool seed_axis() const noexcept { return seed_axis_; }
+  bool slowdown() const noexcept { return slowdown_; }
   SeedMode mode() const noexcept { return mode_; }
   std::span<const KeyConfig> key_configs() const noexcept { return key_configs_; }
   std::span<const HashClass> classes() const noexcept { return classes_; }
@@ -72,7 +70,9 @@ class SweepPlan {
   std::shared_ptr<const EqualCostSets> sets_;  // with the scenario's failures
   Forwarding fwd_;
   std::vector<LinkId> metric_links_;          // the working ones
+  std::vector<Gbps> capacity_;                // per link; 0 when down in the scenario
   bool seed_axis_;
+  bool slowdown_;
   SeedMode mode_;
   std::vector<KeyConfig> key_configs_;
   std::vector<HashClass> classes_;
@@ -85,12 +85,14 @@ class SweepPlan {
 };
 
 // One thread's state: a workload's flows bound to a plan, and every buffer a
-// variant needs. load() allocates; evaluate() does not.
+// variant needs. load() allocates; evaluate() does not once the first
+// variant of a workload has sized the path and flow-model buffers.
 class SweepWorker {
  public:
   void load(const SweepPlan& plan, workloads::Flows flows);
   // Routes every flow with the switch seeds `seed` gives (ignored without a
-  // seed axis) and returns the metrics.
+  // seed axis) and returns the metrics; the slowdown is 0 when the plan
+  // does not predict it.
   SweepValues evaluate(std::uint32_t seed);
   // Switch forwarding decisions made by evaluate() so far.
   std::uint64_t decisions() const noexcept { return decisions_; }
@@ -98,6 +100,10 @@ class SweepWorker {
 
  private:
   std::uint64_t hash(std::uint32_t c, std::uint32_t f, LinkId in) const;
+  // Counts every flow's links into counts_ and, with Record, its path into path_links_.
+  template <bool Record>
+  std::uint64_t route();
+  double slowdown();
 
   const SweepPlan* plan_ = nullptr;
   workloads::Flows flows_;
@@ -114,6 +120,11 @@ class SweepWorker {
   std::uint64_t stamp_ = 0;
   std::vector<std::uint32_t> counts_;
   std::vector<double> load_;
+  std::vector<std::uint32_t> path_begin_;  // per flow + 1, into path_links_
+  std::vector<LinkId> path_links_;
+  Seconds ideal_;                          // of this workload's flows
+  FlowModel model_;
+  FlowTimes times_;
   std::uint64_t decisions_ = 0;
 };
 

@@ -12,8 +12,17 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)", "max/mean (flows)", "CoV (flows)", "Jain (flows)",
-                                                "max flows on a link"};
+constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",  "max/mean (flows)",    "CoV (flows)",
+                                                "Jain (flows)", "max flows on a link", "predicted slowdown"};
+
+// The metrics the sweep computed, in SweepMetric order: all but the slowdown
+// when the flow model was off.
+std::vector<std::size_t> shown(const SweepReport& r) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < kSweepMetrics; ++k)
+    if (k != static_cast<std::size_t>(SweepMetric::Slowdown) || r.sweep.space().axes().slowdown) out.push_back(k);
+  return out;
+}
 
 json axes_json(const VariantSpace& space) {
   const SweepSpec& a = space.axes();
@@ -48,7 +57,7 @@ json variant_json(const SweepReport& r, std::uint64_t offset) {
   const std::uint64_t index = r.run.begin + offset;
   const Overrides o = r.sweep.space().at(index);
   json m;
-  for (std::size_t k = 0; k < kSweepMetrics; ++k) m[std::string(sweep_metric_name(k))] = r.run.values[offset][k];
+  for (std::size_t k : shown(r)) m[std::string(sweep_metric_name(k))] = r.run.values[offset][k];
   return {{"index", index}, {"values", values_json(o)}, {"metrics", m}, {"args", override_args(o)}};
 }
 
@@ -69,8 +78,10 @@ std::string sweep_json(const SweepReport& r) {
   doc["samples"] = r.summary.samples;
   doc["interrupted"] = r.run.interrupted;
   doc["percentiles"] = "nearest-rank";
+  doc["ranked_by"] = sweep_metric_name(r.summary.metric);
   json metrics;
-  for (std::size_t k = 0; k < kSweepMetrics && r.summary.samples > 0; ++k) {
+  for (std::size_t k : shown(r)) {
+    if (r.summary.samples == 0) break;
     const MetricSummary& m = r.summary.metrics[k];
     metrics[std::string(sweep_metric_name(k))] = {
         {"min", m.min}, {"mean", m.mean}, {"p50", m.p50}, {"p90", m.p90}, {"p99", m.p99}, {"max", m.max},
@@ -78,7 +89,7 @@ std::string sweep_json(const SweepReport& r) {
   }
   doc["metrics"] = std::move(metrics);
   if (r.summary.threshold)
-    doc["threshold"] = {{"metric", "fim"},
+    doc["threshold"] = {{"metric", sweep_metric_name(r.summary.metric)},
                         {"value", *r.summary.threshold},
                         {"above", r.summary.above},
                         {"fraction_above", r.summary.samples ? static_cast<double>(r.summary.above) /
@@ -107,28 +118,32 @@ std::string sweep_table(const SweepReport& r) {
   out += "\n" + pad_right("metric", 22);
   for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
   out += "\n" + std::string(22 + 60, '-') + "\n";
-  for (std::size_t k = 0; k < kSweepMetrics; ++k) {
+  for (std::size_t k : shown(r)) {
     const MetricSummary& m = s.metrics[k];
     out += pad_right(kLabels[k], 22);
     for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
     out += "\n";
   }
   out += "(percentiles: nearest rank)\n";
+  const auto ranked = static_cast<std::size_t>(s.metric);
   if (s.threshold)
-    out += "\nFIM > " + format_number(*s.threshold) + ": " +
+    out += "\n" + std::string(sweep_metric_name(ranked)) + " > " + format_number(*s.threshold) + ": " +
            fixed(100.0 * static_cast<double>(s.above) / static_cast<double>(s.samples), 2) + "% of variants (" +
            std::to_string(s.above) + ")\n";
   for (const auto& [label, off] : {std::pair{"best ", s.best}, std::pair{"worst", s.worst}}) {
     const std::uint64_t index = r.run.begin + off;
     const auto& v = r.run.values[off];
-    out += "\n" + std::string(label) + "  #" + std::to_string(index) + "  FIM " + fixed(v[0], 4) + "  max/mean " +
-           fixed(v[1], 4) + "  max flows " + fixed(v[4], 0) + "\n       ecmpsim run " +
-           r.sweep.base().spec().source + join_args(override_args(space.at(index))) + "\n";
+    out += "\n" + std::string(label) + "  #" + std::to_string(index);
+    for (std::size_t k : shown(r))
+      if (k != static_cast<std::size_t>(SweepMetric::Cov))
+        out += "  " + std::string(sweep_metric_name(k)) + " " +
+               fixed(v[k], k == static_cast<std::size_t>(SweepMetric::MaxFlows) ? 0 : 4);
+    out += "\n       ecmpsim run " + r.sweep.base().spec().source + join_args(override_args(space.at(index))) + "\n";
   }
-  const Histogram& h = s.metrics[0].histogram;
+  const Histogram& h = s.metrics[ranked].histogram;
   std::uint64_t peak = 1;
   for (auto c : h.counts) peak = std::max(peak, c);
-  out += "\nFIM histogram\n";
+  out += "\n" + std::string(kLabels[ranked]) + " histogram\n";
   const double width = (h.hi - h.lo) / static_cast<double>(h.counts.size());
   for (std::size_t b = 0; b < h.counts.size(); ++b) {
     const double lo = h.lo + width * static_cast<double>(b);
@@ -149,7 +164,8 @@ std::string sweep_csv(const SweepReport& r) {
   if (a.qpn_base) out += ",qpn_base";
   if (a.sport_base) out += ",sport_base";
   if (a.seeds) out += ",seed,seed_mode";
-  for (std::size_t k = 0; k < kSweepMetrics; ++k) out += "," + std::string(sweep_metric_name(k));
+  const std::vector<std::size_t> metrics = shown(r);
+  for (std::size_t k : metrics) out += "," + std::string(sweep_metric_name(k));
   out += "\n";
   for (std::uint64_t i = 0; i < r.run.values.size(); ++i) {
     const std::uint64_t index = r.run.begin + i;
@@ -161,7 +177,7 @@ std::string sweep_csv(const SweepReport& r) {
     if (o.qpn_base) out += "," + std::to_string(*o.qpn_base);
     if (o.sport_base) out += "," + std::to_string(*o.sport_base);
     if (o.seed) out += "," + std::to_string(*o.seed) + "," + std::string(seed_mode_name(*o.seed_mode));
-    for (double v : r.run.values[i]) out += "," + format_number(v);
+    for (std::size_t k : metrics) out += "," + format_number(r.run.values[i][k]);
     out += "\n";
   }
   return out;

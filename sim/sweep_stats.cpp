@@ -11,8 +11,10 @@ double nearest_rank(std::span<const double> sorted, unsigned p) {
   return sorted[rank == 0 ? 0 : std::min<std::uint64_t>(rank, sorted.size()) - 1];
 }
 
-SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold) {
+SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold,
+                       SweepMetric metric) {
   SweepSummary s;
+  s.metric = metric;
   s.samples = values.size();
   s.threshold = threshold;
   s.metrics.resize(kSweepMetrics);
@@ -43,13 +45,16 @@ SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::
       ++h.counts[std::min<std::size_t>(nb - 1, static_cast<std::size_t>(pos))];
     }
   }
-  const auto fim = static_cast<std::size_t>(SweepMetric::Fim);
+  const auto m = static_cast<std::size_t>(metric);
+  std::uint64_t lo = 0, hi = 0;
   for (std::size_t i = 1; i < values.size(); ++i) {
-    if (values[i][fim] < values[s.best][fim]) s.best = i;
-    if (values[i][fim] > values[s.worst][fim]) s.worst = i;
+    if (values[i][m] < values[lo][m]) lo = i;
+    if (values[i][m] > values[hi][m]) hi = i;
   }
+  s.best = higher_is_better(metric) ? hi : lo;
+  s.worst = higher_is_better(metric) ? lo : hi;
   if (threshold)
-    for (const auto& v : values) s.above += v[fim] > *threshold ? 1 : 0;
+    for (const auto& v : values) s.above += v[m] > *threshold ? 1 : 0;
   return s;
 }
 

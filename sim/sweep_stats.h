@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/sweep_kernel.h"
+#include "sim/sweep_metric.h"
 
 namespace ecmpsim {
 
@@ -28,13 +28,15 @@ struct MetricSummary {
 struct SweepSummary {
   std::uint64_t samples = 0;
   std::vector<MetricSummary> metrics;   // kSweepMetrics entries, in SweepMetric order
-  std::uint64_t best = 0, worst = 0;    // variant offsets of the lowest and highest FIM, ties to the lowest
+  SweepMetric metric = SweepMetric::Fim;  // ranks best and worst; the threshold applies to it
+  std::uint64_t best = 0, worst = 0;    // variant offsets of the best and worst metric value, ties to the lowest
   std::optional<double> threshold;
-  std::uint64_t above = 0;              // variants with FIM > threshold
+  std::uint64_t above = 0;              // variants whose metric is > threshold
 };
 
 // `bins` equal-width bins over [min, max] (one bin when min == max).
 // The mean is summed in index order, so the result never depends on threads.
-SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold);
+SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold,
+                       SweepMetric metric = SweepMetric::Fim);
 
 }  // namespace ecmpsim

@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -227,4 +230,52 @@ TEST_CASE("imbalance by bytes and by flow count disagree") {
   CHECK(trace.link_bytes[link_named(fabric, "leaf0->spine0")] < trace.link_bytes[link_named(fabric, "leaf0->spine1")]);
   // No equal-cost link is idle, so nothing counts as a collision.
   CHECK(colliding_pairs(fabric, compute_equal_cost_sets(fabric), flows, trace) == 0);
+}
+
+TEST_CASE("random networks: both bottleneck searches give max-min fair rates and the same finish times") {
+  // Max-min fairness, checked independently of the solver: every flow has a
+  // bottleneck link that is saturated and on which no flow gets more than it.
+  std::mt19937 rng(20241022);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t links = 3 + rng() % 40, flows = 1 + rng() % 80;
+    std::vector<Gbps> cap;
+    for (std::size_t l = 0; l < links; ++l) cap.push_back(Gbps{std::array{10.0, 25.0, 40.0, 100.0, 400.0}[rng() % 5]});
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint32_t> begin{0};
+    std::vector<LinkId> path;
+    for (std::size_t f = 0; f < flows; ++f) {
+      bytes.push_back((1 + rng() % 8) * 1'000'000);
+      const std::size_t hops = 1 + rng() % 4;
+      for (std::size_t h = 0; h < hops; ++h) {
+        const auto l = static_cast<LinkId>(rng() % links);
+        if (std::find(path.begin() + begin.back(), path.end(), l) == path.end()) path.push_back(l);
+      }
+      begin.push_back(static_cast<std::uint32_t>(path.size()));
+    }
+    const FlowNetwork net{cap, bytes, begin, path};
+    FlowModel scan(std::numeric_limits<std::size_t>::max()), heap(0);
+    FlowTimes a, b;
+    scan.run(net, a);
+    heap.run(net, b);
+    CAPTURE(trial);
+    REQUIRE(a.events == b.events);
+    std::vector<double> used(links, 0), top(links, 0);
+    for (std::size_t f = 0; f < flows; ++f) {
+      CHECK(a.finish[f].value == doctest::Approx(b.finish[f].value).epsilon(1e-12));
+      CHECK(a.start_rate[f].value == doctest::Approx(b.start_rate[f].value).epsilon(1e-12));
+      for (std::uint32_t i = begin[f]; i < begin[f + 1]; ++i) {
+        used[path[i]] += a.start_rate[f].value;
+        top[path[i]] = std::max(top[path[i]], a.start_rate[f].value);
+      }
+    }
+    for (std::size_t l = 0; l < links; ++l) CHECK(used[l] <= cap[l].value * (1 + 1e-12));
+    for (std::size_t f = 0; f < flows; ++f) {
+      bool bottlenecked = false;
+      for (std::uint32_t i = begin[f]; i < begin[f + 1]; ++i) {
+        const LinkId l = path[i];
+        bottlenecked |= used[l] >= cap[l].value * (1 - 1e-12) && a.start_rate[f].value >= top[l] * (1 - 1e-12);
+      }
+      CHECK(bottlenecked);
+    }
+  }
 }

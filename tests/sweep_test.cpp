@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "hashing/hasher.h"
@@ -105,8 +106,33 @@ TEST_CASE("every variant of every axis matches ecmpsim run's own trace exactly")
       CHECK(run.values[i][2] == r.flows.cov);
       CHECK(run.values[i][3] == r.flows.jain);
       CHECK(run.values[i][4] == r.flows.max);
+      CHECK(run.values[i][5] == r.predicted.all.slowdown);
     }
   }
+}
+
+TEST_CASE("every variant's predicted slowdown equals ecmpsim run's flow model, on an oversubscribed fabric") {
+  // paper16 under xxh3: seeds that stack flows on a 400G uplink slow the ring down.
+  const Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
+  SweepSpec axes;
+  axes.scenarios = {"ecmp"};
+  axes.seeds = UintRange{0, 60, 1};
+  axes.algos = {"xxh3"};
+  const Sweep sweep(spec, axes);
+  const SweepRun run = run_sweep(sweep, 0, sweep.space().size(), 2);
+  REQUIRE(run.done == 60);
+  std::set<double> distinct;
+  for (std::uint64_t i = 0; i < run.done; ++i) {
+    Spec s = spec;
+    apply_overrides(s, sweep.space().at(i));
+    const Simulation sim(s);
+    const ScenarioResult r = sim.run(sim.spec().scenarios.front());
+    INFO("variant " << i);
+    CHECK(run.values[i][5] == r.predicted.all.slowdown);
+    CHECK(run.values[i][5] >= 1);
+    distinct.insert(run.values[i][5]);
+  }
+  CHECK(distinct.size() > 3);
 }
 
 TEST_CASE("seed-affine algorithms: the XOR shortcut equals direct hashing") {
@@ -150,7 +176,7 @@ TEST_CASE("sweep JSON is byte-identical for 1, 2 and 4 threads") {
   }
   const auto doc = nlohmann::json::parse(first);
   CHECK(doc["samples"] == 40 * 4 * 2 * 2);
-  for (const char* k : {"fim", "max_mean", "cov", "jain", "max_flows"})
+  for (const char* k : {"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"})
     for (const char* s : {"min", "mean", "p50", "p90", "p99", "max", "histogram"}) CHECK(doc["metrics"][k].contains(s));
   CHECK(doc["metrics"]["fim"]["min"] < doc["metrics"]["fim"]["max"]);  // the axes do change the outcome
 }
@@ -172,9 +198,59 @@ TEST_CASE("the reported best and worst variants reproduce with ecmpsim run and t
     CHECK(out["scenarios"][0]["metrics"]["fim"].get<double>() == doc[which]["metrics"]["fim"].get<double>());
     CHECK(out["scenarios"][0]["metrics"]["max_flows"].get<double>() ==
           doc[which]["metrics"]["max_flows"].get<double>());
+    CHECK(out["scenarios"][0]["predicted"]["slowdown"].get<double>() ==
+          doc[which]["metrics"]["slowdown"].get<double>());
   }
+  CHECK(doc["ranked_by"] == "fim");
   CHECK(doc["best"]["metrics"]["fim"].get<double>() == doc["metrics"]["fim"]["min"].get<double>());
   CHECK(doc["worst"]["metrics"]["fim"].get<double>() == doc["metrics"]["fim"]["max"].get<double>());
+}
+
+TEST_CASE("--metric ranks best and worst by that metric; Jain's index is best when highest") {
+  // paper16 under an ideal hash: collisions on the 400G uplinks vary with the seed.
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
+  for (const char* metric : {"slowdown", "jain", "max_flows"}) {
+    const CliResult r = cli_run({"sweep", cfg, "--seeds", "0:150", "--algos", "xxh3", "--metric", metric,
+                                 "--threshold", "1.2", "--format", "json"});
+    REQUIRE(r.code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CAPTURE(metric);
+    CHECK(doc["ranked_by"] == metric);
+    CHECK(doc["threshold"]["metric"] == metric);
+    const bool high = std::string(metric) == "jain";
+    const auto& m = doc["metrics"][metric];
+    CHECK(doc["best"]["metrics"][metric] == (high ? m["max"] : m["min"]));
+    CHECK(doc["worst"]["metrics"][metric] == (high ? m["min"] : m["max"]));
+    CHECK(m["min"].get<double>() < m["max"].get<double>());  // the seeds do change it
+    std::vector<std::string> args{"run", cfg, "--format", "json"};
+    for (const auto& a : doc["best"]["args"]) args.push_back(a.get<std::string>());
+    const CliResult run = cli_run(args);
+    REQUIRE(run.code == 0);
+    const auto out = nlohmann::json::parse(run.out)["scenarios"][0];
+    CHECK(out["predicted"]["slowdown"] == doc["best"]["metrics"]["slowdown"]);
+    CHECK(out["metrics"]["jain"] == doc["best"]["metrics"]["jain"]);
+  }
+}
+
+TEST_CASE("--no-slowdown leaves the predicted slowdown out of every format") {
+  const std::string cfg = temp_config("noslow", kVaried);
+  const CliResult json = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown", "--format", "json"});
+  REQUIRE(json.code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["metrics"].contains("fim"));
+  CHECK_FALSE(doc["metrics"].contains("slowdown"));
+  CHECK_FALSE(doc["best"]["metrics"].contains("slowdown"));
+  const CliResult csv = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown", "--format", "csv"});
+  REQUIRE(csv.code == 0);
+  const std::string header = csv.out.substr(0, csv.out.find('\n'));
+  CHECK(header.find("fim") != std::string::npos);
+  CHECK(header.find("slowdown") == std::string::npos);
+  const CliResult with = cli_run({"sweep", cfg, "--seeds", "0:20", "--format", "csv"});
+  REQUIRE(with.code == 0);
+  CHECK(with.out.substr(0, with.out.find('\n')).find("slowdown") != std::string::npos);
+  const CliResult table = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown"});
+  REQUIRE(table.code == 0);
+  CHECK(table.out.find("predicted slowdown") == std::string::npos);
 }
 
 TEST_CASE("bad sweep input: one line on stderr, exit 2, nothing on stdout") {
@@ -188,6 +264,8 @@ TEST_CASE("bad sweep input: one line on stderr, exit 2, nothing on stdout") {
            {"sweep", cfg, "--scenario", "nosuch"},
            {"sweep", cfg, "--nosuch-axis", "1:2"},
            {"run", cfg, "--algo", "nosuch"},
+           {"sweep", cfg, "--metric", "nosuch"},
+           {"sweep", cfg, "--metric", "slowdown", "--no-slowdown"},
        }) {
     const CliResult r = cli_run(args);
     INFO(args[2] << " " << (args.size() > 3 ? args[3] : ""));

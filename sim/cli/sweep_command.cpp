@@ -26,6 +26,8 @@ struct Options {
   std::string seeds, seed_mode, sport_base, qpn_base, qps, algos, placement_seeds, scenario;
   unsigned threads = 0;
   std::optional<double> threshold;
+  std::string metric;
+  bool no_slowdown = false;
   std::optional<std::uint64_t> max_variants;
   bool force = false;
   unsigned bins = 20;
@@ -47,7 +49,13 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
   if (!o.algos.empty()) s.algos = parse_name_list(o.algos, flag("--algos"));
   if (!o.scenario.empty()) s.scenarios = parse_name_list(o.scenario, flag("--scenario"));
   if (o.threshold) s.threshold = o.threshold;
+  if (!o.metric.empty()) s.metric = *parse_sweep_metric(o.metric);
+  if (o.no_slowdown) s.slowdown = false;
   if (o.max_variants) s.max_variants = *o.max_variants;
+  if (s.metric == SweepMetric::Slowdown && !s.slowdown)
+    throw InputError(flag(o.no_slowdown ? "--no-slowdown" : "--metric"),
+                     "metric slowdown needs the flow model that " +
+                         std::string(o.no_slowdown ? "--no-slowdown" : "[sweep] slowdown = false") + " turns off");
   return s;
 }
 
@@ -138,8 +146,14 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
   sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first");
   sub->add_option("--threads", opt->threads, "Threads; default all cores")->check(CLI::Range(1u, 4096u));
-  sub->add_option("--threshold", opt->threshold, "Report the fraction of variants with FIM above this")
+  sub->add_option("--metric", opt->metric,
+                  "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
+                  "slowdown (default fim)")
+      ->check(CLI::IsMember({"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"}));
+  sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
       ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--no-slowdown", opt->no_slowdown,
+                "Skip the flow model: no predicted slowdown, faster on large fabrics");
   sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force (default 10000000)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
@@ -168,7 +182,7 @@ Action add_sweep_command(CLI::App& app) {
                              : run_sweep(*sweep, 0, space.size(), threads, &control);
     }
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? 130 : 0;
-    const SweepSummary summary = summarize(run.values, opt->bins, space.axes().threshold);
+    const SweepSummary summary = summarize(run.values, opt->bins, space.axes().threshold, space.axes().metric);
     const SweepReport report{*sweep, run, summary};
     std::string text;
     if (opt->format == "json")
