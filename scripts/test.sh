@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the libFuzzer targets for a bounded time (clang,
-# ASan+UBSan), an ASan+UBSan build of the whole suite, then the Release build
+# ASan+UBSan), an ASan+UBSan build of the whole suite, a ThreadSanitizer build
+# of the whole suite, then the Release build
 # (tests, benchmarks run once briefly). Ends with CTest's summary.
 # Also an MPI build (build-mpi) running only the tests labelled mpi. First
 # installs what scripts/setup.sh installs (Open MPI among it), when missing.
@@ -18,6 +19,11 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DECMPSIM_SANITIZE=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j "$jobs" --output-on-failure
+
+# ThreadSanitizer: the whole suite again, threads from std::thread (sim/parallel.h).
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DECMPSIM_TSAN=ON -DECMPSIM_BENCH=OFF >/dev/null
+cmake --build build-tsan -j "$jobs"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan -j "$jobs" --output-on-failure
 
 cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_MPI=ON -DECMPSIM_BENCH=OFF >/dev/null
 cmake --build build-mpi -j "$jobs"

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tbb/parallel_for.h>
+#include <atomic>
 
 #include "sim/error.h"
+#include "sim/parallel.h"
 #include "sim/parse.h"
 
 namespace ecmpsim {
@@ -53,15 +54,19 @@ SeedDistribution sweep_seeds(const Simulation& sim, const ScenarioSpec& scenario
   d.fim.resize(n);
   d.max_mean.resize(n);
   d.slowdown.resize(n);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const tbb::blocked_range<std::size_t>& r) {
+  // Threads claim blocks of 64 seeds; every seed's result goes to its own slot.
+  constexpr std::size_t kBlock = 64;
+  std::atomic<std::size_t> next{0};
+  on_threads(default_threads(), [&](unsigned) {
     ScenarioSpec variant = scenario;
-    for (std::size_t i = r.begin(); i < r.end(); ++i) {
-      variant.hash.seed = static_cast<std::uint32_t>(seeds.first + i);
-      const ScenarioResult res = sim.run(variant);
-      d.fim[i] = res.flows.fim;
-      d.max_mean[i] = res.flows.max_mean;
-      d.slowdown[i] = res.predicted.all.slowdown;
-    }
+    for (std::size_t lo; (lo = next.fetch_add(kBlock, std::memory_order_relaxed)) < n;)
+      for (std::size_t i = lo; i < std::min(n, lo + kBlock); ++i) {
+        variant.hash.seed = static_cast<std::uint32_t>(seeds.first + i);
+        const ScenarioResult res = sim.run(variant);
+        d.fim[i] = res.flows.fim;
+        d.max_mean[i] = res.flows.max_mean;
+        d.slowdown[i] = res.predicted.all.slowdown;
+      }
   });
   for (std::size_t i = 1; i < n; ++i) {
     if (d.fim[i] < d.fim[d.best]) d.best = i;

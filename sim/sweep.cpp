@@ -1,14 +1,9 @@
 #include "sim/sweep.h"
 
 #include <algorithm>
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-#include <tbb/task_arena.h>
 
 #include "hashing/hasher.h"
+#include "sim/parallel.h"
 
 namespace ecmpsim {
 namespace {
@@ -117,10 +112,10 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
     bool loaded = false;
     VariantSpace::Coord at;
   };
-  tbb::enumerable_thread_specific<Local> locals;
+  std::vector<Local> locals(threads);
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
-  auto body = [&](const tbb::blocked_range<unsigned>&) {
-    Local& local = locals.local();
+  auto body = [&](unsigned thread) {
+    Local& local = locals[thread];
     for (;;) {
       if (stopped()) return;
       const std::uint64_t k = next.fetch_add(1, std::memory_order_relaxed);
@@ -146,12 +141,7 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
       if (complete && control != nullptr) control->finished.fetch_add(hi - lo, std::memory_order_relaxed);
     }
   };
-  // Lets --threads exceed the core count (TBB otherwise caps its workers there).
-  const tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<unsigned>(0, threads, 1), body, tbb::simple_partitioner());
-  });
+  on_threads(threads, body);
   std::uint64_t prefix = 0;
   while (prefix < chunks && chunk_done[prefix]) ++prefix;
   run.done = std::min(n, prefix * chunk);

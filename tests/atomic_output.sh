@@ -2,7 +2,7 @@
 # A long sweep killed midway leaves no output file and no temporary beside it
 # (SIGKILL, SIGTERM); Ctrl-C (SIGINT) ends it with 130 and a complete JSON
 # document of the variants done so far, marked interrupted.
-# Usage: atomic_output.sh ECMPSIM
+# Usage: atomic_output.sh ECMPSIM     Env: ECMPSIM_SIGNAL_AFTER (seconds, default 1.5)
 set -euo pipefail
 bin=$1
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ start_sweep() {
   "$bin" sweep configs/paper16.toml --seeds 0:5000000 --force --algos xxh3 --threads 2 \
     --format json --out "$tmp/out.json" 2>"$tmp/err" &
   pid=$!
-  sleep 1.5
+  sleep "${ECMPSIM_SIGNAL_AFTER:-1.5}"
   kill -0 "$pid" 2>/dev/null || { echo "FAIL: the sweep ended before it was signalled: $(cat "$tmp/err")" >&2; exit 1; }
 }
 

@@ -5,12 +5,12 @@
 #include <memory>
 #include <pthread.h>
 #include <thread>
-#include <tbb/info.h>
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
 #include "sim/config.h"
+#include "sim/parallel.h"
 #include "sim/ranges.h"
 #include "sim/seeds.h"
 #include "sim/sweep.h"
@@ -172,7 +172,7 @@ Action add_sweep_command(CLI::App& app) {
     else
       setup();
     const VariantSpace& space = sweep->space();
-    const unsigned threads = opt->threads ? opt->threads : static_cast<unsigned>(tbb::info::default_concurrency());
+    const unsigned threads = opt->threads ? opt->threads : default_threads();
     SweepControl control;
     SweepRun run;
     {
