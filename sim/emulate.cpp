@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sim/error.h"
 #include "sim/parse.h"
 
 namespace ecmpsim {
@@ -72,8 +73,9 @@ EmulatedFabric::EmulatedFabric(const Fabric& fabric, NetnsPlan plan, const volat
     : fabric_(&fabric), plan_(std::move(plan)), stop_(stop) {
   for (const std::string& name : netns::list_namespaces())
     if (name.compare(0, plan_.prefix.size(), plan_.prefix) == 0)
-      throw std::runtime_error("namespace " + name + " already exists (left by an earlier process with this pid?); " +
-                               "run `ecmpsim emulate --cleanup`");
+      throw InputError({{}, 0, 0, "emulate"}, "namespace " + name +
+                                                  " already exists (left by an earlier process with this pid?); "
+                                                  "run `ecmpsim emulate --cleanup`");
   try {
     std::string add;
     for (const std::string& ns : plan_.ns) add += "netns add " + ns + "\n";

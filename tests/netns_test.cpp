@@ -1,5 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+#include "sim/emulate.h"
+#include "sim/emulate_plan.h"
+#include "sim/error.h"
+#include "sim/fabric.h"
 #include "sim/netns.h"
 
 using namespace ecmpsim;
@@ -40,4 +48,27 @@ TEST_CASE("run_process passes input through and collects both outputs") {
   CHECK(r.out == text);
   CHECK(r.err == "done\n");
   CHECK(netns::run_process({"/nonexistent/ecmpsim-no-such-tool"}, "").status == 127);
+}
+
+TEST_CASE("a namespace left behind under this process's prefix is an input error naming the fix") {
+  // Needs root to create a namespace; where kernel tests are required (CI) it must run.
+  const bool required = std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS") != nullptr &&
+                        std::string(std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS")) == "1";
+  const std::string prefix = namespace_prefix(::getpid());
+  const std::string name = prefix + "stale";
+  if (::geteuid() != 0 || netns::run_process({"ip", "netns", "add", name}, "").status != 0) {
+    CHECK_FALSE_MESSAGE(required, "needs root and `ip netns add`");
+    return;
+  }
+  FabricSpec spec;
+  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
+  const Fabric fabric = build_fabric(spec);
+  NetnsPlan plan;
+  plan.prefix = prefix;
+  CHECK_THROWS_WITH_AS(EmulatedFabric(fabric, plan, nullptr),
+                       ("namespace " + name +
+                        " already exists (left by an earlier process with this pid?); run `ecmpsim emulate --cleanup`")
+                           .c_str(),
+                       InputError);
+  CHECK(netns::run_process({"ip", "netns", "del", name}, "").status == 0);
 }

@@ -1,6 +1,10 @@
 #include "sim/cli/cli.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <ostream>
 #include <vector>
 
@@ -8,6 +12,7 @@
 #include "sim/config.h"
 #include "sim/error.h"
 #include "sim/output.h"
+#include "sim/parse.h"
 
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"
@@ -18,6 +23,32 @@
 
 namespace ecmpsim::cli {
 
+CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = hi == ~0ULL || hi == ~0ULL >> 1 ? ">= " + std::to_string(lo)
+                                                           : "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        const auto n = parse_uint(v, hi);
+        if (n && *n >= lo) return {};
+        return "expected an integer " + range + ", got '" + v + "'";
+      },
+      "INTEGER " + range);
+}
+
+CLI::Validator number_at_least(double lo) {
+  std::ostringstream out;
+  out << lo;
+  const std::string bound = out.str();
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (!v.empty() && end == v.c_str() + v.size() && std::isfinite(x) && x >= lo) return {};
+        return "expected a number >= " + bound + ", got '" + v + "'";
+      },
+      "NUMBER >= " + bound);
+}
+
 std::string default_config_path() {
   const std::string rel = "configs/paper16.toml";
   if (std::filesystem::exists(rel)) return rel;
@@ -27,7 +58,7 @@ std::string default_config_path() {
 
 void add_limit_flags(CLI::App* sub, Limits& limits) {
   for (const LimitFlag& f : kLimitFlags)
-    sub->add_option(f.flag, limits.*f.field, f.doc)->capture_default_str()->check(CLI::PositiveNumber);
+    sub->add_option(f.flag, limits.*f.field, f.doc)->capture_default_str()->check(integer_in(1, ~0ULL));
 }
 
 Spec load_spec(const std::string& path, const Limits& limits) {
@@ -66,6 +97,13 @@ int run(int argc, const char* const* argv, Io io) {
     commands.emplace_back(app.get_subcommands({})[before], std::move(action));
   }
 
+  // CLI11 would say only "A subcommand is required" for a misspelt command.
+  if (argc > 1 && argv[1][0] != '-' && std::none_of(commands.begin(), commands.end(), [&](const auto& c) { return c.first->check_name(argv[1]); })) {
+    std::string names;
+    for (const auto& [sub, _] : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
+    io.err << "ecmpsim: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

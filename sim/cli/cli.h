@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -36,6 +37,11 @@ Action add_reproduce_command(CLI::App& app);
 Action add_emulate_command(CLI::App& app);
 
 // Shared by subcommands.
+// Checks for numeric flags whose messages name the accepted range plainly
+// ("expected an integer in [1, 128], got '0'"); CLI11's own print the limits
+// of a double.
+CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi);
+CLI::Validator number_at_least(double lo);
 std::string default_config_path();
 // --max-hosts, --max-flows and --max-capture-bytes (sim/limits.h) on `sub`.
 void add_limit_flags(CLI::App* sub, Limits& limits);

@@ -65,15 +65,17 @@ Action add_emulate_command(CLI::App& app) {
   sub->add_option("--scenario", opt->scenario, "ECMP scenario to emulate (default: the first ECMP scenario)");
   sub->add_option("--hash", opt->hash, "Kernel hash: linux-l4 (policy 1) or linux-l3 (policy 0); default the "
                                        "scenario's if it is a Linux hash, else linux-l4");
-  auto* seed = sub->add_option("--seed", opt->seed, "net.ipv4.fib_multipath_hash_seed of every switch (non-zero)");
+  auto* seed = sub->add_option("--seed", opt->seed, "net.ipv4.fib_multipath_hash_seed of every switch (non-zero)")
+                   ->check(integer_in(0, 0xFFFFFFFF));
   auto* pseed = sub->add_option("--predict-seed", opt->predict_seed,
-                                "Predict with this seed instead of the kernel's (a negative control)");
+                                "Predict with this seed instead of the kernel's (a negative control)")
+                   ->check(integer_in(0, 0xFFFFFFFF));
   auto* pscenario = sub->add_option("--predict-scenario", opt->predict_scenario,
                                     "Predict with this scenario's weights and failures instead of the emulated "
                                     "one's (a negative control)");
   sub->add_option("--method", opt->method, "packets, route-get or both")
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
-  sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(CLI::Range(1u, 1000u));
+  sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
   sub->add_option("--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
   add_limit_flags(sub, opt->limits);

@@ -16,15 +16,15 @@ namespace {
 void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
   sub->add_option("--scenario", o.scenario, "Evaluate only the scenario of this name");
   sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
-  sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)");
+  sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)")->check(integer_in(0, 0xFFFFFFFF));
   sub->add_option("--seed-mode", seed_mode, "How the seed reaches switches: same, per-tier or per-switch")
       ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
   sub->add_option("--sport-base", o.sport_base, "Source ports from this base (the \"range\" model)")
-      ->check(CLI::Range(0, 0xFFFF));
-  sub->add_option("--qpn-base", o.qpn_base, "First QP number on every NIC")->check(CLI::Range(0, 0xFFFFFF));
-  sub->add_option("--qps", o.qps, "QPs per connection")->check(CLI::Range(1, 128));
+      ->check(integer_in(0, 0xFFFF));
+  sub->add_option("--qpn-base", o.qpn_base, "First QP number on every NIC")->check(integer_in(0, 0xFFFFFF));
+  sub->add_option("--qps", o.qps, "QPs per connection")->check(integer_in(1, 128));
   sub->add_option("--placement-seed", o.placement_seed, "Place ranks by a shuffle with this seed (\"random\")")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{~0ULL >> 1}));
+      ->check(integer_in(0, ~0ULL >> 1));
 }
 
 // Every scenario gets a twin NAME+down with the listed failures added.

@@ -145,19 +145,19 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3");
   sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
   sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first");
-  sub->add_option("--threads", opt->threads, "Threads; default all cores")->check(CLI::Range(1u, 4096u));
+  sub->add_option("--threads", opt->threads, "Threads; default all cores")->check(integer_in(1, 4096));
   sub->add_option("--metric", opt->metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
       ->check(CLI::IsMember({"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"}));
   sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   sub->add_flag("--no-slowdown", opt->no_slowdown,
                 "Skip the flow model: no predicted slowdown, faster on large fabrics");
   sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force (default 10000000)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
-  sub->add_option("--bins", opt->bins, "Histogram bins")->check(CLI::Range(1u, 10000u));
+  sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
