@@ -90,6 +90,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
         const auto& table = expect_table(e, sat);
         if (const auto* b = table.get("base")) {
           const auto name = b->value<std::string>();
+          if (!b->is_string() || !name) throw InputError(config::pos_of(*b, path, "scenario.base"), "expected a scenario name");
           const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
                                        [&](const ScenarioSpec& o) { return name && o.name == *name; });
           if (it == spec.scenarios.end())

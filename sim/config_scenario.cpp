@@ -197,9 +197,8 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
        nullptr},
       {"base", "string",
        "Start from an earlier scenario's settings; this scenario's keys then replace them (a what-if).",
-       [](const toml::node& n, ScenarioSpec&, const SourcePos& at) {
-         if (!n.is_string()) throw InputError(at, "expected a scenario name");
-       },
+       // Read (and checked) in config.cpp before the other keys, whose defaults it sets.
+       [](const toml::node&, ScenarioSpec&, const SourcePos&) {},
        nullptr},
       enum_knob<ScenarioSpec, RoutingKind>("routing", "\"ecmp\" | \"static\"",
                                            "ECMP hashing, or static per-destination routes.",

@@ -99,6 +99,8 @@ Action add_run_command(CLI::App& app) {
       if (!opt->import.flow_bytes || opt->import.flow_bytes->value == 0)
         throw InputError({{}, 0, 0, "--flow-bytes"}, "invalid size '" + opt->flow_bytes + "' (e.g. 4096, 256MiB)");
     }
+    if (sub->count("--flows") > 0 && opt->import.flows.empty())
+      throw InputError({{}, 0, 0, "--flows"}, "no file given");
     if (opt->import.flows.empty()) {
       for (const char* flag : {"--flows-format", "--rdma-map", "--flow-bytes", "--allow-unpaired"})
         if (sub->count(flag) > 0) throw InputError({{}, 0, 0, flag}, "only used with --flows");
