@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <atomic>
 
 #include "sim/error.h"
 #include "sim/parallel.h"
@@ -55,18 +54,16 @@ SeedDistribution sweep_seeds(const Simulation& sim, const ScenarioSpec& scenario
   d.max_mean.resize(n);
   d.slowdown.resize(n);
   // Threads claim blocks of 64 seeds; every seed's result goes to its own slot.
-  constexpr std::size_t kBlock = 64;
-  std::atomic<std::size_t> next{0};
-  on_threads(default_threads(), [&](unsigned) {
+  for_each_chunk(default_threads(), n, 64, [&](unsigned, std::uint64_t, std::uint64_t lo, std::uint64_t hi) {
     ScenarioSpec variant = scenario;
-    for (std::size_t lo; (lo = next.fetch_add(kBlock, std::memory_order_relaxed)) < n;)
-      for (std::size_t i = lo; i < std::min(n, lo + kBlock); ++i) {
-        variant.hash.seed = static_cast<std::uint32_t>(seeds.first + i);
-        const ScenarioResult res = sim.run(variant);
-        d.fim[i] = res.flows.fim;
-        d.max_mean[i] = res.flows.max_mean;
-        d.slowdown[i] = res.predicted.all.slowdown;
-      }
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      variant.hash.seed = static_cast<std::uint32_t>(seeds.first + i);
+      const ScenarioResult res = sim.run(variant);
+      d.fim[i] = res.flows.fim;
+      d.max_mean[i] = res.flows.max_mean;
+      d.slowdown[i] = res.predicted.all.slowdown;
+    }
+    return true;
   });
   for (std::size_t i = 1; i < n; ++i) {
     if (d.fim[i] < d.fim[d.best]) d.best = i;

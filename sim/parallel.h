@@ -9,6 +9,10 @@
 // bodies, and all they share, are the same code in both builds.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
 #ifdef ECMPSIM_STD_THREADS
 #include <thread>
 #include <vector>
@@ -44,6 +48,19 @@ void on_threads(unsigned threads, const Body& body) {
         tbb::simple_partitioner());
   });
 #endif
+}
+
+// Splits [0, n) into chunks of `chunk` items that `threads` threads claim in
+// order from a shared counter: body(thread, k, lo, hi) for chunk k = [lo, hi).
+// A body that returns false claims no more chunks on its thread.
+template <class Body>
+void for_each_chunk(unsigned threads, std::uint64_t n, std::uint64_t chunk, const Body& body) {
+  std::atomic<std::uint64_t> next{0};
+  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  on_threads(threads, [&](unsigned thread) {
+    for (std::uint64_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
+      if (!body(thread, k, k * chunk, std::min(n, (k + 1) * chunk))) return;
+  });
 }
 
 // Threads to use when the user gave none: every core.

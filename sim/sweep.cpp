@@ -104,7 +104,6 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   const std::uint64_t chunk = std::clamp<std::uint64_t>(n / (std::uint64_t{threads} * 256), 1, 1024);
   const std::uint64_t chunks = (n + chunk - 1) / chunk;
   std::vector<std::uint8_t> chunk_done(chunks, 0);
-  std::atomic<std::uint64_t> next{0};
   const auto& seeds = sweep.space().axes().seeds;
 
   struct Local {
@@ -114,34 +113,29 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   };
   std::vector<Local> locals(threads);
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
-  auto body = [&](unsigned thread) {
+  for_each_chunk(threads, n, chunk, [&](unsigned thread, std::uint64_t k, std::uint64_t lo, std::uint64_t hi) {
+    if (stopped()) return false;
     Local& local = locals[thread];
-    for (;;) {
-      if (stopped()) return;
-      const std::uint64_t k = next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= chunks) return;
-      const std::uint64_t lo = k * chunk, hi = std::min(n, lo + chunk);
-      bool complete = true;
-      for (std::uint64_t i = lo; i < hi; ++i) {
-        if (stopped()) {
-          complete = false;
-          break;
-        }
-        const std::uint64_t index = begin + i;
-        const VariantSpace::Coord c = sweep.space().coord(index);
-        if (!local.loaded || c.combo != local.at.combo || c.workload != local.at.workload) {
-          local.worker.load(sweep.plan(c.combo), sweep.flows_of(index));
-          local.loaded = true;
-          local.at = c;
-        }
-        const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
-        run.values[i] = local.worker.evaluate(seed);
+    bool complete = true;
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      if (stopped()) {
+        complete = false;
+        break;
       }
-      chunk_done[k] = complete ? 1 : 0;
-      if (complete && control != nullptr) control->finished.fetch_add(hi - lo, std::memory_order_relaxed);
+      const std::uint64_t index = begin + i;
+      const VariantSpace::Coord c = sweep.space().coord(index);
+      if (!local.loaded || c.combo != local.at.combo || c.workload != local.at.workload) {
+        local.worker.load(sweep.plan(c.combo), sweep.flows_of(index));
+        local.loaded = true;
+        local.at = c;
+      }
+      const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
+      run.values[i] = local.worker.evaluate(seed);
     }
-  };
-  on_threads(threads, body);
+    chunk_done[k] = complete ? 1 : 0;
+    if (complete && control != nullptr) control->finished.fetch_add(hi - lo, std::memory_order_relaxed);
+    return true;
+  });
   std::uint64_t prefix = 0;
   while (prefix < chunks && chunk_done[prefix]) ++prefix;
   run.done = std::min(n, prefix * chunk);

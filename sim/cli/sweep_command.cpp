@@ -149,7 +149,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--metric", opt->metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
-      ->check(CLI::IsMember({"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"}));
+      ->check(CLI::IsMember(std::vector<std::string>(kSweepMetricNames.begin(), kSweepMetricNames.end())));
   sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
       ->check(number_at_least(0));
   sub->add_flag("--no-slowdown", opt->no_slowdown,
@@ -160,7 +160,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
   sub->add_option("--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
-  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     // Under mpirun every rank sets up the same sweep; all fail together or none does.
