@@ -1,13 +1,9 @@
 #include "sim/output.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "hashing/key.h"
 #include "sim/parse.h"
@@ -297,39 +293,6 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
     }
   }
   return out;
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    throw InputError({path, 0, 0, {}}, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
-  std::string cause;  // why the write failed, for the message
-  std::size_t done = 0;
-  while (cause.empty() && done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n > 0)
-      done += static_cast<std::size_t>(n);
-    else
-      cause = std::strerror(errno);
-  }
-  if (::fsync(fd) != 0 && cause.empty()) cause = std::strerror(errno);
-  if (::close(fd) != 0 && cause.empty()) cause = std::strerror(errno);
-  if (cause.empty()) {
-    std::error_code ec;
-    fs::permissions(tmpl, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                              fs::perms::others_read, ec);
-    fs::rename(tmpl, target, ec);
-    if (ec) cause = ec.message();
-  }
-  if (!cause.empty()) {
-    std::error_code ec;
-    fs::remove(tmpl, ec);
-    throw InputError({path, 0, 0, {}}, "cannot write output file: " + cause);
-  }
 }
 
 }  // namespace ecmpsim

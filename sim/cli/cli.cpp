@@ -4,14 +4,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 #include <vector>
 
 #include "sim/cli/ranks.h"
 #include "sim/config.h"
 #include "sim/error.h"
-#include "sim/output.h"
+#include "sim/output_file.h"
 #include "sim/parse.h"
 
 #ifndef ECMPSIM_VERSION
@@ -67,11 +67,14 @@ Spec load_spec(const std::string& path, const Limits& limits) {
   return spec;
 }
 
+CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
+  return sub->add_option("--out", out,
+                         "Write " + what + " to FILE ('-': stdout). A file is replaced atomically (through a symlink, "
+                         "its target); a device, FIFO or socket is written in place");
+}
+
 void emit(Io io, const std::string& text, const std::string& out_path) {
-  if (out_path.empty())
-    io.out << text << std::flush;
-  else
-    write_file_atomically(out_path, text);
+  write_output(out_path.empty() ? "-" : out_path, text, io.out);
 }
 
 namespace {
@@ -98,7 +101,10 @@ int run(int argc, const char* const* argv, Io io) {
   }
 
   // CLI11 would say only "A subcommand is required" for a misspelt command.
-  if (argc > 1 && argv[1][0] != '-' && std::none_of(commands.begin(), commands.end(), [&](const auto& c) { return c.first->check_name(argv[1]); })) {
+  const auto known = [&](const char* name) {
+    return std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.first->check_name(name); });
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     std::string names;
     for (const auto& [sub, _] : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
     io.err << "ecmpsim: unknown command '" << argv[1] << "' (commands: " << names << ")\n";

@@ -47,7 +47,10 @@ std::string default_config_path();
 void add_limit_flags(CLI::App* sub, Limits& limits);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
-// Prints `text` to stdout, or writes it atomically to `out_path` when set.
+// --out on `sub`, its help naming `what` is written ("the output", "the HTML report").
+CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what);
+// Writes `text` to `out_path` by write_output's rules (sim/output_file.h);
+// empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path);
 
 }  // namespace ecmpsim::cli

@@ -77,7 +77,7 @@ Action add_emulate_command(CLI::App& app) {
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
   sub->add_option("--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
-  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
   sub->footer(

@@ -20,7 +20,7 @@ Action add_flows_command(CLI::App& app) {
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   sub->add_option("--format", opt->format, "Output format: json (default) or csv")
       ->check(CLI::IsMember({"json", "csv"}));
-  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);

@@ -182,7 +182,7 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
   sub->add_option("--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport with a header ('-' = stdin); prints hash,member per line");
-  sub->add_option("--out", o->out, "Write the output to FILE (atomically)");
+  add_out_flag(sub, o->out, "the output");
   return [o](Io io) { return run_hash(*o, io); };
 }
 

@@ -33,7 +33,7 @@ Action add_report_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
                                                "the distribution over hash seeds and the scenario comparison");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("--out", opt->out, "HTML file to write (atomically); '-' for stdout")->capture_default_str();
+  add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B (half-open) of the ECMP distribution")
       ->capture_default_str();
@@ -59,12 +59,8 @@ Action add_report_command(CLI::App& app) {
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);
-    if (opt->out == "-") {
-      io.out << page << std::flush;
-    } else {
-      emit(io, page, opt->out);
-      io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
-    }
+    emit(io, page, opt->out);
+    if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
     return 0;
   };
 }

@@ -27,7 +27,7 @@ Action add_reproduce_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "reproduce", "The FlowTracer experiment (configs/paper16.toml): ECMP's FIM over many seeds against the "
                    "static table, with the config's assumptions; also writes the HTML report");
-  sub->add_option("--out", opt->out, "HTML report to write (atomically)")->capture_default_str();
+  add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B (half-open)")->capture_default_str();
   sub->add_option("--config", opt->config, "Run another config the same way; default configs/paper16.toml");
@@ -44,7 +44,11 @@ Action add_reproduce_command(CLI::App& app) {
     if (!opt->config.empty()) command += " --config " + opt->config;
     const ReportInput in{&sim, &results, &dist, &cmp, command};
     emit(io, report_html(in), opt->out);
-    io.out << flowtracer_table(cmp, sim.spec()) << "\nreport written to " << opt->out << "\n" << std::flush;
+    // With --out - the page is standard output, so the table goes to stderr.
+    std::ostream& table = opt->out == "-" ? io.err : io.out;
+    table << flowtracer_table(cmp, sim.spec());
+    if (opt->out != "-") table << "\nreport written to " << opt->out << "\n";
+    table << std::flush;
     return 0;
   };
 }

@@ -70,7 +70,7 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   sub->add_option("--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
       ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
-  sub->add_option("--out", opt->out, "Write the output to FILE (atomically) instead of stdout");
+  add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->add_option("--down", opt->down,
