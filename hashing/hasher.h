@@ -28,6 +28,10 @@ struct Algorithm {
   unsigned bits;  // significant output bits (16, 31, 32, 64)
   HashFn fn;
   KeyLayout layout;
+  // The output is affine over GF(2) in (seed, key) for keys of one length, so
+  // changing the seed XORs every hash with one constant (CRCs, XOR folds; not
+  // Toeplitz, whose seed enters the key words, lookup3, xxHash or SipHash).
+  bool seed_affine;
   std::string_view doc;  // one line: definition, how the seed enters, source
 };
 

@@ -10,17 +10,6 @@
 
 namespace ecmpsim {
 
-bool seed_affine(const hashing::Algorithm& algo) noexcept {
-  // The seed enters a CRC's initial register (or an XOR fold's result): the
-  // output is affine over GF(2) in (register, data), so the seed's effect is
-  // a constant XOR for keys of one length. Not Toeplitz, lookup3 or xxHash.
-  constexpr std::array<std::string_view, 11> names{"crc16-ccitt", "crc16-xmodem", "crc16-kermit", "crc16-arc",
-                                                   "crc16-buypass", "crc32", "crc32-lo", "crc32-hi",
-                                                   "crc32c", "xor16", "xor32"};
-  return algo.layout == hashing::KeyLayout::Fields &&
-         std::find(names.begin(), names.end(), algo.name) != names.end();
-}
-
 namespace {
 
 std::uint16_t in_port_of(const Fabric& fabric, LinkId in) {
@@ -87,7 +76,7 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
       c.offset = h.offset;
       c.rep_switch = s;
       c.fixed_seed = h.seed;
-      c.affine = seed_affine(*h.algo) && !kc.in_port;
+      c.affine = h.algo->seed_affine && h.algo->layout == hashing::KeyLayout::Fields && !kc.in_port;
       const std::pair<std::uint32_t, const hashing::Algorithm*> bk{key_config, h.algo};
       auto bit = std::find(base_keys.begin(), base_keys.end(), bk);
       if (bit == base_keys.end()) bit = base_keys.insert(base_keys.end(), bk);

@@ -27,10 +27,6 @@
 
 namespace ecmpsim {
 
-// True when `algo` is affine in its seed for keys of one length (see above).
-// tests/sweep_test.cpp checks every such algorithm against direct hashing.
-bool seed_affine(const hashing::Algorithm& algo) noexcept;
-
 // The routing of one scenario (with its algorithm), compiled; read-only and
 // shared by all threads. With `seed_axis`, switch seeds come from each
 // variant's seed through `mode`; otherwise from the scenario's own hash.
