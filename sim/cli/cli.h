@@ -7,7 +7,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "sim/spec.h"
+#include "sim/config/spec.h"
 
 namespace ecmpsim::cli {
 
@@ -42,6 +42,11 @@ Action add_emulate_command(CLI::App& app);
 // of a double.
 CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi);
 CLI::Validator number_at_least(double lo);
+// The names of an enum's one table (hashing/named.h), as a flag's accepted values.
+template <class Table>
+CLI::Validator one_of(const Table& table) {
+  return CLI::IsMember(names_of(table));
+}
 std::string default_config_path();
 // --max-hosts, --max-flows and --max-capture-bytes (sim/limits.h) on `sub`.
 void add_limit_flags(CLI::App* sub, Limits& limits);
