@@ -18,6 +18,7 @@ template <class E>
 struct Named {
   E value;
   std::string_view name;
+  std::string_view doc = {};  // a clause for generated text, where the enum has one
 };
 
 // The row's name for `v`; "?" only for a value missing from the table.
@@ -26,6 +27,13 @@ constexpr std::string_view name_of(const Table& table, E v) noexcept {
   for (const auto& row : table)
     if (row.value == v) return row.name;
   return "?";
+}
+
+template <class Table, class E>
+constexpr std::string_view doc_of(const Table& table, E v) noexcept {
+  for (const auto& row : table)
+    if (row.value == v) return row.doc;
+  return {};
 }
 
 template <class Table>

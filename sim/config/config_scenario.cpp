@@ -5,14 +5,7 @@
 namespace ecmpsim::config {
 namespace {
 
-std::uint32_t hash_key_bit(std::string_view key) {
-  constexpr std::pair<std::string_view, std::uint32_t> bits[] = {
-      {"algo", kHashAlgo},     {"fields", kHashFields}, {"seed", kHashSeed},
-      {"offset", kHashOffset}, {"select", kHashSelect}, {"buckets", kHashBuckets}};
-  for (const auto& [k, b] : bits)
-    if (k == key) return b;
-  return 0;
-}
+std::uint32_t hash_key_bit(std::string_view key) { return parse_name(kHashKeys, key).value_or(HashKey{}); }
 
 const Knob<HashSpec>* hash_knob(std::string_view key) {
   for (const auto& k : hash_knobs())

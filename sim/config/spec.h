@@ -90,7 +90,9 @@ struct FabricSpec {
 // each switch uses its own seed derived from it (sim/seeds.h).
 enum class SeedMode : std::uint8_t { Same, PerTier, PerSwitch };
 inline constexpr std::array<Named<SeedMode>, 3> kSeedModes{
-    {{SeedMode::Same, "same"}, {SeedMode::PerTier, "per-tier"}, {SeedMode::PerSwitch, "per-switch"}}};
+    {{SeedMode::Same, "same", "on every switch"},
+     {SeedMode::PerTier, "per-tier", "as the root of one derived seed per tier (SplitMix64)"},
+     {SeedMode::PerSwitch, "per-switch", "as the root of one derived seed per switch (SplitMix64)"}}};
 
 struct HashSpec {
   std::string algo = "crc16-ccitt";
@@ -104,8 +106,17 @@ struct HashSpec {
 
 // Keys of HashSpec as bits, for overrides that set only some of them.
 enum HashKey : std::uint32_t {
-  kHashAlgo = 1, kHashFields = 2, kHashSeed = 4, kHashOffset = 8, kHashSelect = 16, kHashBuckets = 32
+  kHashAlgo = 1, kHashFields = 2, kHashSeed = 4, kHashOffset = 8, kHashSelect = 16, kHashBuckets = 32,
+  kHashSeedMode = 64
 };
+// Each bit's config key, in the order outputs list them.
+inline constexpr std::array<Named<HashKey>, 7> kHashKeys{{{kHashAlgo, "algo"},
+                                                          {kHashFields, "fields"},
+                                                          {kHashSeed, "seed"},
+                                                          {kHashSeedMode, "seed_mode"},
+                                                          {kHashOffset, "offset"},
+                                                          {kHashSelect, "select"},
+                                                          {kHashBuckets, "buckets"}}};
 
 // A per-tier ([scenario.hash.leaf] ...) or per-switch ([[scenario.hash.switch]])
 // hash: the keys in `keys` replace the scenario's default (then the tier's).
@@ -147,7 +158,12 @@ enum class StaticPolicy : std::uint8_t {
   Balanced,  // generated for the workload: greedy min of the most-loaded link (sim/routing/balanced.h)
 };
 inline constexpr std::array<Named<StaticPolicy>, 3> kStaticPolicies{
-    {{StaticPolicy::Table, "table"}, {StaticPolicy::DstMod, "dst-mod"}, {StaticPolicy::Balanced, "balanced"}}};
+    {{StaticPolicy::Table, "table", "only the listed routes"},
+     {StaticPolicy::DstMod, "dst-mod",
+      "generated dst-mod table: at every switch, destination endpoint i takes member i mod n of its equal-cost set"},
+     {StaticPolicy::Balanced, "balanced",
+      "generated balanced table: computed for this workload, destinations by decreasing bytes, each switch "
+      "sending them on the member that keeps the most-loaded link lowest (greedy)"}}};
 
 struct ScenarioSpec {
   std::string name;

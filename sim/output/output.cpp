@@ -20,8 +20,13 @@ json metrics_json(const Imbalance& m) {
 json hash_json(const HashSpec& h) {
   json fields = json::array();
   for (auto f : h.fields) fields.push_back(hashing::field_name(f));
-  return {{"algo", h.algo},     {"fields", fields}, {"seed", h.seed}, {"offset", h.offset},
-          {"select", hashing::selection_name(h.select)}};
+  return {{"algo", h.algo},
+          {"fields", fields},
+          {"seed", h.seed},
+          {"seed_mode", name_of(kSeedModes, h.seed_mode)},
+          {"offset", h.offset},
+          {"select", hashing::selection_name(h.select)},
+          {"buckets", h.buckets}};
 }
 
 // The keys an override sets, e.g. {"tier": "spine", "algo": "crc32-lo"}.
@@ -32,10 +37,8 @@ json override_json(const HashOverride& o) {
   else
     j["switch"] = o.switch_name;
   const json all = hash_json(o.values);
-  for (const auto& [key, bit] : {std::pair{"algo", kHashAlgo}, {"fields", kHashFields}, {"seed", kHashSeed},
-                                 {"offset", kHashOffset}, {"select", kHashSelect}})
-    if (o.keys & bit) j[key] = all[key];
-  if (o.keys & kHashBuckets) j["buckets"] = o.values.buckets;
+  for (const auto& row : kHashKeys)
+    if (o.keys & row.value) j[std::string(row.name)] = all[std::string(row.name)];
   return j;
 }
 

@@ -39,69 +39,106 @@ std::string fields_text(const std::vector<hashing::Field>& fields) {
   return out;
 }
 
+std::string plural(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string hash_text(const HashSpec& h) {
-  std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) +
-                    " on every switch, " + std::string(hashing::selection_name(h.select)) + " selection";
+  std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) + " " +
+                    std::string(doc_of(kSeedModes, h.seed_mode)) + ", " +
+                    std::string(hashing::selection_name(h.select)) + " selection";
   if (h.select == hashing::Selection::Resilient) out += " over " + std::to_string(h.buckets) + " buckets";
   if (h.offset != 0) out += ", hash rotated right by " + std::to_string(h.offset) + " bits";
   return out;
 }
 
-std::string static_text(const ScenarioSpec& s) {
+// The keys an override sets, e.g. "algo crc32-lo, seed 25 on every switch".
+std::string override_text(const HashOverride& o) {
+  const HashSpec& h = o.values;
   std::string out;
-  if (s.policy == StaticPolicy::DstMod)
-    out = "generated dst-mod table: at every switch, destination endpoint i takes member i mod n of its "
-          "equal-cost set";
-  else
-    out = "only the listed routes";
-  if (!s.routes.empty())
-    out += "; " + std::to_string(s.routes.size()) + " explicit route" + (s.routes.size() == 1 ? "" : "s") +
-           " consulted first (longest-prefix match)";
+  auto add = [&](std::uint32_t key, const std::string& text) {
+    if (o.keys & key) out += (out.empty() ? "" : ", ") + text;
+  };
+  add(kHashAlgo, "algo " + h.algo);
+  add(kHashFields, "fields (" + fields_text(h.fields) + ")");
+  add(kHashSeed | kHashSeedMode, "seed " + std::to_string(h.seed) + " " + std::string(doc_of(kSeedModes, h.seed_mode)));
+  add(kHashOffset, "hash rotated right by " + std::to_string(h.offset) + " bits");
+  add(kHashSelect, std::string(hashing::selection_name(h.select)) + " selection");
+  add(kHashBuckets, std::to_string(h.buckets) + " buckets");
   return out;
+}
+
+std::string static_text(const ScenarioSpec& s) {
+  std::string out(doc_of(kStaticPolicies, s.policy));
+  const std::size_t listed = s.routes.size() + (s.routes_file ? s.routes_file->rows.size() : 0);
+  if (listed > 0 && s.policy != StaticPolicy::Table)
+    out += "; " + plural(listed, "explicit route") + " consulted first (longest-prefix match)";
+  else if (listed > 0)
+    out += ": " + plural(listed, "route") + " (longest-prefix match)";
+  if (s.routes_file) out += ", from " + s.routes_file->path;
+  return out;
+}
+
+// "per leaf 1600 Gb/s down, 1600 Gb/s up: oversubscription 1:1".
+std::string oversubscription(const std::string& where, double down, double up) {
+  return "; per " + where + " " + format_number(down) + " Gb/s down, " + format_number(up) +
+         " Gb/s up: oversubscription " + ratio(down, up);
+}
+
+void fabric_assumptions(const FabricSpec& fs, std::vector<Assumption>& out) {
+  const LeafSpineSpec& f = fs.leaf_spine;
+  const std::string pairs = plural(f.links_per_pair, "link") + " per leaf-spine pair";
+  switch (fs.kind) {
+    case FabricKind::FatTree: {
+      const std::uint32_t k = fs.fat_tree_k, half = k / 2;
+      const Gbps core = fs.core_speed.value > 0 ? fs.core_speed : f.fabric_speed;
+      out.push_back({"fabric", "k = " + std::to_string(k) + " fat-tree: " + std::to_string(k) +
+                                   " pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores"});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", edge-aggregation links " +
+                                   gbps(f.fabric_speed) + ", aggregation-core links " + gbps(core) +
+                                   oversubscription("edge", half * f.host_speed.value, half * f.fabric_speed.value) +
+                                   oversubscription("aggregation", half * f.fabric_speed.value, half * core.value)});
+      return;
+    }
+    case FabricKind::Rail: {
+      const std::uint32_t per_leaf = fs.rail_leaf_nodes == 0 ? fs.rail_nodes : fs.rail_leaf_nodes;
+      out.push_back({"fabric", "rail-optimised: " + std::to_string(fs.rail_nodes) + " nodes, one rail per NIC index, " +
+                                   std::to_string(per_leaf) + " nodes per rail leaf, " +
+                                   std::to_string(f.spines) + " spines, " + pairs});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                                   oversubscription("rail leaf", per_leaf * f.host_speed.value,
+                                                    static_cast<double>(f.spines) * f.links_per_pair *
+                                                        f.fabric_speed.value)});
+      return;
+    }
+    case FabricKind::File: out.push_back({"fabric", "read from a topology file"}); return;
+    case FabricKind::LeafSpine: break;
+  }
+  const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
+  out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
+                               std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) + " hosts), " +
+                               std::to_string(f.spines) + " spines, " + pairs});
+  out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                               oversubscription("leaf", f.hosts_per_leaf * f.host_speed.value,
+                                                static_cast<double>(f.spines) * f.links_per_pair *
+                                                    f.fabric_speed.value)});
 }
 
 }  // namespace
 
 std::string routing_summary(const ScenarioSpec& s) {
-  if (s.routing == RoutingKind::Ecmp) return "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
-  return std::string("static ") + (s.policy == StaticPolicy::DstMod ? "dst-mod" : "table");
+  if (s.routing == RoutingKind::Ecmp) {
+    std::string out = "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
+    if (s.hash.seed_mode != SeedMode::Same) out += " (" + std::string(name_of(kSeedModes, s.hash.seed_mode)) + ")";
+    if (!s.hash_tiers.empty() || !s.hash_switches.empty()) out += ", with overrides";
+    return out;
+  }
+  return "static " + std::string(name_of(kStaticPolicies, s.policy));
 }
 
 std::vector<Assumption> assumptions(const Spec& spec) {
   std::vector<Assumption> out;
-  const LeafSpineSpec& f = spec.fabric.leaf_spine;
-  switch (spec.fabric.kind) {
-    case FabricKind::FatTree:
-      out.push_back({"fabric", "k = " + std::to_string(spec.fabric.fat_tree_k) + " fat-tree: " +
-                                   std::to_string(spec.fabric.fat_tree_k) + " pods of k/2 edge and k/2 aggregation "
-                                   "switches, (k/2)^2 cores"});
-      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", edge-aggregation links " +
-                                   gbps(f.fabric_speed) + ", aggregation-core links " +
-                                   gbps(spec.fabric.core_speed.value > 0 ? spec.fabric.core_speed : f.fabric_speed)});
-      break;
-    case FabricKind::Rail:
-      out.push_back({"fabric", "rail-optimised: " + std::to_string(spec.fabric.rail_nodes) + " nodes, one rail per "
-                                   "NIC index, " + std::to_string(f.spines) + " spines, " +
-                                   std::to_string(f.links_per_pair) + " link(s) per leaf-spine pair"});
-      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed)});
-      break;
-    case FabricKind::File:
-      out.push_back({"fabric", "read from a topology file"});
-      break;
-    default: {
-    const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
-    out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
-                                 std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) +
-                                 " hosts), " + std::to_string(f.spines) + " spines, " +
-                                 std::to_string(f.links_per_pair) + " link" + (f.links_per_pair == 1 ? "" : "s") +
-                                 " per leaf-spine pair"});
-    const double down = f.hosts_per_leaf * f.host_speed.value;
-    const double up = static_cast<double>(f.spines) * f.links_per_pair * f.fabric_speed.value;
-    out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
-                                 "; per leaf " + format_number(down) + " Gb/s down, " + format_number(up) +
-                                 " Gb/s up: oversubscription " + ratio(down, up)});
-    }
-  }
+  fabric_assumptions(spec.fabric, out);
   const FabricSpec& fs = spec.fabric;
   out.push_back({"nodes and NICs",
                  std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
@@ -148,10 +185,15 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     out.push_back({"five-tuple" + p, sport});
   }
   for (const ScenarioSpec& s : spec.scenarios) {
-    if (s.routing == RoutingKind::Ecmp)
-      out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});
-    else
+    if (s.routing == RoutingKind::Static) {
       out.push_back({"static (" + s.name + ")", static_text(s)});
+      continue;
+    }
+    out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});
+    for (const HashOverride& o : s.hash_tiers)
+      out.push_back({"hash (" + s.name + ")", std::string(name_of(kTiers, o.tier)) + " switches: " + override_text(o)});
+    for (const HashOverride& o : s.hash_switches)
+      out.push_back({"hash (" + s.name + ")", "switch " + o.switch_name + ": " + override_text(o)});
   }
   return out;
 }

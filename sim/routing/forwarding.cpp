@@ -37,6 +37,7 @@ void apply(HashSpec& to, const HashOverride& o) {
   if (o.keys & kHashAlgo) to.algo = o.values.algo;
   if (o.keys & kHashFields) to.fields = o.values.fields;
   if (o.keys & kHashSeed) to.seed = o.values.seed;
+  if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
   if (o.keys & kHashOffset) to.offset = o.values.offset;
   if (o.keys & kHashSelect) to.select = o.values.select;
   if (o.keys & kHashBuckets) to.buckets = o.values.buckets;

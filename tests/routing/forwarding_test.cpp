@@ -5,6 +5,7 @@
 
 #include "sim/config/config.h"
 #include "sim/routing/forwarding.h"
+#include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
 
 using namespace ecmpsim;
@@ -112,6 +113,23 @@ TEST_CASE("per-switch hashes: default, then the tier's keys, then the switch's")
   sc.hash_switches[0].switch_name = "spine7";
   sc.hash_switches[0].where = {"t.toml", 9, 1, "scenario.hash.switch"};
   CHECK_THROWS_WITH_AS(Forwarding(f, s, sc, "t.toml"), "no switch named 'spine7'", InputError);
+}
+
+TEST_CASE("a tier override's seed_mode reaches its switches, read from a config") {
+  // The spines derive per-switch seeds from the scenario's seed 7; the leaves use 7 as is.
+  const Spec spec = parse_config(
+      "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 1\n[[scenario]]\nname = \"e\"\n[scenario.hash]\n"
+      "algo = \"xxh3\"\nseed = 7\n[scenario.hash.spine]\nseed_mode = \"per-switch\"\n",
+      "t.toml");
+  const Fabric f = build_fabric(spec.fabric);
+  const EqualCostSets s = compute_equal_cost_sets(f);
+  const Forwarding fwd(f, s, spec.scenarios[0], "t.toml");
+  for (const char* name : {"leaf0", "leaf1", "spine0", "spine1"}) {
+    CAPTURE(name);
+    const std::uint32_t sw = f.switch_index(f.find(name));
+    const std::uint32_t want = name[0] == 's' ? static_cast<std::uint32_t>(workloads::splitmix64(7 + sw * kSplitMixGamma)) : 7u;
+    CHECK(fwd.hash_of(sw).seed == want);
+  }
 }
 
 TEST_CASE("static routes from CSV, with a source prefix, and their errors with file:line:col") {
