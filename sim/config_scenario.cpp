@@ -122,7 +122,7 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
                           [](auto& s) -> auto& { return s.seed; }),
       enum_knob<HashSpec, SeedMode>("seed_mode", "\"same\" | \"per-tier\" | \"per-switch\"",
                                     "Every switch uses `seed`, or each tier / switch a seed derived from it "
-                                    "(SplitMix64; see README \"Sweeps\").",
+                                    "(SplitMix64; see docs/sweeps.md).",
                                     [](auto& s) -> auto& { return s.seed_mode; }, parse_seed_mode,
                                     seed_mode_name),
       uint_knob<HashSpec>("offset", "Rotate the hash right by this many bits before member selection.", 0, 63,
@@ -249,7 +249,7 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
          auto w = read_weights(n, at);
          s.weights.insert(s.weights.end(), w.begin(), w.end());
        },
-       nullptr},
+       nullptr, "each in [1, 65535]"},
   };
   return k;
 }
