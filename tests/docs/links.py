@@ -2,8 +2,9 @@
 """Checks the documentation's references: README.md and docs/*.md.
 
 links.py ROOT          every relative link [text](target) and image resolves to a file
-                       or folder, and every #anchor to a heading (or <a id>) of the
-                       markdown file it names, as GitHub renders the anchors;
+                       or folder, every #anchor to a heading (or <a id>) of the
+                       markdown file it names, as GitHub renders the anchors, and
+                       README.md links every page of docs/;
 links.py --paths ROOT  every repository path written as code (`sim/parallel.h`,
                        globs such as `bench/*_bench.cpp`) exists.
 
@@ -66,7 +67,8 @@ def without_code_spans(line):
 
 
 def check_links(root, files):
-    problems, count, cache = [], 0, {}
+    problems, count, cache, linked = [], 0, {}, set()
+    readme = os.path.join(root, 'README.md')
     for path in files:
         rel = os.path.relpath(path, root)
         for n, line in prose_lines(path):
@@ -76,6 +78,8 @@ def check_links(root, files):
                 count += 1
                 file_part, _, anchor = target.partition('#')
                 dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) if file_part else path
+                if path == readme:
+                    linked.add(dest)
                 if not os.path.exists(dest):
                     problems.append(f'{rel}:{n}: link to {target}: {os.path.relpath(dest, root)} does not exist')
                 elif anchor and dest.endswith('.md'):
@@ -84,6 +88,9 @@ def check_links(root, files):
                     if anchor not in cache[dest]:
                         problems.append(f'{rel}:{n}: link to {target}: no heading #{anchor} in '
                                         f'{os.path.relpath(dest, root)}')
+    for page in files:
+        if page != readme and page not in linked:
+            problems.append(f'README.md: no link to {os.path.relpath(page, root)}')
     return problems, count
 
 
@@ -106,7 +113,8 @@ def doc_files(root):
 
 
 def self_test(check):
-    """The checker on a tree with 2 known problems of each kind; True when it finds exactly those."""
+    """The checker on a tree with known problems (2 of each kind, plus docs/b.md, which README.md
+    does not link); True when it finds exactly those."""
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, 'docs'))
         os.makedirs(os.path.join(root, 'sim'))
@@ -118,8 +126,13 @@ def self_test(check):
                     '```\n[in a fence](nowhere.md) `sim/fenced.cpp`\n```\n')
         with open(os.path.join(root, 'docs', 'a.md'), 'w') as f:
             f.write('# A\n## The cost\n## The cost\n[up](../README.md)\n')
+        with open(os.path.join(root, 'docs', 'b.md'), 'w') as f:
+            f.write('# B, linked from a.md only\n')
+        with open(os.path.join(root, 'docs', 'a.md'), 'a') as f:
+            f.write('[b](b.md)\n')
         problems, count = check(root, doc_files(root))
-        return len(problems) == 2 and count >= 4
+        expected = 3 if check is check_links else 2
+        return len(problems) == expected and count >= 4
 
 
 def main(argv):
