@@ -135,14 +135,8 @@ Spec parse_config(std::string_view text, const std::string& path) {
 
 std::string config_reference() {
   std::string out;
-  config::append_reference<FabricSpec>(out, "fabric", fabric_knobs());
-  config::append_reference<JobSpec>(out, "[job]] or [workload", job_knobs());
-  config::append_reference<ScenarioSpec>(out, "[scenario]]", scenario_knobs());
-  config::append_reference<HashSpec>(out, "scenario.hash", hash_knobs());
-  config::append_reference<StaticRoute>(out, "[scenario.routes]]", route_knobs());
-  config::append_reference<SweepSpec>(out, "sweep", sweep_knobs());
-  out += "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)\n"
-         "      The keys of [scenario.hash], replacing the scenario's default for that tier or switch.\n";
+  config::for_each_section([&](std::string_view header, auto knobs) { config::append_reference(out, header, knobs); });
+  out += std::string(config::kHashOverrideTables) + "\n      " + std::string(config::kHashOverrideDoc) + "\n";
   return out;
 }
 

@@ -12,7 +12,8 @@ namespace ecmpsim {
 Spec load_config(const std::string& path);
 Spec parse_config(std::string_view text, const std::string& path);
 
-// Every config key with its type, default and meaning, for --help and the README.
+// Every config key with its type, default and meaning, for --help (docs/config-reference.md
+// is rendered from the same tables by sim/config/reference_docs.h).
 std::string config_reference();
 
 }  // namespace ecmpsim

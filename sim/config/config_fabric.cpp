@@ -75,7 +75,7 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
          if (!(*v > 0) || *v > 1e6) throw InputError(at, "speed must be in (0, 1e6] Gb/s");
          s.core_speed = Gbps{*v};
        },
-       nullptr},
+       nullptr, "(0, 1e6]"},
       {"k", "integer", "fat-tree: the even port count k: k pods, (k/2)^2 cores, k^3/4 endpoints.",
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) {
          const auto v = n.value<std::int64_t>();
@@ -84,7 +84,7 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
          if (*v % 2 != 0) throw InputError(at, "k must be even (k/2 edge and k/2 aggregation switches per pod), got " + std::to_string(*v));
          s.fat_tree_k = static_cast<std::uint32_t>(*v);
        },
-       [](const FabricSpec& s) { return std::to_string(s.fat_tree_k); }},
+       [](const FabricSpec& s) { return std::to_string(s.fat_tree_k); }, "[2, 96], even"},
       uint_knob<FabricSpec>("nodes", "rail: compute nodes, each with nics_per_node NICs.", 1, 1u << 20,
                             [](auto& s) -> auto& { return s.rail_nodes; }),
       uint_knob<FabricSpec>("nics_per_node",
@@ -98,7 +98,7 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
                             0, 65536, [](auto& s) -> auto& { return s.rail_leaf_nodes; }),
-      {"file", "string", "file: explicit topology (.toml or .csv, relative to the config; see README).",
+      {"file", "string", "file: explicit topology (.toml or .csv, relative to the config; see docs/fabrics-and-routing.md).",
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a file path");
@@ -106,7 +106,8 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
        },
        nullptr},
       {"weights", "table", "WCMP weight per cable, both directions: { \"leaf0-spine1\" = 3, \"leaf1-spine0#1\" = 2 }.",
-       [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.weights = read_weights(n, at); }, nullptr},
+       [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.weights = read_weights(n, at); }, nullptr,
+       "each in [1, 65535]"},
       ip_knob<FabricSpec>("address_base",
                           "First address of the plan: ToR t's endpoints get base + t*stride + 1, + 2, ... "
                           "(stride 256, or the next power of two above a ToR's endpoints + 2).",

@@ -221,7 +221,7 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
          auto w = read_weights(n, at);
          s.weights.insert(s.weights.end(), w.begin(), w.end());
        },
-       nullptr},
+       nullptr, "each in [1, 65535]"},
   };
   return k;
 }

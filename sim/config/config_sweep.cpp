@@ -13,12 +13,12 @@ Knob<SweepSpec> range_knob(std::string_view key, std::string_view doc, std::uint
             if (!n.is_string() || !v) throw InputError(at, "expected a range string \"A:B\" or \"A:B:STEP\"");
             s.*member = parse_range(*v, max, at);
           },
-          nullptr};
+          nullptr, "0 <= A < B <= " + std::to_string(max + 1) + ", 1 <= STEP <= " + std::to_string(max)};
 }
 
 template <class T, class Read>
 Knob<SweepSpec> list_knob(std::string_view key, std::string_view type, std::string_view doc,
-                          std::vector<T> SweepSpec::*member, Read read) {
+                          std::vector<T> SweepSpec::*member, Read read, std::string range = {}) {
   return {key, std::string(type), doc,
           [=](const toml::node& n, SweepSpec& s, const SourcePos& at) {
             const auto* arr = n.as_array();
@@ -26,7 +26,7 @@ Knob<SweepSpec> list_knob(std::string_view key, std::string_view type, std::stri
             (s.*member).clear();
             for (const auto& e : *arr) (s.*member).push_back(read(e, at));
           },
-          nullptr};
+          nullptr, std::move(range)};
 }
 
 }  // namespace
@@ -46,7 +46,8 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                                  if (!e.is_integer() || !v || *v < 1 || *v > 128)
                                    throw InputError(at, "expected integers in [1, 128]");
                                  return static_cast<std::uint32_t>(*v);
-                               }),
+                               },
+                               "each in [1, 128]"),
       list_knob<std::string>("algos", "array of strings", "Hash algorithms swept (catalogue names).",
                              &SweepSpec::algos, [](const toml::node& e, const SourcePos& at) {
                                const auto v = e.value<std::string>();
@@ -71,7 +72,7 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
          if (!(n.is_integer() || n.is_floating_point()) || !v || !(*v >= 0)) throw InputError(at, "expected a number >= 0");
          s.threshold = *v;
        },
-       nullptr},
+       nullptr, ">= 0"},
       bool_knob<SweepSpec>("slowdown",
                            "Run the flow model on every variant for its predicted slowdown; false skips it "
                            "(faster on large fabrics) and leaves the metric out.",

@@ -1,5 +1,6 @@
-// Config knobs declared once: name, reader, default (from the struct's own
-// default) and doc. The table drives validation and the reference text.
+// Config knobs declared once: name, reader, range, default (from the struct's
+// own default) and doc. The table drives validation, the --help text and the
+// generated docs/config-reference.md.
 #pragma once
 
 #include <functional>
@@ -25,6 +26,9 @@ struct Knob {
   std::string_view doc;
   std::function<void(const toml::node&, S&, const SourcePos&)> read;
   std::function<std::string(const S&)> show_default;
+  // Values the reader accepts beyond its type, as the reference shows them:
+  // "[1, 4096]", "(0, 1e6]", ">= 0"; empty when the type says it all.
+  std::string range = {};
 };
 
 // Reads every key of `table` through `knobs`; an unknown key is an error.
@@ -53,7 +57,8 @@ Knob<S> uint_knob(std::string_view key, std::string_view doc, std::uint64_t lo, 
                                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
             get(s) = static_cast<std::remove_reference_t<decltype(get(s))>>(*v);
           },
-          [=](const S& s) { return std::to_string(get(s)); }};
+          [=](const S& s) { return std::to_string(get(s)); },
+          "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
 }
 
 template <class S, class Get>
@@ -76,7 +81,8 @@ Knob<S> gbps_knob(std::string_view key, std::string_view doc, Get get) {
             if (!(*v > 0) || *v > 1e6) throw InputError(at, "speed must be in (0, 1e6] Gb/s");
             get(s) = Gbps{*v};
           },
-          [=](const S& s) { return format_number(get(s).value); }};
+          [=](const S& s) { return format_number(get(s).value); },
+          "(0, 1e6]"};
 }
 
 template <class S, class Get>
@@ -94,7 +100,8 @@ Knob<S> bytes_knob(std::string_view key, std::string_view doc, Get get) {
               throw InputError(at, "expected a size (integer bytes or a string such as \"1GiB\")");
             }
           },
-          [=](const S& s) { return std::to_string(get(s).value); }};
+          [=](const S& s) { return std::to_string(get(s).value); },
+          ">= 1"};
 }
 
 template <class S, class Get>
@@ -132,9 +139,9 @@ inline const toml::table& expect_table(const toml::node& n, const SourcePos& at)
 }
 
 template <class S>
-void append_reference(std::string& out, std::string_view section, std::span<const Knob<S>> knobs) {
+void append_reference(std::string& out, std::string_view header, std::span<const Knob<S>> knobs) {
   const S defaults{};
-  out += "[" + std::string(section) + "]\n";
+  out += std::string(header) + "\n";
   for (const auto& k : knobs) {
     std::string line = "  " + std::string(k.key) + " (" + std::string(k.type) + ")";
     const std::string def = k.show_default ? k.show_default(defaults) : "";

@@ -87,7 +87,7 @@ struct FabricSpec {
 };
 
 // How `seed` reaches the switches: every switch uses it as is, or each tier /
-// each switch uses its own seed derived from it (sim/seeds.h).
+// each switch uses its own seed derived from it (sim/routing/seeds.h).
 enum class SeedMode : std::uint8_t { Same, PerTier, PerSwitch };
 inline constexpr std::array<Named<SeedMode>, 3> kSeedModes{
     {{SeedMode::Same, "same", "on every switch"},
@@ -229,7 +229,7 @@ struct Spec {
   std::vector<JobSpec> jobs;  // at least one after loading
   std::vector<ScenarioSpec> scenarios;
   SweepSpec sweep;
-  Limits limits;  // from the command line (sim/limits.h), not the config
+  Limits limits;  // from the command line (sim/base/limits.h), not the config
 };
 
 }  // namespace ecmpsim

@@ -54,7 +54,7 @@ struct NetnsPlan {
 inline constexpr std::uint32_t kMaxKernelWeight = 256;
 
 // `kernel` holds one entry per switch (dense switch index); `weight` one WCMP
-// weight per directed link (sim/failures.h link_weights). Cables the sets were
+// weight per directed link (sim/fabric/failures.h link_weights). Cables the sets were
 // computed without (sets.down()) are not built. Throws InputError for a
 // multipath member weighted above kMaxKernelWeight.
 NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,

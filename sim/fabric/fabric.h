@@ -116,7 +116,7 @@ class Fabric {
   std::uint32_t base_ = 0, stride_ = 256;
 };
 
-// Builds the fabric the spec describes (sim/generators.cpp documents each
+// Builds the fabric the spec describes (sim/fabric/generators.cpp documents each
 // kind's names) and checks it: unique names, every endpoint reachable from
 // every other. Throws InputError naming the cause.
 Fabric build_fabric(const FabricSpec& spec);

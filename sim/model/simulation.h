@@ -29,7 +29,7 @@ struct ScenarioResult {
   std::vector<std::uint8_t> down;  // per LinkId, 1 if the scenario took it down; empty if none
   bool is_down(LinkId l) const { return !down.empty() && down[l] != 0; }
   std::vector<TierImbalance> tiers;  // the same links, per tier
-  std::uint64_t collisions = 0;      // colliding flow pairs (sim/link_metrics.h)
+  std::uint64_t collisions = 0;      // colliding flow pairs (sim/model/link_metrics.h)
   FlowTimes times;                   // per flow: max-min rate at start, finish time
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
 };

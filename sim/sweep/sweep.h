@@ -82,7 +82,7 @@ struct SweepRun {
   bool interrupted = false;
 };
 
-// Evaluates variants [begin, end) with `threads` threads (see sim/parallel.h).
+// Evaluates variants [begin, end) with `threads` threads (see sim/base/parallel.h).
 // Threads take chunks of consecutive indices in order, so when `control->stop`
 // is set the finished variants still form a prefix; `done` is its length.
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
