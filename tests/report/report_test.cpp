@@ -220,6 +220,22 @@ TEST_CASE("names from the config are escaped in the page and in its JSON") {
   CHECK(embedded_data(r.out)["scenarios"][0]["name"] == "a</script><b>&'");
 }
 
+TEST_CASE("report: host names too long for their box and without a digit are drawn without a label") {
+  // Once an internal error: the label was cut at its first digit, and these have none.
+  const std::string topo = temp_config("ecmpsim_report_names.csv",
+                                       "node,north,spine\nnode,east,leaf\nnode,west,leaf\n"
+                                       "node,alpha-compute-node-with-a-long-name,host\n"
+                                       "node,bravo-compute-node-with-a-long-name,host\n"
+                                       "link,north,east,400\nlink,north,west,400\n"
+                                       "link,alpha-compute-node-with-a-long-name,east,400\n"
+                                       "link,bravo-compute-node-with-a-long-name,west,400\n");
+  const std::string cfg = temp_config("ecmpsim_report_names.toml", "[fabric]\nkind = \"file\"\nfile = \"" + topo + "\"\n");
+  const Result r = cli({"report", cfg, "--out", "-", "--seeds", "0:2"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("<title>alpha-compute-node-with-a-long-name</title>") != std::string::npos);
+}
+
 TEST_CASE("report: bad input is one line, exit 2, nothing on stdout and no file") {
   const auto out = std::filesystem::temp_directory_path() / "ecmpsim_report_bad.html";
   std::filesystem::remove(out);
