@@ -7,8 +7,6 @@ namespace ecmpsim::workloads {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kFormatNames{"csv", "rdma", "pcap"};
-
 bool ends_with(std::string_view s, std::string_view suffix) noexcept {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
