@@ -14,7 +14,7 @@ void BM_FlowModelPaper16(benchmark::State& state) {
   const ecmpsim::Simulation sim(ecmpsim::load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml"));
   const auto r = sim.run(sim.spec().scenarios.at(static_cast<std::size_t>(state.range(0))));
   std::vector<ecmpsim::Gbps> capacity;
-  for (const auto& l : sim.fabric().links()) capacity.push_back(l.up ? l.speed : ecmpsim::Gbps{0});
+  for (const auto& l : sim.fabric().links()) capacity.push_back(l.speed);
   const ecmpsim::FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links};
   ecmpsim::FlowModel model;
   ecmpsim::FlowTimes times;

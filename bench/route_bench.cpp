@@ -67,8 +67,7 @@ struct FlatRoutes {
       first.push_back(fabric.uplink(flows.src[f]));
       last.push_back(fabric.downlink(flows.dst[f]));
       dst_tor.push_back(fabric.tor_of(flows.dst[f]));
-      const hashing::Tuple t{flows.src_ip[f], flows.dst_ip[f], flows.proto[f], flows.sport[f], flows.dport[f],
-                             0, flows.rqpn[f], 0};
+      const hashing::Tuple t = flows.tuple(f);
       hashing::KeyBuffer buf{};
       key_len = hashing::build_key(h.algo->layout, h.fields, t, buf);
       keys.insert(keys.end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(key_len));

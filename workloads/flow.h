@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "hashing/key.h"
+
 namespace ecmpsim::workloads {
 
 inline constexpr std::uint16_t kRoceV2Port = 4791;  // ROCE_V2_UDP_DPORT
@@ -61,6 +63,12 @@ struct Flows {
   FlowRecord operator[](std::size_t i) const {
     return {src[i], dst[i], src_ip[i], dst_ip[i], proto[i], sport[i], dport[i],
             lqpn[i], rqpn[i], bytes[i], job[i], channel[i], collective[i]};
+  }
+
+  // The header fields a switch can hash for flow i: the five-tuple and the
+  // BTH destination QP (the receiver's QP, rqpn); the in-port is set per hop.
+  hashing::Tuple tuple(std::size_t i) const noexcept {
+    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], 0, rqpn[i], 0};
   }
 };
 

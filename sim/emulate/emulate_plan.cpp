@@ -116,7 +116,7 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
   // Cables that are down are not built: the equal-cost sets do not use them,
   // and a missing interface carries nothing.
   const auto working = [&](LinkId l) {
-    return links[l].up && links[l ^ 1u].up && !sets.is_down(l) && !sets.is_down(l ^ 1u);
+    return !sets.is_down(l) && !sets.is_down(l ^ 1u);
   };
   for (LinkId l = 0; l < links.size(); l += 2) {
     if (!working(l)) continue;

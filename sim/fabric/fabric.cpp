@@ -1,6 +1,8 @@
 #include "sim/fabric/fabric.h"
 
 #include <algorithm>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 namespace ecmpsim {
 
@@ -11,8 +13,8 @@ NodeId Fabric::add_node(std::string name, Tier tier) {
 
 LinkId Fabric::add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight) {
   const auto id = static_cast<LinkId>(links_.size());
-  links_.push_back({a, b, speed, id + 1, true, weight});
-  links_.push_back({b, a, speed, id, true, weight});
+  links_.push_back({a, b, speed, id + 1, weight});
+  links_.push_back({b, a, speed, id, weight});
   return id;
 }
 
@@ -121,32 +123,45 @@ void Fabric::finalize(std::uint32_t address_base) {
   for (std::uint32_t e = 0; e < ne; ++e)
     if (server_of_[e] == kNone)
       throw InputError({}, "endpoint '" + nodes_[endpoints_[e]].name + "' belongs to no server");
+  index_hops();
+}
+
+void Fabric::index_hops() {
+  switch_after_.assign(links_.size(), kNone);
+  in_port_.assign(links_.size(), 0);
+  for (NodeId v : switches_) {
+    const auto out = out_links(v);
+    for (std::size_t port = 0; port < out.size(); ++port) {
+      const LinkId in = links_[out[port]].reverse;
+      switch_after_[in] = switch_index_[v];
+      in_port_[in] = static_cast<std::uint16_t>(port);
+    }
+  }
+  switch_tor_.resize(switches_.size());
+  for (std::size_t s = 0; s < switches_.size(); ++s) switch_tor_[s] = tor_index_[switches_[s]];
 }
 
 void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where) {
-  const auto n = fabric.nodes().size();
   if (fabric.endpoints().empty()) throw InputError(where, "the fabric has no endpoints");
-  std::vector<std::uint8_t> seen(n, 0);
-  std::vector<NodeId> stack{fabric.endpoint_node(0)};
-  seen[stack.back()] = 1;
-  while (!stack.empty()) {
-    const NodeId v = stack.back();
-    stack.pop_back();
-    // Endpoints do not forward: only the first one is expanded.
-    if (!fabric.is_switch(v) && v != fabric.endpoint_node(0)) continue;
-    for (LinkId l : fabric.out_links(v)) {
-      if (!down.empty() && down[l]) continue;
-      const NodeId w = fabric.link(l).to;
-      if (!seen[w]) {
-        seen[w] = 1;
-        stack.push_back(w);
-      }
-    }
+  const auto n = static_cast<NodeId>(fabric.nodes().size());
+  // Working links out of switches, and out of the first endpoint (where the
+  // search starts): endpoints do not forward, so no path runs through one.
+  const NodeId origin = fabric.endpoint_node(0);
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  for (LinkId l = 0; l < fabric.links().size(); ++l) {
+    const Link& link = fabric.link(l);
+    if ((down.empty() || !down[l]) && (fabric.is_switch(link.from) || link.from == origin))
+      edges.emplace_back(link.from, link.to);
   }
+  std::sort(edges.begin(), edges.end());
+  using Graph = boost::compressed_sparse_row_graph<boost::directedS>;
+  const Graph g(boost::edges_are_sorted, edges.begin(), edges.end(), n);
+  std::vector<boost::default_color_type> color(n);
+  boost::breadth_first_visit(g, origin, boost::color_map(color.data()));
   for (NodeId e : fabric.endpoints())
-    if (!seen[e])
+    if (color[e] == boost::white_color)
       throw InputError(where, "the fabric is disconnected: " + fabric.node(e).name + " cannot reach " +
-                                  fabric.node(fabric.endpoint_node(0)).name);
+                                  fabric.node(origin).name);
 }
 
 }  // namespace ecmpsim

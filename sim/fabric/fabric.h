@@ -30,7 +30,6 @@ struct Link {
   NodeId to = 0;
   Gbps speed;
   LinkId reverse = kNone;
-  bool up = true;
   std::uint32_t weight = 1;  // WCMP weight when this link is an equal-cost member
 };
 
@@ -61,7 +60,6 @@ class Fabric {
   // Endpoints (NICs), dense 0..E-1, in creation order.
   std::span<const NodeId> endpoints() const noexcept { return endpoints_; }
   NodeId endpoint_node(std::uint32_t e) const { return endpoints_[e]; }
-  std::uint32_t endpoint_of(NodeId n) const { return endpoint_index_[n]; }
   // The single access link of an endpoint, up to its ToR, and back down.
   LinkId uplink(std::uint32_t e) const { return uplink_[e]; }
   LinkId downlink(std::uint32_t e) const { return links_[uplink_[e]].reverse; }
@@ -92,6 +90,14 @@ class Fabric {
   // Switches, dense 0..S-1.
   std::span<const NodeId> switches() const noexcept { return switches_; }
   std::uint32_t switch_index(NodeId n) const { return switch_index_[n]; }
+  // What the per-hop routing step reads, as flat tables: the switch a link
+  // leads into (kNone when it leads into an endpoint), the port number it
+  // arrives on there (the position of its reverse among the switch's out
+  // links: the `in-port` hash field), and a switch's ToR index (kNone when
+  // it is not a ToR).
+  std::uint32_t switch_after(LinkId l) const { return switch_after_[l]; }
+  std::uint16_t in_port(LinkId l) const { return in_port_[l]; }
+  std::uint32_t tor_of_switch(std::uint32_t s) const { return switch_tor_[s]; }
 
   // Outgoing links of a node, in creation order.
   std::span<const LinkId> out_links(NodeId n) const {
@@ -113,6 +119,10 @@ class Fabric {
   std::vector<std::uint32_t> server_begin_{0}, server_nics_, server_of_;
   std::vector<std::uint32_t> out_begin_;
   std::vector<LinkId> out_;
+  std::vector<std::uint32_t> switch_after_, switch_tor_;
+  std::vector<std::uint16_t> in_port_;
+
+  void index_hops();
   std::uint32_t base_ = 0, stride_ = 256;
 };
 

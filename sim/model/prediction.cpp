@@ -46,7 +46,7 @@ CutBounds::CutBounds(const Fabric& fabric) {
     auto inside = [&](NodeId v) { return static_cast<std::uint8_t>(nodes[v].tier) <= k; };
     std::iota(parent.begin(), parent.end(), 0u);
     for (const Link& l : fabric.links())
-      if (l.up && inside(l.from) && inside(l.to)) parent[find_root(parent, l.from)] = find_root(parent, l.to);
+      if (inside(l.from) && inside(l.to)) parent[find_root(parent, l.from)] = find_root(parent, l.to);
     Level level;
     std::fill(dense.begin(), dense.end(), kNone);
     std::uint32_t blocks = 0;
@@ -58,7 +58,6 @@ CutBounds::CutBounds(const Fabric& fabric) {
     level.out_gbps.assign(blocks, 0);
     level.in_gbps.assign(blocks, 0);
     for (const Link& l : fabric.links()) {
-      if (!l.up) continue;
       const bool from_in = inside(l.from), to_in = inside(l.to);
       if (from_in && !to_in) level.out_gbps[dense[find_root(parent, l.from)]] += l.speed.value;
       if (to_in && !from_in) level.in_gbps[dense[find_root(parent, l.to)]] += l.speed.value;

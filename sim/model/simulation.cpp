@@ -187,8 +187,8 @@ std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows) {
 void Simulation::prepare() {
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
-    if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
-    capacity_.push_back(link.up ? link.speed : Gbps{0});
+    if (fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
+    capacity_.push_back(link.speed);
   }
   jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
   const CutBounds& cuts = cuts_.emplace(fabric_);

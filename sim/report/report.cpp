@@ -169,7 +169,8 @@ std::string fabric_section(const ReportInput& in, const report::LoadScale& scale
   for (const auto& r : *in.results)
     body += "<figure class=\"fabric-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
             escape(routing_summary(*r.spec)) + ", FIM " + fixed(r.flows.fim, 4) + "</span></figcaption>\n" +
-            report::fabric_svg(in.sim->fabric(), r.trace, scale) + "</figure>\n";
+            report::fabric_svg(in.sim->fabric(), r.trace, scale,
+                                          [&r](LinkId l) { return r.is_down(l); }) + "</figure>\n";
   return section("fabric", "The fabric, link by link",
                  "Tiers top to bottom. Each cable is drawn as its two directions side by side, coloured by the "
                  "flows it carries, on one scale for every scenario (from the least to the most loaded busy link); "

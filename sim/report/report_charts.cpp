@@ -57,7 +57,8 @@ html::Rgb LoadScale::colour(double flows) const {
   return html::load_colour(hi > lo ? (flows - lo) / (hi - lo) : 1.0);
 }
 
-std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale) {
+std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale,
+                       const std::function<bool(LinkId)>& down) {
   constexpr double kWidth = 1180, kLeft = 78, kRight = 16, kBoxH = 24;
   constexpr std::size_t kMaxHostBoxes = 64;
   const auto nodes = fabric.nodes();
@@ -140,16 +141,17 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const Point a{pu.x + dy / len * off, pu.y - dx / len * off}, b{pl.x + dy / len * off, pl.y - dx / len * off};
       const double flows = trace.link_flows[links[k]];
       const std::string name = nodes[link.from].name + " \u2192 " + nodes[link.to].name;
-      const std::string tip = link.up ? name + ": " + flows_text(flows) + ", " +
-                                            html::human_bytes(static_cast<double>(trace.link_bytes[links[k]]))
-                                      : name + ": down";
-      std::string svg = "<line class=\"link" + std::string(link.up ? "" : " down") + "\" x1=\"" + num(a.x) +
-                        "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
-                        hex(scale.colour(link.up ? flows : 0)) + "\" data-link=\"" +
+      const bool up = !down(links[k]);
+      const std::string tip = up ? name + ": " + flows_text(flows) + ", " +
+                                       html::human_bytes(static_cast<double>(trace.link_bytes[links[k]]))
+                                 : name + ": down";
+      std::string svg = "<line class=\"link" + std::string(up ? "" : " down") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
+                        num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
+                        hex(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
                         escape(nodes[link.from].name + "->" + nodes[link.to].name) + "\" data-flows=\"" +
                         std::to_string(trace.link_flows[links[k]]) + "\"><title>" + escape(tip) + "</title></line>\n";
-      drawn.push_back({link.up ? flows : -1, std::move(svg)});
-      if (!link.up) continue;
+      drawn.push_back({up ? flows : -1, std::move(svg)});
+      if (!up) continue;
       // The count sits near the sending end, so the two directions of a cable never share a spot.
       const double frac = 0.2 + 0.12 * dir_index[link.from]++;
       const Point src = from_upper ? a : b, dst = from_upper ? b : a;

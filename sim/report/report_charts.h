@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,7 +26,8 @@ struct LoadScale {
 };
 
 // The fabric with the per-link flow counts of one scenario.
-std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale);
+std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale,
+                       const std::function<bool(LinkId)>& down);
 
 // The colour legend of fabric_svg and link_bars_svg.
 std::string legend_svg(const LoadScale& scale);

@@ -183,7 +183,7 @@ void Forwarding::build_static(const Fabric& fabric, const ScenarioSpec& scenario
     }
     LinkId link = kNone;
     for (LinkId l : fabric.out_links(sw))
-      if (fabric.link(l).to == nh && fabric.link(l).up && !sets_->is_down(l)) {
+      if (fabric.link(l).to == nh && !sets_->is_down(l)) {
         link = l;
         break;
       }

@@ -3,6 +3,7 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/visitors.hpp>
+#include <boost/container_hash/hash.hpp>
 #include <unordered_map>
 
 namespace ecmpsim {
@@ -11,7 +12,7 @@ EqualCostSets compute_equal_cost_sets(const Fabric& fabric, std::span<const std:
   const auto nsw = static_cast<std::uint32_t>(switches.size());
   auto usable = [&](LinkId l) {
     const Link& link = fabric.link(l);
-    return link.up && (down.empty() || !down[l]) && fabric.is_switch(link.from) && fabric.is_switch(link.to);
+    return (down.empty() || !down[l]) && fabric.is_switch(link.from) && fabric.is_switch(link.to);
   };
   // Compact adjacency of working switch-to-switch links, in out-link order
   // (which fixes member order), and the same edges reversed (to -> from) for
@@ -38,9 +39,8 @@ EqualCostSets compute_equal_cost_sets(const Fabric& fabric, std::span<const std:
   ecs.tors_ = static_cast<std::uint32_t>(fabric.tors().size());
   ecs.group_of_.assign(std::size_t{nsw} * ecs.tors_, EqualCostSets::kNoGroup);
   ecs.distance_.assign(std::size_t{nsw} * ecs.tors_, kNone);
-  // Deduplication by a 64-bit FNV-1a of the member list; a (never yet seen)
-  // collision between different lists moves on to the next key.
-  std::unordered_map<std::uint64_t, std::uint32_t> seen;
+  // Identical member lists are one group.
+  std::unordered_map<std::vector<LinkId>, std::uint32_t, boost::hash<std::vector<LinkId>>> seen;
   std::vector<std::uint32_t> dist(nsw);
   std::vector<boost::default_color_type> color(nsw);
   std::vector<LinkId> set;
@@ -57,28 +57,14 @@ EqualCostSets compute_equal_cost_sets(const Fabric& fabric, std::span<const std:
       ecs.distance_[std::size_t{s} * ecs.tors_ + t] = ds;
       if (s == root || ds == kNone) continue;
       set.clear();
-      std::uint64_t h = 0xcbf29ce484222325ULL;
       for (std::uint32_t i = adj_begin[s]; i < adj_begin[s + 1]; ++i)
-        if (dist[adj_to[i]] + 1 == ds) {
-          set.push_back(adj_link[i]);
-          h = (h ^ adj_link[i]) * 0x100000001b3ULL;
-        }
-      std::uint32_t group = EqualCostSets::kNoGroup;
-      for (;; ++h) {
-        const auto [it, fresh] = seen.try_emplace(h, static_cast<std::uint32_t>(ecs.begin_.size() - 1));
-        if (fresh) {
-          ecs.members_.insert(ecs.members_.end(), set.begin(), set.end());
-          ecs.begin_.push_back(static_cast<std::uint32_t>(ecs.members_.size()));
-          group = it->second;
-          break;
-        }
-        const auto m = ecs.members(it->second);
-        if (std::equal(m.begin(), m.end(), set.begin(), set.end())) {
-          group = it->second;
-          break;
-        }
+        if (dist[adj_to[i]] + 1 == ds) set.push_back(adj_link[i]);
+      const auto [it, fresh] = seen.try_emplace(set, static_cast<std::uint32_t>(ecs.begin_.size() - 1));
+      if (fresh) {
+        ecs.members_.insert(ecs.members_.end(), set.begin(), set.end());
+        ecs.begin_.push_back(static_cast<std::uint32_t>(ecs.members_.size()));
       }
-      ecs.group_of_[std::size_t{s} * ecs.tors_ + t] = group;
+      ecs.group_of_[std::size_t{s} * ecs.tors_ + t] = it->second;
     }
   }
   return ecs;

@@ -5,33 +5,11 @@
 
 #include "hashing/select.h"
 #include "sim/model/metrics.h"
-#include "sim/base/parse.h"
+#include "sim/routing/next_link.h"
 #include "sim/routing/seeds.h"
 
 namespace ecmpsim {
 
-namespace {
-
-std::uint16_t in_port_of(const Fabric& fabric, LinkId in) {
-  const Link& l = fabric.link(in);
-  const auto ports = fabric.out_links(l.to);
-  for (std::size_t i = 0; i < ports.size(); ++i)
-    if (ports[i] == l.reverse) return static_cast<std::uint16_t>(i);
-  return 0;
-}
-
-hashing::Tuple tuple_of(const workloads::Flows& flows, std::size_t f) {
-  return {flows.src_ip[f], flows.dst_ip[f], flows.proto[f], flows.sport[f], flows.dport[f], 0, flows.rqpn[f], 0};
-}
-
-[[noreturn]] void no_route(const Fabric& fabric, std::uint32_t sw, std::uint32_t dst, bool loop) {
-  const Node& d = fabric.node(fabric.endpoint_node(dst));
-  throw InputError({{}, 0, 0, {}}, std::string(loop ? "routing loop" : "no route") + " on switch '" +
-                                       fabric.node(fabric.switches()[sw]).name + "' for destination " + d.name +
-                                       " (" + format_ipv4(d.ip) + ")");
-}
-
-}  // namespace
 
 SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode,
                      bool slowdown)
@@ -42,7 +20,6 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
   sw_class_.assign(nsw, 0);
   sw_tier_.resize(nsw);
-  sw_tor_.resize(nsw);
   struct ClassKey {
     std::uint32_t key_config;
     const hashing::Algorithm* algo;
@@ -55,7 +32,6 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   for (std::uint32_t s = 0; s < nsw; ++s) {
     const NodeId node = fabric.switches()[s];
     sw_tier_[s] = static_cast<std::uint32_t>(fabric.node(node).tier);
-    sw_tor_[s] = fabric.tor_index(node);
     const SwitchHash& h = fwd_.hash_of(s);
     KeyConfig kc{h.algo->layout, h.fields, false};
     kc.in_port = kc.layout == hashing::KeyLayout::Fields &&
@@ -92,14 +68,6 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   capacity_ = base.capacity();
   for (LinkId l = 0; l < down.size(); ++l)
     if (down[l]) capacity_[l] = Gbps{0};
-  const auto links = fabric.links().size();
-  link_switch_.resize(links);
-  link_in_port_.resize(links);
-  for (LinkId l = 0; l < links; ++l) {
-    const NodeId to = fabric.link(l).to;
-    link_switch_[l] = fabric.is_switch(to) ? fabric.switch_index(to) : kNone;
-    link_in_port_[l] = fabric.is_switch(to) ? in_port_of(fabric, l) : 0;
-  }
 }
 
 void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
@@ -107,14 +75,8 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
   flows_ = std::move(flows);
   const Fabric& fabric = plan.base().fabric();
   const std::size_t n = flows_.size();
-  first_link_.resize(n);
-  last_link_.resize(n);
-  dst_tor_.resize(n);
-  for (std::size_t f = 0; f < n; ++f) {
-    first_link_[f] = fabric.uplink(flows_.src[f]);
-    last_link_[f] = fabric.downlink(flows_.dst[f]);
-    dst_tor_[f] = fabric.tor_of(flows_.dst[f]);
-  }
+  ends_.resize(n);
+  for (std::size_t f = 0; f < n; ++f) ends_[f] = ends_of(fabric, flows_, f);
   const auto kcs = plan.key_configs();
   keys_.resize(kcs.size());
   key_len_.resize(kcs.size());
@@ -124,7 +86,7 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
     key_len_[k].resize(n);
     for (std::size_t f = 0; f < n; ++f) {
       hashing::KeyBuffer buf{};
-      const hashing::Tuple t = tuple_of(flows_, f);
+      const hashing::Tuple t = flows_.tuple(f);
       key_len_[k][f] = static_cast<std::uint8_t>(hashing::build_key(kcs[k].layout, kcs[k].fields, t, buf));
       std::copy(buf.begin(), buf.end(), keys_[k].begin() + static_cast<std::ptrdiff_t>(f * hashing::kMaxKeyBytes));
       if (key_len_[k][f] != key_len_[k][0]) uniform_len_[k] = 0;
@@ -168,8 +130,8 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) con
   if (class_affine_[c]) return hashing::window(base0_[hc.base][f] ^ class_d_[c], bits, hc.offset);
   const SweepPlan::KeyConfig& kc = plan_->key_configs_[hc.key_config];
   if (kc.in_port) {
-    hashing::Tuple t = tuple_of(flows_, f);
-    t.in_port = plan_->link_in_port_[in];
+    hashing::Tuple t = flows_.tuple(f);
+    t.in_port = plan_->base().fabric().in_port(in);
     hashing::KeyBuffer key;
     const std::size_t len = hashing::build_key(kc.layout, kc.fields, t, key);
     return hashing::window(hc.algo->fn({key.data(), len}, class_seed_[c]), bits, hc.offset);
@@ -203,55 +165,27 @@ template <bool Record>
 std::uint64_t SweepWorker::route() {
   const SweepPlan& plan = *plan_;
   const Fabric& fabric = plan.base().fabric();
-  const Forwarding& fwd = plan.fwd_;
-  const EqualCostSets& sets = *plan.sets_;
   const auto classes = plan.classes();
-  const bool is_static = fwd.is_static();
-  const std::size_t max_hops = plan.sw_class_.size() + 1;
   const auto n = static_cast<std::uint32_t>(flows_.size());
   if constexpr (Record) path_links_.clear();
   std::uint64_t decisions = 0;
   for (std::uint32_t f = 0; f < n; ++f) {
     ++stamp_;
-    const std::uint32_t dst_tor = dst_tor_[f];
-    LinkId link = first_link_[f];
-    ++counts_[link];
-    if constexpr (Record) path_links_.push_back(link);
-    std::uint32_t s;
-    for (std::size_t hop = 0; (s = plan.link_switch_[link]) != kNone; ++hop) {
-      if (hop >= max_hops) no_route(fabric, s, flows_.dst[f], true);
-      LinkId next;
-      if (plan.sw_tor_[s] == dst_tor) {
-        next = last_link_[f];
-      } else if (is_static) {
-        next = fwd.static_next(s, flows_.dst[f], flows_.src_ip[f]);
-        if (next == kNone) no_route(fabric, s, flows_.dst[f], false);
-      } else {
-        const std::uint32_t g = sets.group(s, dst_tor);
-        if (g == EqualCostSets::kNoGroup) no_route(fabric, s, flows_.dst[f], false);
-        const auto members = sets.members(g);
-        if (members.size() == 1) {
-          next = members[0];
-        } else {
-          const std::uint32_t c = plan.sw_class_[s];
-          std::uint64_t h;
-          if (cache_stamp_[c] == stamp_) {
-            h = cache_val_[c];
-          } else {
-            h = hash(c, f, link);
-            if (!plan.key_configs_[classes[c].key_config].in_port) {
-              cache_stamp_[c] = stamp_;
-              cache_val_[c] = h;
-            }
-          }
-          next = members[fwd.select(g, fwd.hash_of(s), h)];
-        }
+    // A flow is hashed once per hash class; an in-port key changes per hop.
+    auto hash = [&](std::uint32_t sw, LinkId in) {
+      const std::uint32_t c = plan.sw_class_[sw];
+      if (cache_stamp_[c] == stamp_) return cache_val_[c];
+      const std::uint64_t h = this->hash(c, f, in);
+      if (!plan.key_configs_[classes[c].key_config].in_port) {
+        cache_stamp_[c] = stamp_;
+        cache_val_[c] = h;
       }
-      ++decisions;
-      link = next;
-      ++counts_[link];
-      if constexpr (Record) path_links_.push_back(link);
-    }
+      return h;
+    };
+    decisions += walk(fabric, plan.fwd_, ends_[f], hash, [&](LinkId l) {
+      ++counts_[l];
+      if constexpr (Record) path_links_.push_back(l);
+    });
     if constexpr (Record) path_begin_[f + 1] = static_cast<std::uint32_t>(path_links_.size());
   }
   return decisions;

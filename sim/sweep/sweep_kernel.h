@@ -21,6 +21,7 @@
 #include "hashing/hasher.h"
 #include "hashing/key.h"
 #include "sim/routing/forwarding.h"
+#include "sim/routing/next_link.h"
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
 #include "sim/config/sweep_metric.h"
@@ -75,9 +76,6 @@ class SweepPlan {
   std::size_t bases_ = 0;
   std::vector<std::uint32_t> sw_class_;      // per switch
   std::vector<std::uint32_t> sw_tier_;       // per switch
-  std::vector<std::uint32_t> sw_tor_;        // per switch: its ToR index, kNone if not a ToR
-  std::vector<std::uint32_t> link_switch_;   // per link: switch index at its far end, kNone for a host
-  std::vector<std::uint16_t> link_in_port_;  // per link: its port number on the far-end switch
 };
 
 // One thread's state: a workload's flows bound to a plan, and every buffer a
@@ -103,8 +101,7 @@ class SweepWorker {
 
   const SweepPlan* plan_ = nullptr;
   workloads::Flows flows_;
-  std::vector<LinkId> first_link_, last_link_;
-  std::vector<std::uint32_t> dst_tor_;
+  std::vector<FlowEnds> ends_;
   std::vector<std::vector<std::uint8_t>> keys_;     // per key config: flows x kMaxKeyBytes
   std::vector<std::vector<std::uint8_t>> key_len_;  // per key config, per flow
   std::vector<std::uint8_t> uniform_len_;           // per key config: all flows' keys have one length

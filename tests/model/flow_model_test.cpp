@@ -45,7 +45,7 @@ Trace trace_of(const Fabric& fabric, const workloads::Flows& flows, const std::v
 
 std::vector<Gbps> capacities(const Fabric& fabric) {
   std::vector<Gbps> c;
-  for (const Link& l : fabric.links()) c.push_back(l.up ? l.speed : Gbps{0});
+  for (const Link& l : fabric.links()) c.push_back(l.speed);
   return c;
 }
 

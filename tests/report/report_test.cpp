@@ -131,9 +131,10 @@ TEST_CASE("the report's embedded numbers equal `ecmpsim run --format json` for t
     const json& e = expected["scenarios"][i];
     const json& d = data["scenarios"][i];
     CHECK(d["name"] == e["name"]);
-    for (const auto& [key, value] : e["metrics"].items()) {
+    for (const auto& item : e["metrics"].items()) {
+      const std::string key = item.key();
       CAPTURE(key);
-      CHECK(d["metrics"][key] == value);
+      CHECK(d["metrics"][key] == item.value());
     }
     CHECK(d["links"] == e["links"]);
     CHECK(d["collisions"] == e["collisions"]);

@@ -273,6 +273,36 @@ TEST_CASE("bad sweep input: one line on stderr, exit 2, nothing on stdout") {
   CHECK(cli_run({"sweep", cfg, "--seeds", "0:100", "--max-variants", "50", "--force", "--format", "csv"}).code == 0);
 }
 
+TEST_CASE("a static table that dead-ends: sweep names the file, scenario, switch and destination, as run does") {
+  const std::string cfg = temp_config("dead", R"(
+[fabric]
+leaves = 2
+spines = 2
+hosts_per_leaf = 1
+[workload]
+nodes = 2
+channels = 2
+[[scenario]]
+name = "pinned"
+routing = "static"
+routes = [
+  { switch = "leaf0", dst = "10.0.1.0/24", via = "spine1" },
+  { switch = "leaf1", dst = "10.0.0.1", via = "spine0" },
+  { switch = "spine0", dst = "10.0.0.0/23", via = "leaf0" },
+]
+)");
+  // spine1 has no route for leaf1's block: host0 -> host1 reaches it and stops.
+  const std::string want =
+      "ecmpsim: " + cfg + ": scenario 'pinned': no route on switch 'spine1' for destination host1 (10.0.1.1)\n";
+  const CliResult sweep = cli_run({"sweep", cfg, "--seeds", "0:4"});
+  CHECK(sweep.code == 2);
+  CHECK(sweep.out.empty());
+  CHECK(sweep.err == want);
+  const CliResult run = cli_run({"run", cfg});
+  CHECK(run.code == 2);
+  CHECK(run.err == want);
+}
+
 namespace {
 
 // Exact max-load distribution of m labelled balls thrown uniformly into n bins:

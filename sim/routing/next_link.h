@@ -1,0 +1,67 @@
+// The one per-hop routing step, shared by the trace behind `ecmpsim run` and
+// the sweep kernel: from the link a flow arrived on, the link it leaves on.
+// A ToR delivers to its own endpoints; a static switch looks its table up; an
+// ECMP switch picks a member of the equal-cost group by its hash of the flow.
+// The caller supplies that hash (the trace packs the key at the hop, the
+// sweep reads a per-class cache), and it is asked for only when a group has
+// more than one member to choose from.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/fabric/fabric.h"
+#include "sim/routing/forwarding.h"
+#include "workloads/flow.h"
+
+namespace ecmpsim {
+
+// What the walk needs to know of one flow.
+struct FlowEnds {
+  LinkId first = kNone;  // the source endpoint's uplink
+  LinkId last = kNone;   // the destination endpoint's downlink
+  std::uint32_t dst = 0;      // destination endpoint
+  std::uint32_t dst_tor = 0;  // its ToR index
+  std::uint32_t src_ip = 0;   // for static routes that name a source
+};
+FlowEnds ends_of(const Fabric& fabric, const workloads::Flows& flows, std::size_t f);
+
+// InputError for a switch with no way on (or a walk longer than the fabric
+// has switches: a loop). An explicit static route that decided points at its
+// config line; otherwise the message names the config and scenario.
+[[noreturn]] void no_route(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, const FlowEnds& e,
+                           bool loop);
+
+// The link switch `sw` sends the flow on, having received it over `in`;
+// kNone when it has no route. hash(sw, in) -> the switch's windowed hash.
+template <class Hash>
+LinkId next_link(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, LinkId in, const FlowEnds& e,
+                 Hash&& hash) {
+  if (fabric.tor_of_switch(sw) == e.dst_tor) return e.last;
+  if (fwd.is_static()) return fwd.static_next(sw, e.dst, e.src_ip);
+  const EqualCostSets& sets = fwd.sets();
+  const std::uint32_t g = sets.group(sw, e.dst_tor);
+  if (g == EqualCostSets::kNoGroup) return kNone;
+  const auto members = sets.members(g);
+  if (members.size() == 1) return members[0];
+  return members[fwd.select(g, fwd.hash_of(sw), hash(sw, in))];
+}
+
+// Walks a flow from its uplink to its destination, calling on_link(l) for
+// every link it takes; returns the forwarding decisions made (switch hops).
+template <class Hash, class OnLink>
+std::uint32_t walk(const Fabric& fabric, const Forwarding& fwd, const FlowEnds& e, Hash&& hash, OnLink&& on_link) {
+  const std::size_t max_hops = fabric.switches().size() + 1;
+  LinkId link = e.first;
+  on_link(link);
+  std::uint32_t hops = 0;
+  for (std::uint32_t sw; (sw = fabric.switch_after(link)) != kNone; ++hops) {
+    if (hops >= max_hops) no_route(fabric, fwd, sw, e, true);
+    const LinkId next = next_link(fabric, fwd, sw, link, e, hash);
+    if (next == kNone) no_route(fabric, fwd, sw, e, false);
+    link = next;
+    on_link(link);
+  }
+  return hops;
+}
+
+}  // namespace ecmpsim
