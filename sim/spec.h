@@ -15,6 +15,7 @@
 #include "sim/sweep_metric.h"
 #include "sim/units.h"
 #include "workloads/collective.h"
+#include "workloads/job.h"
 #include "workloads/placement.h"
 #include "workloads/roce.h"
 
@@ -163,6 +164,7 @@ struct JobSpec {
   std::uint32_t search_channels = 0;  // 0 = channels/2 when even, else channels
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;
+  workloads::CrossNicOutcome ring_cross_nic = workloads::CrossNicOutcome::Auto;
   std::uint32_t peer_offset = 1;
   workloads::RoceParams roce;
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built

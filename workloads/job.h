@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "workloads/collective.h"
@@ -23,6 +25,13 @@ struct JobLayout {
   std::uint32_t nic(std::uint32_t node, std::uint32_t k) const { return nics[node * nics_per_node + k]; }
 };
 
+// What a config says about the crossNic of NCCL's ring graph (ring.h,
+// ring_graph): derive it from NCCL_CROSS_NIC, or force it off or on.
+enum class CrossNicOutcome : std::uint8_t { Auto, Off, On };
+inline constexpr std::string_view kCrossNicOutcomeChoices = "\"auto\" | \"off\" | \"on\"";
+std::optional<CrossNicOutcome> parse_cross_nic_outcome(std::string_view name) noexcept;
+std::string_view cross_nic_outcome_name(CrossNicOutcome o) noexcept;
+
 struct CollectiveParams {
   Collective collective = Collective::RingAllReduce;
   std::uint64_t message_bytes = 0;  // S
@@ -30,6 +39,7 @@ struct CollectiveParams {
   std::uint32_t search_channels = 0;  // channels the topology search found; 0 = default_search_channels(C)
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;       // NCCL_CROSS_NIC: 0, 1 or 2
+  CrossNicOutcome ring_cross_nic = CrossNicOutcome::Auto;
   std::uint32_t peer_offset = 1;    // send/recv: rank r sends to rank r + offset
 };
 
