@@ -43,8 +43,8 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
                          "the channels per peer pair (NCCL_NCHANNELS_PER_NET_PEER).",
                          1, 1024, [](auto& s) -> auto& { return s.channels; }),
       uint_knob<JobSpec>("search_channels",
-                         "Channels NCCL's topology search found (they decide the NICs); 0 = channels/2 when "
-                         "channels is even (NCCL doubles what it finds), else channels.",
+                         "The P channels NCCL's search handed on (they decide the NICs): NCCL doubles them, channel "
+                         "c+P copying channel c's ring and running tree 1; 0 = ceil(channels/2).",
                          0, 1024, [](auto& s) -> auto& { return s.search_channels; }),
       uint_knob<JobSpec>("qps_per_connection", "NCCL_IB_QPS_PER_CONNECTION: RC QPs per connection.", 1, 128,
                          [](auto& s) -> auto& { return s.qps_per_connection; }),

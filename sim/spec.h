@@ -161,7 +161,7 @@ struct JobSpec {
   std::uint64_t seed = 0;          // random placement, QP numbers and source ports
   Bytes message{1ULL << 30};
   std::uint32_t channels = 4;
-  std::uint32_t search_channels = 0;  // 0 = channels/2 when even, else channels
+  std::uint32_t search_channels = 0;  // 0 = ceil(channels/2)
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;
   workloads::CrossNicOutcome ring_cross_nic = workloads::CrossNicOutcome::Auto;

@@ -43,9 +43,12 @@ struct CollectiveParams {
   std::uint32_t peer_offset = 1;    // send/recv: rank r sends to rank r + offset
 };
 
-// NCCL doubles the channels its search finds: C/2 when C is even, else C.
+// The P channels ncclTopoPostset (src/graph/connect.cc) starts from: it always
+// doubles them (channel c+P copies channel c's ring and runs tree 1), so C = 2P.
+// An odd C comes from NCCL_MAX_NCHANNELS cutting 2P short, most simply by one:
+// P = (C+1)/2, as ceil(C/2) for every C.
 constexpr std::uint32_t default_search_channels(std::uint32_t channels) noexcept {
-  return channels % 2 == 0 ? channels / 2 : channels;
+  return channels / 2 + channels % 2;
 }
 
 // Appends the network flows of one collective (traffic between GPUs of the
