@@ -59,6 +59,10 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
           "NIC), 1 for cross_nic 1; \"off\" forces 0; \"on\" forces cross_nic's value (2: channels pair NICs "
           "and swap on odd nodes).",
           [](auto& s) -> auto& { return s.ring_cross_nic; }, parse_cross_nic_outcome, cross_nic_outcome_name),
+      bool_knob<JobSpec>("pxn",
+                         "PXN (NCCL >= 2.12, NCCL_PXN_DISABLE=0): all-to-all and send/recv leave the sender's node "
+                         "by the NIC of the destination GPU's rail, reached over NVLink; false = the sender's own NIC.",
+                         [](auto& s) -> auto& { return s.pxn; }),
       uint_knob<JobSpec>("peer_offset", "Send/recv: rank r sends to rank (r + peer_offset) mod ranks.", 1, 1u << 24,
                          [](auto& s) -> auto& { return s.peer_offset; }),
       enum_knob<JobSpec, SportModel>("sport_model", kSportChoices,

@@ -165,6 +165,7 @@ struct JobSpec {
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;
   workloads::CrossNicOutcome ring_cross_nic = workloads::CrossNicOutcome::Auto;
+  bool pxn = true;
   std::uint32_t peer_offset = 1;
   workloads::RoceParams roce;
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built

@@ -40,6 +40,7 @@ struct CollectiveParams {
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;       // NCCL_CROSS_NIC: 0, 1 or 2
   CrossNicOutcome ring_cross_nic = CrossNicOutcome::Auto;
+  bool pxn = true;                  // NCCL_PXN_DISABLE=0: p2p sends via the destination GPU's rail
   std::uint32_t peer_offset = 1;    // send/recv: rank r sends to rank r + offset
 };
 
