@@ -69,22 +69,35 @@ TEST_CASE("both trees are trees: every node but the root is a child of its paren
     }
 }
 
-TEST_CASE("tree all-reduce flows on 2 nodes x 8 NICs, worked by hand") {
-  // 4 channels = 2 search channels: channels 0, 1 run tree 0 (node 1's parent
-  // is node 0), channels 2, 3 tree 1 (node 0's parent is node 1). Channel c
-  // uses NIC (c mod 2) on both nodes; each edge carries S/4 each way.
-  JobLayout layout{8, 8, {}};
-  std::vector<std::uint32_t> ips(16);
-  for (std::uint32_t e = 0; e < 16; ++e) layout.nics.push_back(e);
+namespace {
+
+// A tree all-reduce of `bytes` over nodes of `nics` NICs each (node n's NIC k
+// is endpoint n*nics + k).
+Flows tree_allreduce(std::uint32_t nodes, std::uint32_t nics, std::uint64_t bytes, std::uint32_t channels,
+                     std::uint32_t search_channels = 0) {
+  JobLayout layout{8, nics, {}};
+  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
+  std::vector<std::uint32_t> ips(nodes * nics);
   RoceParams roce;
-  QpnAllocator qpns(16, roce);
+  QpnAllocator qpns(ips.size(), roce);
   FlowMaker maker(roce, qpns, ips, 0, Collective::TreeAllReduce);
   Flows flows;
   CollectiveParams p;
   p.collective = Collective::TreeAllReduce;
-  p.message_bytes = 4000;
-  p.channels = 4;
+  p.message_bytes = bytes;
+  p.channels = channels;
+  p.search_channels = search_channels;
   generate(p, layout, maker, flows);
+  return flows;
+}
+
+}  // namespace
+
+TEST_CASE("tree all-reduce flows on 2 nodes x 8 NICs, worked by hand") {
+  // 4 channels = 2 search channels: channels 0, 1 run tree 0 (node 1's parent
+  // is node 0), channels 2, 3 tree 1 (node 0's parent is node 1). Channel c
+  // uses NIC (c mod 2) on both nodes; each edge carries S/4 each way.
+  const Flows flows = tree_allreduce(2, 8, 4000, 4);
   REQUIRE(flows.size() == 8);
   const std::vector<std::uint32_t> src{8, 0, 9, 1, 0, 8, 1, 9}, dst{0, 8, 1, 9, 8, 0, 9, 1};
   CHECK(flows.src == src);
@@ -119,18 +132,7 @@ std::vector<int> nccl_trees(std::uint32_t p, std::uint32_t c) {
 // parent is node 0, on tree 1 node 0's parent is node 1; the first flow of a
 // channel goes child -> parent.
 std::vector<int> generated_trees(std::uint32_t channels, std::uint32_t search_channels) {
-  JobLayout layout{1, 1, {0, 1}};
-  std::vector<std::uint32_t> ips(2);
-  RoceParams roce;
-  QpnAllocator qpns(2, roce);
-  FlowMaker maker(roce, qpns, ips, 0, Collective::TreeAllReduce);
-  Flows flows;
-  CollectiveParams p;
-  p.collective = Collective::TreeAllReduce;
-  p.message_bytes = 1 << 20;
-  p.channels = channels;
-  p.search_channels = search_channels;
-  generate(p, layout, maker, flows);
+  const Flows flows = tree_allreduce(2, 1, 1 << 20, channels, search_channels);
   std::vector<int> tree;
   for (std::size_t f = 0; f < flows.size(); f += 2) tree.push_back(flows.src[f] == 1 ? 0 : 1);
   return tree;

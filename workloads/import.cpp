@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 
+#include "workloads/csv_reader.h"
+
 namespace ecmpsim::workloads {
 
 namespace {
@@ -19,9 +21,7 @@ bool ends_with(std::string_view s, std::string_view suffix) noexcept {
 // header, src_ip,...). A prompt line runs the command ("$ rdma res show qp").
 bool rdma_text(std::string_view head) noexcept {
   while (!head.empty()) {
-    const auto nl = head.find('\n');
-    std::string_view line = head.substr(0, nl);
-    head.remove_prefix(nl == std::string_view::npos ? head.size() : nl + 1);
+    std::string_view line = take_line(head);
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
     if (line.empty()) continue;
     if (line[0] == '$' || line[0] == '#') {

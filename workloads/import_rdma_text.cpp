@@ -89,11 +89,8 @@ RdmaQps parse_rdma_text(std::string_view text, const std::string& name) {
   std::uint32_t number = 0;
   try {
     while (!text.empty()) {
-      const auto nl = text.find('\n');
-      std::string_view line = text.substr(0, nl);
-      text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+      const std::string_view line = take_line(text);
       ++number;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       const auto t = tokens_of(line);
       if (skipped(t)) continue;
       out.push_back(parse_line(t, number, static_cast<std::uint32_t>(line.size() + 1), name));
