@@ -68,12 +68,15 @@ std::string routing_summary(const ScenarioSpec& s) {
   return std::string("static ") + (s.policy == StaticPolicy::DstMod ? "dst-mod" : "table");
 }
 
-// How a multi-NIC job picks its NICs: the ring graph's crossNic, or PXN for p2p.
+// How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
+// the search channel for trees.
 std::string nic_choice(const JobSpec& j) {
   using workloads::Collective;
   if (j.collective == Collective::AllToAll || j.collective == Collective::SendRecv)
     return j.pxn || j.cross_nic == 0 ? "; the sender uses the NIC of the destination GPU's rail (PXN)"
                                      : "; each GPU sends on its own NIC (PXN off)";
+  if (j.collective == Collective::TreeAllReduce)
+    return "; tree edges of channel c use NIC (c mod P) mod K at both ends";
   const auto g = workloads::ring_graph(j.cross_nic, j.ring_cross_nic);
   std::string s = "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic) + ", ring graph crossNic ";
   if (g == workloads::RingGraph::SameNic) return s + "0 (each channel enters and leaves a node by one NIC)";

@@ -195,7 +195,8 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   }
   if (rc == PCAP_ERROR)
     return error(record + 1, std::string("damaged or truncated capture (libpcap: ") + pcap_geterr(pcap.get()) + ")");
-  const std::string truncated = plural(tally.truncated, "packet") + " to port 4791 truncated before the BTH (snap length " +
+  const std::string truncated = plural(tally.truncated, "packet") +
+                                " to port 4791 truncated before the BTH (snap length " +
                                 std::to_string(pcap_snapshot(pcap.get())) + ")";
   if (out.flows.size() == 0) {
     if (tally.truncated > 0) return error(0, truncated);
