@@ -1,8 +1,8 @@
 #include <benchmark/benchmark.h>
 
-#include "sim/config.h"
-#include "sim/flow_model.h"
-#include "sim/simulation.h"
+#include "sim/config/config.h"
+#include "sim/model/flow_model.h"
+#include "sim/model/simulation.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/metrics.h"
+#include "sim/model/metrics.h"
 
 namespace {
 

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "hashing/key.h"
-#include "sim/config.h"
-#include "sim/forwarding.h"
-#include "sim/simulation.h"
-#include "sim/trace.h"
+#include "sim/config/config.h"
+#include "sim/routing/forwarding.h"
+#include "sim/model/simulation.h"
+#include "sim/model/trace.h"
 
 namespace {
 

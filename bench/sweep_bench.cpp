@@ -4,8 +4,8 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
-#include "sim/config.h"
-#include "sim/sweep.h"
+#include "sim/config/config.h"
+#include "sim/sweep/sweep.h"
 
 namespace {
 

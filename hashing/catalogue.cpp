@@ -51,7 +51,7 @@ constexpr std::array kAlgorithms{
     Algorithm{"xxh32", 32, &xxh32, Fields, kMixing, "XXH32 (libxxhash); seed = xxHash seed"},
     Algorithm{"xxh64", 64, &xxh64, Fields, kMixing, "XXH64 (libxxhash); seed = xxHash seed"},
     Algorithm{"xxh3", 64, &xxh3, Fields, kMixing, "XXH3_64bits_withSeed (libxxhash); seed = xxHash seed"},
-    Algorithm{"linux-bond-l34", 31, &linux_bond_l34, BondL34, kMixing,
+    Algorithm{"linux-bond-l34", 31, &linux_bond_l34, BondL34, kAffine,
               "Linux bonding layer3+4 (bond_ip_hash), select modulo; seed XORed before folding (Linux: 0)"},
     Algorithm{"linux-l3", 31, &linux_multipath, LinuxL3, kMixing,
               "Linux IPv4 multipath hash, policy 0 (SipHash-2-4 of flow_keys >> 1), select threshold; "

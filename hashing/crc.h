@@ -1,5 +1,5 @@
 // CRC-based switch hashes. Every variant is a Boost.CRC crc_optimal
-// parameterisation from the CRC catalogue (see hashing/README.md).
+// parameterisation from the CRC catalogue (see docs/hash-models.md).
 //
 // Seed: a non-zero seed is XORed into the initial register value (Boost's
 // InitRem); CRC-16 variants use its low 16 bits. CRCs are linear, so for a

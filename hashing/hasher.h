@@ -1,7 +1,7 @@
 // The hash interface: every algorithm is a pure function of (key bytes, seed).
 // The switch model only looks algorithms up by name and calls them. Seed 0
 // gives each algorithm exactly as published; how a non-zero seed enters is
-// documented per family (crc.h, toeplitz.h, ...) and in README.md, "Hash models".
+// documented per family (crc.h, toeplitz.h, ...) and in docs/hash-models.md.
 #pragma once
 
 #include <cstdint>

@@ -8,10 +8,6 @@
 namespace ecmpsim::hashing {
 namespace {
 
-constexpr std::array<std::string_view, 8> kFieldNames{"src-ip",    "dst-ip",     "proto",
-                                                      "src-port",  "dst-port",   "flow-label",
-                                                      "in-port",   "dst-qp"};
-
 // Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
 static_assert(22 <= kMaxKeyBytes && kFlowKeysHashLength <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
 
@@ -21,14 +17,6 @@ inline std::size_t put_be(std::uint8_t* p, std::uint64_t v, std::size_t bytes) n
 }
 
 }  // namespace
-
-std::string_view field_name(Field f) noexcept { return kFieldNames[static_cast<std::size_t>(f)]; }
-
-std::optional<Field> parse_field(std::string_view name) noexcept {
-  for (std::size_t i = 0; i < kFieldNames.size(); ++i)
-    if (kFieldNames[i] == name) return static_cast<Field>(i);
-  return std::nullopt;
-}
 
 std::optional<Field> repeated_field(std::span<const Field> fields) noexcept {
   std::uint32_t seen = 0;

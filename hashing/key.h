@@ -10,13 +10,22 @@
 #include <vector>
 
 #include "hashing/hasher.h"
+#include "hashing/named.h"
 
 namespace ecmpsim::hashing {
 
 enum class Field : std::uint8_t { SrcIp, DstIp, Proto, SrcPort, DstPort, FlowLabel, InPort, DstQp };
 
-std::string_view field_name(Field f) noexcept;
-std::optional<Field> parse_field(std::string_view name) noexcept;
+inline constexpr std::array<Named<Field>, 8> kFields{{{Field::SrcIp, "src-ip"},
+                                                     {Field::DstIp, "dst-ip"},
+                                                     {Field::Proto, "proto"},
+                                                     {Field::SrcPort, "src-port"},
+                                                     {Field::DstPort, "dst-port"},
+                                                     {Field::FlowLabel, "flow-label"},
+                                                     {Field::InPort, "in-port"},
+                                                     {Field::DstQp, "dst-qp"}}};
+constexpr std::string_view field_name(Field f) noexcept { return name_of(kFields, f); }
+constexpr std::optional<Field> parse_field(std::string_view name) noexcept { return parse_name(kFields, name); }
 // The first field listed more than once, if any. A field list names each
 // field at most once (as a P4 field list does); that also keeps every key
 // within kMaxKeyBytes, so lists must be checked with this before build_key.

@@ -6,18 +6,6 @@
 
 namespace ecmpsim::hashing {
 
-std::string_view selection_name(Selection s) noexcept {
-  constexpr std::array<std::string_view, 3> names{"modulo", "threshold", "resilient"};
-  return names[static_cast<std::size_t>(s)];
-}
-
-std::optional<Selection> parse_selection(std::string_view name) noexcept {
-  if (name == "modulo") return Selection::Modulo;
-  if (name == "threshold") return Selection::Threshold;
-  if (name == "resilient") return Selection::Resilient;
-  return std::nullopt;
-}
-
 std::vector<std::uint64_t> threshold_bounds(std::span<const std::uint32_t> weights, unsigned bits) {
   // Integer form of the kernel's fib_rebalance: DIV_ROUND_CLOSEST_ULL(w << bits, total) - 1.
   const std::uint64_t total = std::accumulate(weights.begin(), weights.end(), std::uint64_t{0});

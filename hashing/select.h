@@ -1,6 +1,7 @@
 // Turning a hash value into a member of an equal-cost group.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -8,13 +9,16 @@
 #include <vector>
 
 #include "hashing/hasher.h"
+#include "hashing/named.h"
 
 namespace ecmpsim::hashing {
 
 enum class Selection : std::uint8_t { Modulo, Threshold, Resilient };
 
-std::string_view selection_name(Selection s) noexcept;
-std::optional<Selection> parse_selection(std::string_view name) noexcept;
+inline constexpr std::array<Named<Selection>, 3> kSelections{
+    {{Selection::Modulo, "modulo"}, {Selection::Threshold, "threshold"}, {Selection::Resilient, "resilient"}}};
+constexpr std::string_view selection_name(Selection s) noexcept { return name_of(kSelections, s); }
+constexpr std::optional<Selection> parse_selection(std::string_view name) noexcept { return parse_name(kSelections, name); }
 
 // Keeps the algorithm's `bits` significant bits after rotating them right by
 // `offset` within that width (SAI's per-switch hash offset).

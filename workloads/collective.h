@@ -1,9 +1,12 @@
 // The collectives a job can run, and their names in configs and outputs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+
+#include "hashing/named.h"
 
 namespace ecmpsim::workloads {
 
@@ -16,10 +19,15 @@ enum class Collective : std::uint8_t {
   SendRecv,
 };
 
-inline constexpr std::string_view kCollectiveChoices =
-    "\"ring-allreduce\" | \"tree-allreduce\" | \"allgather\" | \"reduce-scatter\" | \"alltoall\" | \"sendrecv\"";
-
-std::optional<Collective> parse_collective(std::string_view name) noexcept;
-std::string_view collective_name(Collective c) noexcept;
+inline constexpr std::array<Named<Collective>, 6> kCollectives{{{Collective::RingAllReduce, "ring-allreduce"},
+                                                                {Collective::TreeAllReduce, "tree-allreduce"},
+                                                                {Collective::AllGather, "allgather"},
+                                                                {Collective::ReduceScatter, "reduce-scatter"},
+                                                                {Collective::AllToAll, "alltoall"},
+                                                                {Collective::SendRecv, "sendrecv"}}};
+constexpr std::optional<Collective> parse_collective(std::string_view name) noexcept {
+  return parse_name(kCollectives, name);
+}
+constexpr std::string_view collective_name(Collective c) noexcept { return name_of(kCollectives, c); }
 
 }  // namespace ecmpsim::workloads

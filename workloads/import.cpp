@@ -36,14 +36,6 @@ bool rdma_text(std::string_view head) noexcept {
 
 }  // namespace
 
-std::optional<FlowsFormat> parse_flows_format(std::string_view name) noexcept {
-  for (std::size_t i = 0; i < kFormatNames.size(); ++i)
-    if (kFormatNames[i] == name) return static_cast<FlowsFormat>(i);
-  return std::nullopt;
-}
-
-std::string_view flows_format_name(FlowsFormat f) noexcept { return kFormatNames[static_cast<std::size_t>(f)]; }
-
 FlowsFormat detect_flows_format(std::string_view head, std::string_view name) noexcept {
   if (head.size() >= 4) {
     // pcap magic 0xa1b2c3d4 (µs) or 0xa1b23c4d (ns), written in either byte

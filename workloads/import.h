@@ -3,6 +3,7 @@
 // of the input bytes (no file system, no printing) so they can be fuzzed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "hashing/named.h"
 #include "workloads/flow.h"
 
 namespace ecmpsim::workloads {
@@ -51,8 +53,12 @@ using ImportResult = std::variant<ImportedFlows, ImportError>;
 
 enum class FlowsFormat : std::uint8_t { Csv, Rdma, Pcap };
 
-std::optional<FlowsFormat> parse_flows_format(std::string_view name) noexcept;
-std::string_view flows_format_name(FlowsFormat f) noexcept;
+inline constexpr std::array<Named<FlowsFormat>, 3> kFlowsFormats{
+    {{FlowsFormat::Csv, "csv"}, {FlowsFormat::Rdma, "rdma"}, {FlowsFormat::Pcap, "pcap"}}};
+constexpr std::optional<FlowsFormat> parse_flows_format(std::string_view name) noexcept {
+  return parse_name(kFlowsFormats, name);
+}
+constexpr std::string_view flows_format_name(FlowsFormat f) noexcept { return name_of(kFlowsFormats, f); }
 
 // From the first bytes of a file: pcap (any byte order, µs or ns) and pcapng
 // by magic number; as rdma, JSON (first non-blank byte '[' or '{') or the text

@@ -1,7 +1,5 @@
 #include "workloads/job.h"
 
-#include <array>
-
 #include "workloads/p2p.h"
 #include "workloads/ring.h"
 #include "workloads/tree.h"
@@ -14,19 +12,7 @@ std::uint64_t scaled(std::uint64_t s, std::uint64_t num, std::uint64_t den) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(s) * num / den);
 }
 
-constexpr std::array<std::string_view, 3> kCrossNicOutcomeNames{"auto", "off", "on"};
-
 }  // namespace
-
-std::optional<CrossNicOutcome> parse_cross_nic_outcome(std::string_view name) noexcept {
-  for (std::size_t i = 0; i < kCrossNicOutcomeNames.size(); ++i)
-    if (kCrossNicOutcomeNames[i] == name) return static_cast<CrossNicOutcome>(i);
-  return std::nullopt;
-}
-
-std::string_view cross_nic_outcome_name(CrossNicOutcome o) noexcept {
-  return kCrossNicOutcomeNames[static_cast<std::size_t>(o)];
-}
 
 void generate(const CollectiveParams& p, const JobLayout& layout, FlowMaker& maker, Flows& out) {
   const std::uint64_t n = layout.ranks();

@@ -2,11 +2,11 @@
 // collective generator takes.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <optional>
-#include <string_view>
 #include <vector>
 
+#include "hashing/named.h"
 #include "workloads/collective.h"
 #include "workloads/flow.h"
 #include "workloads/roce.h"
@@ -28,9 +28,8 @@ struct JobLayout {
 // What a config says about the crossNic of NCCL's ring graph (ring.h,
 // ring_graph): derive it from NCCL_CROSS_NIC, or force it off or on.
 enum class CrossNicOutcome : std::uint8_t { Auto, Off, On };
-inline constexpr std::string_view kCrossNicOutcomeChoices = "\"auto\" | \"off\" | \"on\"";
-std::optional<CrossNicOutcome> parse_cross_nic_outcome(std::string_view name) noexcept;
-std::string_view cross_nic_outcome_name(CrossNicOutcome o) noexcept;
+inline constexpr std::array<Named<CrossNicOutcome>, 3> kCrossNicOutcomes{
+    {{CrossNicOutcome::Auto, "auto"}, {CrossNicOutcome::Off, "off"}, {CrossNicOutcome::On, "on"}}};
 
 struct CollectiveParams {
   Collective collective = Collective::RingAllReduce;

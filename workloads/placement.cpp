@@ -8,24 +8,6 @@
 
 namespace ecmpsim::workloads {
 
-std::optional<Placement> parse_placement(std::string_view name) noexcept {
-  if (name == "contiguous") return Placement::Contiguous;
-  if (name == "strided") return Placement::Strided;
-  if (name == "random") return Placement::Random;
-  if (name == "list") return Placement::List;
-  return std::nullopt;
-}
-
-std::string_view placement_name(Placement p) noexcept {
-  switch (p) {
-    case Placement::Contiguous: return "contiguous";
-    case Placement::Strided: return "strided";
-    case Placement::Random: return "random";
-    case Placement::List: return "list";
-  }
-  return "?";
-}
-
 std::vector<std::uint32_t> place(Placement p, std::span<const std::uint32_t> tor_of, std::size_t count,
                                  std::uint64_t seed, std::span<const std::uint8_t> taken) {
   assert(p != Placement::List);

@@ -1,11 +1,14 @@
 // Which nodes (servers) a job's ranks land on, in communicator order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "hashing/named.h"
 
 namespace ecmpsim::workloads {
 
@@ -15,10 +18,14 @@ enum class Placement : std::uint8_t {
   Random,      // a seeded shuffle of the free nodes
   List,        // an explicit list of node names (resolved by the caller)
 };
-inline constexpr std::string_view kPlacementChoices = "\"contiguous\" | \"strided\" | \"random\" | \"list\"";
-
-std::optional<Placement> parse_placement(std::string_view name) noexcept;
-std::string_view placement_name(Placement p) noexcept;
+inline constexpr std::array<Named<Placement>, 4> kPlacements{{{Placement::Contiguous, "contiguous"},
+                                                              {Placement::Strided, "strided"},
+                                                              {Placement::Random, "random"},
+                                                              {Placement::List, "list"}}};
+constexpr std::optional<Placement> parse_placement(std::string_view name) noexcept {
+  return parse_name(kPlacements, name);
+}
+constexpr std::string_view placement_name(Placement p) noexcept { return name_of(kPlacements, p); }
 
 // tor_of: for every node (in fabric order), the index of the ToR of its first NIC.
 // taken: nodes already used by other jobs (empty = none). Returns `count` node

@@ -4,34 +4,6 @@
 
 namespace ecmpsim::workloads {
 
-std::optional<SportModel> parse_sport_model(std::string_view s) noexcept {
-  if (s == "linux") return SportModel::Linux;
-  if (s == "mlx4") return SportModel::Mlx4;
-  if (s == "fixed") return SportModel::Fixed;
-  if (s == "range") return SportModel::Range;
-  if (s == "random") return SportModel::Random;
-  return std::nullopt;
-}
-
-std::string_view sport_model_name(SportModel m) noexcept {
-  switch (m) {
-    case SportModel::Linux: return "linux";
-    case SportModel::Mlx4: return "mlx4";
-    case SportModel::Fixed: return "fixed";
-    case SportModel::Range: return "range";
-    case SportModel::Random: return "random";
-  }
-  return "?";
-}
-
-std::optional<QpnModel> parse_qpn_model(std::string_view s) noexcept {
-  if (s == "sequential") return QpnModel::Sequential;
-  if (s == "random") return QpnModel::Random;
-  return std::nullopt;
-}
-
-std::string_view qpn_model_name(QpnModel m) noexcept { return m == QpnModel::Sequential ? "sequential" : "random"; }
-
 QpnAllocator::QpnAllocator(std::size_t nics, const RoceParams& p) : QpnAllocator(nics, p.qpn_base, p.qpn_stride) {
   if (p.qpn == QpnModel::Random) {
     random_ = true;

@@ -1,6 +1,7 @@
 // RoCEv2 wire facts: QP-number allocation and the UDP source port the NIC uses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -9,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "hashing/named.h"
 #include "workloads/collective.h"
 #include "workloads/flow.h"
 
@@ -51,17 +53,22 @@ enum class SportModel : std::uint8_t {
   Range,   // sport_base + (QP index in the job mod sport_range)
   Random,  // sport_base + seeded random mod sport_range, per (source NIC, QP)
 };
-inline constexpr std::string_view kSportChoices = "\"linux\" | \"mlx4\" | \"fixed\" | \"range\" | \"random\"";
-std::optional<SportModel> parse_sport_model(std::string_view s) noexcept;
-std::string_view sport_model_name(SportModel m) noexcept;
+inline constexpr std::array<Named<SportModel>, 5> kSportModels{{{SportModel::Linux, "linux"},
+                                                                {SportModel::Mlx4, "mlx4"},
+                                                                {SportModel::Fixed, "fixed"},
+                                                                {SportModel::Range, "range"},
+                                                                {SportModel::Random, "random"}}};
+constexpr std::optional<SportModel> parse_sport_model(std::string_view s) noexcept { return parse_name(kSportModels, s); }
+constexpr std::string_view sport_model_name(SportModel m) noexcept { return name_of(kSportModels, m); }
 
 enum class QpnModel : std::uint8_t {
   Sequential,  // per NIC: base, base + stride, ...
   Random,      // per NIC: seeded random 24-bit numbers, unique on that NIC
 };
-inline constexpr std::string_view kQpnChoices = "\"sequential\" | \"random\"";
-std::optional<QpnModel> parse_qpn_model(std::string_view s) noexcept;
-std::string_view qpn_model_name(QpnModel m) noexcept;
+inline constexpr std::array<Named<QpnModel>, 2> kQpnModels{
+    {{QpnModel::Sequential, "sequential"}, {QpnModel::Random, "random"}}};
+constexpr std::optional<QpnModel> parse_qpn_model(std::string_view s) noexcept { return parse_name(kQpnModels, s); }
+constexpr std::string_view qpn_model_name(QpnModel m) noexcept { return name_of(kQpnModels, m); }
 
 struct RoceParams {
   SportModel sport = SportModel::Linux;

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "sim/cli/ranks.h"
-#include "sim/config.h"
-#include "sim/error.h"
-#include "sim/output_file.h"
-#include "sim/parse.h"
+#include "sim/config/config.h"
+#include "sim/base/error.h"
+#include "sim/base/output_file.h"
+#include "sim/base/parse.h"
 
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"

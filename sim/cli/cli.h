@@ -7,7 +7,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "sim/spec.h"
+#include "sim/config/spec.h"
 
 namespace ecmpsim::cli {
 
@@ -42,14 +42,19 @@ Action add_emulate_command(CLI::App& app);
 // of a double.
 CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi);
 CLI::Validator number_at_least(double lo);
+// The names of an enum's one table (hashing/named.h), as a flag's accepted values.
+template <class Table>
+CLI::Validator one_of(const Table& table) {
+  return CLI::IsMember(names_of(table));
+}
 std::string default_config_path();
-// --max-hosts, --max-flows and --max-capture-bytes (sim/limits.h) on `sub`.
+// --max-hosts, --max-flows and --max-capture-bytes (sim/base/limits.h) on `sub`.
 void add_limit_flags(CLI::App* sub, Limits& limits);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
 // --out on `sub`, its help naming `what` is written ("the output", "the HTML report").
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what);
-// Writes `text` to `out_path` by write_output's rules (sim/output_file.h);
+// Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);
 // empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path);
 

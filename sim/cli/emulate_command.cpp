@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/config.h"
-#include "sim/emulate.h"
-#include "sim/output.h"
+#include "sim/config/config.h"
+#include "sim/emulate/emulate.h"
+#include "sim/output/output.h"
 
 namespace ecmpsim::cli {
 namespace {

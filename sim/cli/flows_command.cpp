@@ -1,10 +1,10 @@
 #include <memory>
 
 #include "sim/cli/cli.h"
-#include "sim/config.h"
-#include "sim/fabric.h"
-#include "sim/flows_output.h"
-#include "sim/simulation.h"
+#include "sim/config/config.h"
+#include "sim/fabric/fabric.h"
+#include "sim/output/flows_output.h"
+#include "sim/model/simulation.h"
 
 namespace ecmpsim::cli {
 

@@ -4,10 +4,10 @@
 #include <sstream>
 
 #include "sim/cli/cli.h"
-#include "sim/error.h"
-#include "sim/hash_query.h"
-#include "sim/input_file.h"
-#include "sim/parse.h"
+#include "sim/base/error.h"
+#include "sim/routing/hash_query.h"
+#include "sim/base/input_file.h"
+#include "sim/base/parse.h"
 
 namespace ecmpsim::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <functional>
 
-#include "sim/sweep.h"
+#include "sim/sweep/sweep.h"
 
 namespace ecmpsim::cli {
 

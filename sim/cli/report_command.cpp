@@ -1,10 +1,10 @@
 #include <memory>
 
 #include "sim/cli/cli.h"
-#include "sim/config.h"
-#include "sim/distribution.h"
-#include "sim/report.h"
-#include "sim/simulation.h"
+#include "sim/config/config.h"
+#include "sim/sweep/distribution.h"
+#include "sim/report/report.h"
+#include "sim/model/simulation.h"
 
 namespace ecmpsim::cli {
 

@@ -1,14 +1,14 @@
 #include <memory>
 
 #include "sim/cli/cli.h"
-#include "sim/config.h"
-#include "sim/error.h"
-#include "sim/flows_import.h"
-#include "sim/output.h"
-#include "sim/parse.h"
-#include "sim/seeds.h"
-#include "sim/simulation.h"
-#include "sim/variant.h"
+#include "sim/config/config.h"
+#include "sim/base/error.h"
+#include "sim/model/flows_import.h"
+#include "sim/output/output.h"
+#include "sim/base/parse.h"
+#include "sim/routing/seeds.h"
+#include "sim/model/simulation.h"
+#include "sim/config/variant.h"
 
 namespace ecmpsim::cli {
 namespace {
@@ -18,7 +18,7 @@ void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
   sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
   sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)")->check(integer_in(0, 0xFFFFFFFF));
   sub->add_option("--seed-mode", seed_mode, "How the seed reaches switches: same, per-tier or per-switch")
-      ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
+      ->check(one_of(kSeedModes));
   sub->add_option("--sport-base", o.sport_base, "Source ports from this base (the \"range\" model)")
       ->check(integer_in(0, 0xFFFF));
   sub->add_option("--qpn-base", o.qpn_base, "First QP number on every NIC")->check(integer_in(0, 0xFFFFFF));
@@ -80,7 +80,7 @@ Action add_run_command(CLI::App& app) {
                   "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
                   "or a directory)");
   sub->add_option("--flows-format", opt->import.format, "Format of --flows: csv, rdma or pcap (default: detected)")
-      ->check(CLI::IsMember({"csv", "rdma", "pcap"}));
+      ->check(one_of(workloads::kFlowsFormats));
   sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses");
   sub->add_option("--flow-bytes", opt->flow_bytes,
                   "rdma: bytes each QP pair carries, half in each direction (default: the first job's "
@@ -92,7 +92,7 @@ Action add_run_command(CLI::App& app) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     Spec spec = load_spec(path, opt->limits);
     Overrides o = opt->overrides;
-    if (!opt->seed_mode.empty()) o.seed_mode = parse_seed_mode(opt->seed_mode);
+    if (!opt->seed_mode.empty()) o.seed_mode = parse_name(kSeedModes, opt->seed_mode);
     apply_overrides(spec, o);
     if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
     if (!opt->flow_bytes.empty()) {

@@ -9,13 +9,13 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
-#include "sim/config.h"
-#include "sim/parallel.h"
-#include "sim/ranges.h"
-#include "sim/seeds.h"
-#include "sim/sweep.h"
-#include "sim/sweep_output.h"
-#include "sim/sweep_stats.h"
+#include "sim/config/config.h"
+#include "sim/base/parallel.h"
+#include "sim/config/ranges.h"
+#include "sim/routing/seeds.h"
+#include "sim/sweep/sweep.h"
+#include "sim/output/sweep_output.h"
+#include "sim/sweep/sweep_stats.h"
 
 namespace ecmpsim::cli {
 namespace {
@@ -40,7 +40,7 @@ SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
 // Flags override the config's [sweep] section axis by axis.
 SweepSpec axes_from(const Options& o, SweepSpec s) {
   if (!o.seeds.empty()) s.seeds = parse_range(o.seeds, 0xFFFFFFFFu, flag("--seeds"));
-  if (!o.seed_mode.empty()) s.seed_mode = *parse_seed_mode(o.seed_mode);
+  if (!o.seed_mode.empty()) s.seed_mode = *parse_name(kSeedModes, o.seed_mode);
   if (!o.sport_base.empty()) s.sport_base = parse_range(o.sport_base, 0xFFFF, flag("--sport-base"));
   if (!o.qpn_base.empty()) s.qpn_base = parse_range(o.qpn_base, 0xFFFFFF, flag("--qpn-base"));
   if (!o.placement_seeds.empty())
@@ -49,7 +49,7 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
   if (!o.algos.empty()) s.algos = parse_name_list(o.algos, flag("--algos"));
   if (!o.scenario.empty()) s.scenarios = parse_name_list(o.scenario, flag("--scenario"));
   if (o.threshold) s.threshold = o.threshold;
-  if (!o.metric.empty()) s.metric = *parse_sweep_metric(o.metric);
+  if (!o.metric.empty()) s.metric = *parse_name(kSweepMetricNames, o.metric);
   if (o.no_slowdown) s.slowdown = false;
   if (o.max_variants) s.max_variants = *o.max_variants;
   if (s.metric == SweepMetric::Slowdown && !s.slowdown)
@@ -138,7 +138,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   sub->add_option("--seeds", opt->seeds, "ECMP seeds A:B (half-open)");
   sub->add_option("--seed-mode", opt->seed_mode, "same, per-tier or per-switch (seeds derived by SplitMix64)")
-      ->check(CLI::IsMember({"same", "per-tier", "per-switch"}));
+      ->check(one_of(kSeedModes));
   sub->add_option("--sport-base", opt->sport_base, "Bases A:B[:STEP] of the \"range\" source-port model");
   sub->add_option("--qpn-base", opt->qpn_base, "First QP numbers A:B[:STEP]");
   sub->add_option("--qps", opt->qps, "QPs per connection, a list: 1,2,4");
@@ -149,7 +149,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--metric", opt->metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
-      ->check(CLI::IsMember(std::vector<std::string>(kSweepMetricNames.begin(), kSweepMetricNames.end())));
+      ->check(one_of(kSweepMetricNames));
   sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
       ->check(number_at_least(0));
   sub->add_flag("--no-slowdown", opt->no_slowdown,

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/error.h"
+#include "sim/base/error.h"
 
 namespace ecmpsim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "sim/mpi/distribute.h"
-#include "sim/sweep.h"
+#include "sim/sweep/sweep.h"
 
 namespace ecmpsim::mpi {
 

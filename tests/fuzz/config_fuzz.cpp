@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/config.h"
-#include "sim/simulation.h"
+#include "sim/config/config.h"
+#include "sim/model/simulation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/config_sections.h"
+#include "sim/config/config_sections.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

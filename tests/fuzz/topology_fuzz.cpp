@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/config_sections.h"
-#include "sim/fabric.h"
+#include "sim/config/config_sections.h"
+#include "sim/fabric/fabric.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

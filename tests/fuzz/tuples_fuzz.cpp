@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/error.h"
-#include "sim/hash_query.h"
+#include "sim/base/error.h"
+#include "sim/routing/hash_query.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/error.h"
+#include "sim/base/error.h"
 #include "sim/mpi/distribute.h"
 
 namespace {

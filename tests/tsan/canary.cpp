@@ -3,7 +3,7 @@
 // the sweeps run on (a silent TSan would make the rest of that run worthless).
 #include <cstdio>
 
-#include "sim/parallel.h"
+#include "sim/base/parallel.h"
 
 int main() {
   static volatile long shared = 0;

@@ -1,0 +1,99 @@
+#include "sim/base/parse.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace ecmpsim {
+
+std::optional<std::uint64_t> parse_uint(std::string_view s, std::uint64_t max) noexcept {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc{} || p != s.data() + s.size() || v > max) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint32_t> parse_ipv4(std::string_view s) noexcept {
+  std::uint32_t ip = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto dot = s.find('.');
+    const std::string_view part = i < 3 ? s.substr(0, dot) : s;
+    if ((i < 3 && dot == std::string_view::npos) || part.empty() || part.size() > 3) return std::nullopt;
+    for (char c : part)
+      if (c < '0' || c > '9') return std::nullopt;
+    const auto v = parse_uint(part, 255);
+    if (!v) return std::nullopt;
+    ip = (ip << 8) | static_cast<std::uint32_t>(*v);
+    if (i < 3) s.remove_prefix(dot + 1);
+  }
+  return ip;
+}
+
+std::string format_ipv4(std::uint32_t ip) {
+  return std::to_string(ip >> 24) + '.' + std::to_string((ip >> 16) & 255) + '.' +
+         std::to_string((ip >> 8) & 255) + '.' + std::to_string(ip & 255);
+}
+
+std::optional<std::pair<std::uint32_t, std::uint8_t>> parse_prefix(std::string_view s) noexcept {
+  const auto slash = s.find('/');
+  const auto ip = parse_ipv4(s.substr(0, slash));
+  if (!ip) return std::nullopt;
+  std::uint8_t len = 32;
+  if (slash != std::string_view::npos) {
+    const std::string_view l = s.substr(slash + 1);
+    for (char c : l)
+      if (c < '0' || c > '9') return std::nullopt;
+    const auto v = parse_uint(l, 32);
+    if (!v) return std::nullopt;
+    len = static_cast<std::uint8_t>(*v);
+  }
+  const std::uint32_t mask = len == 0 ? 0 : ~0u << (32 - len);
+  if ((*ip & ~mask) != 0) return std::nullopt;
+  return std::pair{*ip, len};
+}
+
+std::optional<Bytes> parse_size(std::string_view s) noexcept {
+  std::size_t i = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  const auto num = parse_uint(s.substr(0, i), ~0ULL);
+  if (!num) return std::nullopt;
+  const std::string_view unit = s.substr(i);
+  struct U { std::string_view name; std::uint64_t mult; };
+  constexpr U units[] = {{"", 1},           {"B", 1},           {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20},
+                         {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40}, {"KB", 1000},        {"MB", 1000000},
+                         {"GB", 1000000000},  {"TB", 1000000000000ULL}};
+  for (const auto& u : units) {
+    if (u.name != unit) continue;
+    if (*num > ~0ULL / u.mult) return std::nullopt;
+    return Bytes{*num * u.mult};
+  }
+  return std::nullopt;
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc{} ? std::string(buf, p) : std::string("nan");
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pad_left(std::string s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string pad_right(std::string s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,146 @@
+#include "sim/config/config.h"
+
+#include <algorithm>
+
+#include "sim/config/config_sections.h"
+#include "sim/base/input_file.h"
+
+namespace ecmpsim {
+namespace {
+
+using namespace config;
+
+SourcePos key_pos(const toml::table& t, std::string_view key, const SourcePos& fallback, const std::string& file,
+                  const std::string& section) {
+  const auto* n = t.get(key);
+  return n ? config::pos_of(*n, file, section + "." + std::string(key)) : fallback;
+}
+
+JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string& file, const std::string& section) {
+  const toml::table& t = expect_table(node, at);
+  JobSpec job;
+  config::read_section<JobSpec>(t, job_knobs(), job, file, section);
+  job.where = at;
+  job.nodes_at = key_pos(t, "nodes", at, file, section);
+  job.hosts_at = key_pos(t, "hosts", at, file, section);
+  const SourcePos placement_at = key_pos(t, "placement", at, file, section);
+  if (!job.hosts.empty()) {
+    if (t.get("placement") && job.placement != workloads::Placement::List)
+      throw InputError(placement_at, "a hosts list needs placement \"list\" (or no placement)");
+    job.placement = workloads::Placement::List;
+    if (job.nodes != 0 && job.nodes != job.hosts.size())
+      throw InputError(job.nodes_at, "nodes = " + std::to_string(job.nodes) + " but the hosts list names " +
+                                         std::to_string(job.hosts.size()));
+  } else if (job.placement == workloads::Placement::List) {
+    throw InputError(placement_at, "placement \"list\" needs a hosts list");
+  }
+  if (job.search_channels > job.channels)
+    throw InputError(key_pos(t, "search_channels", at, file, section),
+                     "search_channels exceeds channels (" + std::to_string(job.channels) + ")");
+  if (job.cross_nic == 0 && job.ring_cross_nic == workloads::CrossNicOutcome::On)
+    throw InputError(key_pos(t, "ring_cross_nic", at, file, section),
+                     "\"on\" needs a cross_nic that permits crossing (1 or 2), not 0");
+  if (std::uint64_t{job.roce.sport_base} + job.roce.sport_range > 65536)
+    throw InputError(key_pos(t, "sport_range", at, file, section), "sport_base + sport_range exceeds 65536");
+  return job;
+}
+
+}  // namespace
+
+namespace config {
+SourcePos pos_of(const toml::node& n, const std::string& file, std::string_view key) {
+  const auto& src = n.source();
+  return {file, src.begin.line, src.begin.column, std::string(key)};
+}
+}  // namespace config
+
+Spec load_config(const std::string& path) {
+  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file"), path);
+}
+
+Spec parse_config(std::string_view text, const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw InputError({path, b.line, b.column, {}}, std::string(e.description()));
+  }
+  Spec spec;
+  spec.source = path;
+  bool workload_seen = false;
+  for (const auto& [k, node] : root) {
+    const std::string key(k.str());
+    const SourcePos at = config::pos_of(node, path, key);
+    if (key == "fabric") {
+      config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
+      config::check_fabric(*node.as_table(), spec.fabric, path);
+    } else if (key == "workload") {
+      if (!spec.jobs.empty()) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      spec.jobs.push_back(read_job(node, at, path, key));
+      workload_seen = true;
+    } else if (key == "job") {
+      if (workload_seen) throw InputError(at, "use either [workload] or [[job]] tables, not both");
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[job]] tables");
+      for (const auto& e : *arr) spec.jobs.push_back(read_job(e, config::pos_of(e, path, key), path, key));
+    } else if (key == "scenario") {
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[scenario]] tables");
+      for (const auto& e : *arr) {
+        const SourcePos sat = config::pos_of(e, path, key);
+        ScenarioSpec s;
+        const auto& table = expect_table(e, sat);
+        if (const auto* b = table.get("base")) {
+          const auto name = b->value<std::string>();
+          if (!b->is_string() || !name) throw InputError(config::pos_of(*b, path, "scenario.base"), "expected a scenario name");
+          const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
+                                       [&](const ScenarioSpec& o) { return name && o.name == *name; });
+          if (it == spec.scenarios.end())
+            throw InputError(config::pos_of(*b, path, "scenario.base"),
+                             "no earlier scenario named '" + name.value_or("") + "'");
+          s = *it;
+          s.base = it->name;
+          s.name.clear();
+        }
+        config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
+        if (s.name.empty()) throw InputError(sat, "scenario needs a name");
+        for (const auto& other : spec.scenarios)
+          if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");
+        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty() && !s.routes_file)
+          throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
+        spec.scenarios.push_back(std::move(s));
+      }
+    } else if (key == "sweep") {
+      const auto& table = expect_table(node, at);
+      config::read_section<SweepSpec>(table, sweep_knobs(), spec.sweep, path, key);
+      if (spec.sweep.metric == SweepMetric::Slowdown && !spec.sweep.slowdown)
+        throw InputError(config::pos_of(*table.get("slowdown"), path, "sweep.slowdown"),
+                         "metric \"slowdown\" needs the flow model that slowdown = false turns off");
+    } else {
+      throw InputError(at, "unknown section");
+    }
+  }
+  if (spec.scenarios.empty()) {
+    ScenarioSpec s;
+    s.name = "ecmp";
+    spec.scenarios.push_back(s);
+  }
+  if (spec.jobs.empty()) spec.jobs.emplace_back();
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    JobSpec& job = spec.jobs[j];
+    if (job.name.empty()) job.name = "job" + std::to_string(j);
+    for (std::size_t o = 0; o < j; ++o)
+      if (spec.jobs[o].name == job.name) throw InputError(job.where, "duplicate job name '" + job.name + "'");
+  }
+  return spec;
+}
+
+std::string config_reference() {
+  std::string out;
+  config::for_each_section([&](std::string_view header, auto knobs) { config::append_reference(out, header, knobs); });
+  out += std::string(config::kHashOverrideTables) + "\n      " + std::string(config::kHashOverrideDoc) + "\n";
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,221 @@
+// Files a config points at: explicit topologies (TOML or CSV) and static
+// route tables (CSV). Paths are relative to the config file's directory.
+#include <filesystem>
+
+#include "sim/config/config_sections.h"
+#include "sim/base/input_file.h"
+
+namespace ecmpsim::config {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// A CSV line split at commas, each field with its 1-based column.
+struct Cell {
+  std::string_view text;
+  std::uint32_t column;
+};
+std::vector<Cell> split_csv(std::string_view line) {
+  std::vector<Cell> out;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = line.find(',', start);
+    std::string_view f = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::uint32_t col = static_cast<std::uint32_t>(start) + 1;
+    while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) {
+      f.remove_prefix(1);
+      ++col;
+    }
+    while (!f.empty() && (f.back() == ' ' || f.back() == '\t' || f.back() == '\r')) f.remove_suffix(1);
+    out.push_back({f, col});
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+template <class Fn>
+void for_each_line(const std::string& text, Fn fn) {
+  std::uint32_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    ++line_no;
+    std::string_view trimmed = line;
+    while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
+    if (trimmed.empty() || trimmed.front() == '#' || trimmed == "\r") continue;
+    fn(line, line_no);
+  }
+}
+
+// Other names topology files use for the tiers, beside kTiers' own.
+constexpr std::array<Named<Tier>, 7> kTierAliases{{{Tier::Host, "endpoint"},
+                                                    {Tier::Host, "nic"},
+                                                    {Tier::Leaf, "tor"},
+                                                    {Tier::Leaf, "edge"},
+                                                    {Tier::Spine, "agg"},
+                                                    {Tier::Spine, "aggregation"},
+                                                    {Tier::Core, "super-spine"}}};
+std::optional<Tier> parse_tier(std::string_view s) {
+  const auto tier = parse_name(kTiers, s);
+  return tier ? tier : parse_name(kTierAliases, s);
+}
+constexpr std::string_view kTierChoices = "host, leaf (tor, edge), spine (agg), core (super-spine)";
+
+std::uint32_t positive(std::string_view v, std::uint64_t max, const SourcePos& at, std::string_view what) {
+  const auto n = parse_uint(v, max);
+  if (!n || *n == 0) throw InputError(at, std::string(what) + " must be an integer in [1, " + std::to_string(max) + "], got '" + std::string(v) + "'");
+  return static_cast<std::uint32_t>(*n);
+}
+
+TopologySpec topology_csv(const std::string& path, const std::string& text) {
+  TopologySpec t;
+  t.source = path;
+  for_each_line(text, [&](std::string_view line, std::uint32_t n) {
+    const auto cells = split_csv(line);
+    auto at = [&](std::size_t i) { return SourcePos{path, n, cells[std::min(i, cells.size() - 1)].column, {}}; };
+    const std::string_view kind = cells[0].text;
+    if (kind == "node") {
+      if (cells.size() < 3 || cells.size() > 4) throw InputError(at(0), "expected node,NAME,TIER[,SERVER]");
+      const auto tier = parse_tier(cells[2].text);
+      if (cells[1].text.empty()) throw InputError(at(1), "empty node name");
+      if (!tier) throw InputError(at(2), "unknown tier '" + std::string(cells[2].text) + "', expected " + std::string(kTierChoices));
+      t.nodes.push_back({std::string(cells[1].text), *tier, cells.size() == 4 ? std::string(cells[3].text) : "", at(1)});
+    } else if (kind == "link") {
+      if (cells.size() < 4 || cells.size() > 6) throw InputError(at(0), "expected link,A,B,SPEED_GBPS[,COUNT[,WEIGHT]]");
+      TopologyLink l{std::string(cells[1].text), std::string(cells[2].text), Gbps{0}, 1, 1, at(0)};
+      char* end = nullptr;
+      const std::string speed(cells[3].text);
+      const double v = std::strtod(speed.c_str(), &end);
+      if (speed.empty() || *end != '\0' || !(v > 0) || v > 1e6) throw InputError(at(3), "speed must be in (0, 1e6] Gb/s, got '" + speed + "'");
+      l.speed = Gbps{v};
+      if (cells.size() >= 5) l.count = positive(cells[4].text, 1024, at(4), "count");
+      if (cells.size() >= 6) l.weight = positive(cells[5].text, 65535, at(5), "weight");
+      t.links.push_back(std::move(l));
+    } else {
+      throw InputError(at(0), "expected a 'node' or 'link' row, got '" + std::string(kind) + "'");
+    }
+  });
+  return t;
+}
+
+TopologySpec topology_toml(const std::string& path, const std::string& text) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw InputError({path, e.source().begin.line, e.source().begin.column, {}}, std::string(e.description()));
+  }
+  TopologySpec t;
+  t.source = path;
+  auto str = [&](const toml::table& row, const char* key, const SourcePos& row_at) {
+    const auto* n = row.get(key);
+    if (!n) throw InputError(row_at, std::string("missing key '") + key + "'");
+    const auto v = n->value<std::string>();
+    if (!n->is_string() || !v || v->empty()) throw InputError(pos_of(*n, path, key), "expected a non-empty string");
+    return *v;
+  };
+  auto uint = [&](const toml::table& row, const char* key, std::uint64_t max, std::uint32_t dflt) {
+    const auto* n = row.get(key);
+    if (!n) return dflt;
+    const auto v = n->value<std::int64_t>();
+    if (!n->is_integer() || !v || *v < 1 || static_cast<std::uint64_t>(*v) > max)
+      throw InputError(pos_of(*n, path, key), "expected an integer in [1, " + std::to_string(max) + "]");
+    return static_cast<std::uint32_t>(*v);
+  };
+  for (const auto& [k, node] : root) {
+    const std::string key(k.str());
+    const auto* arr = node.as_array();
+    if ((key != "node" && key != "link") || !arr)
+      throw InputError(pos_of(node, path, key), "expected [[node]] or [[link]] tables");
+    for (const auto& e : *arr) {
+      const SourcePos row_at = pos_of(e, path, key);
+      const auto& row = expect_table(e, row_at);
+      for (const auto& [rk, rv] : row) {
+        static const std::vector<std::string_view> node_keys{"name", "tier", "server"};
+        static const std::vector<std::string_view> link_keys{"a", "b", "speed_gbps", "count", "weight"};
+        const auto& allowed = key == "node" ? node_keys : link_keys;
+        if (std::find(allowed.begin(), allowed.end(), rk.str()) == allowed.end())
+          throw InputError(pos_of(rv, path, key + "." + std::string(rk.str())), "unknown key");
+      }
+      if (key == "node") {
+        const std::string tier_text = str(row, "tier", row_at);
+        const auto tier = parse_tier(tier_text);
+        if (!tier) throw InputError(pos_of(*row.get("tier"), path, "node.tier"), "unknown tier '" + tier_text + "', expected " + std::string(kTierChoices));
+        t.nodes.push_back({str(row, "name", row_at), *tier, row.contains("server") ? str(row, "server", row_at) : "", row_at});
+      } else {
+        TopologyLink l{str(row, "a", row_at), str(row, "b", row_at), Gbps{0}, 1, 1, row_at};
+        const auto* sp = row.get("speed_gbps");
+        if (!sp) throw InputError(row_at, "missing key 'speed_gbps'");
+        const auto v = sp->value<double>();
+        if (!(sp->is_integer() || sp->is_floating_point()) || !v || !(*v > 0) || *v > 1e6)
+          throw InputError(pos_of(*sp, path, "link.speed_gbps"), "speed must be in (0, 1e6] Gb/s");
+        l.speed = Gbps{*v};
+        l.count = uint(row, "count", 1024, 1);
+        l.weight = uint(row, "weight", 65535, 1);
+        t.links.push_back(std::move(l));
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string relative_to(const std::string& config_path, const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (p.is_absolute()) return path;
+  const fs::path dir = fs::path(config_path).parent_path();
+  return (dir / p).lexically_normal().string();
+}
+
+TopologySpec load_topology(const std::string& path, const SourcePos& key_at) {
+  if (!ends_with(path, ".csv") && !ends_with(path, ".toml"))
+    throw InputError(key_at, "topology file '" + path + "' must end in .toml or .csv");
+  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'"));
+}
+
+TopologySpec parse_topology(const std::string& path, const std::string& text) {
+  return ends_with(path, ".csv") ? topology_csv(path, text) : topology_toml(path, text);
+}
+
+std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at) {
+  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'"));
+}
+
+std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text) {
+  auto file = std::make_shared<RouteFile>();
+  file->path = path;
+  bool first = true;
+  for_each_line(text, [&](std::string_view line, std::uint32_t n) {
+    const auto cells = split_csv(line);
+    auto at = [&](std::size_t i) { return SourcePos{path, n, cells[std::min(i, cells.size() - 1)].column, {}}; };
+    const bool header = first && cells.size() == 4 && cells[0].text == "switch";
+    first = false;
+    if (header) return;
+    if (cells.size() != 4) throw InputError(at(0), "expected 4 columns switch,dst,src,via, got " + std::to_string(cells.size()));
+    StaticRoute r;
+    r.where = {{}, n, cells[0].column, {}};
+    r.switch_name = std::string(cells[0].text);
+    r.next_hop = std::string(cells[3].text);
+    if (r.switch_name.empty()) throw InputError(at(0), "empty switch name");
+    if (r.next_hop.empty()) throw InputError(at(3), "empty next hop");
+    if (cells[1].text.empty()) throw InputError(at(1), "empty destination");
+    if (!read_route_dst(cells[1].text, r)) throw InputError(at(1), "invalid prefix '" + std::string(cells[1].text) + "'");
+    if (!cells[2].text.empty()) {
+      const auto src = parse_prefix(cells[2].text);
+      if (!src) throw InputError(at(2), "invalid source prefix '" + std::string(cells[2].text) + "'");
+      r.src = src->first;
+      r.src_len = src->second;
+    }
+    file->rows.push_back(std::move(r));
+  });
+  return file;
+}
+
+}  // namespace ecmpsim::config

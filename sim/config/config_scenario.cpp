@@ -1,0 +1,229 @@
+#include "sim/config/config_sections.h"
+
+#include "hashing/hasher.h"
+
+namespace ecmpsim::config {
+namespace {
+
+std::uint32_t hash_key_bit(std::string_view key) { return parse_name(kHashKeys, key).value_or(HashKey{}); }
+
+const Knob<HashSpec>* hash_knob(std::string_view key) {
+  for (const auto& k : hash_knobs())
+    if (k.key == key) return &k;
+  return nullptr;
+}
+
+// One override table: hash keys (and `name` when `named`).
+HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos& at, const std::string& file,
+                           const std::string& section, bool named) {
+  HashOverride o;
+  o.values = std::move(base);
+  o.where = at;
+  for (const auto& [k, node] : t) {
+    const std::string key = section + "." + std::string(k.str());
+    const SourcePos kat = pos_of(node, file, key);
+    if (named && k.str() == "name") {
+      const auto v = node.value<std::string>();
+      if (!node.is_string() || !v || v->empty()) throw InputError(kat, "expected a switch name");
+      o.switch_name = *v;
+      continue;
+    }
+    const Knob<HashSpec>* knob = hash_knob(k.str());
+    if (knob == nullptr) throw InputError(kat, "unknown key");
+    knob->read(node, o.values, kat);
+    o.keys |= hash_key_bit(k.str());
+  }
+  if (named && o.switch_name.empty()) throw InputError(at, "a per-switch hash needs name = \"SWITCH\"");
+  return o;
+}
+
+}  // namespace
+
+void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& file, std::string_view section) {
+  const std::string sec(section);
+  for (const auto& [k, node] : table) {
+    const std::string key = sec + "." + std::string(k.str());
+    const SourcePos at = pos_of(node, file, key);
+    const std::string_view name = k.str();
+    if (const auto tier = parse_name(kTiers, name); tier && *tier != Tier::Host) {
+      HashOverride o = read_override(expect_table(node, at), s.hash, at, file, key, false);
+      o.tier = *tier;
+      s.hash_tiers.push_back(std::move(o));
+    } else if (name == "switch") {
+      const auto* arr = node.as_array();
+      if (!arr) throw InputError(at, "expected [[" + key + "]] tables");
+      for (const auto& e : *arr) {
+        const SourcePos eat = pos_of(e, file, key);
+        s.hash_switches.push_back(read_override(expect_table(e, eat), s.hash, eat, file, key, true));
+      }
+    } else if (const Knob<HashSpec>* knob = hash_knob(name)) {
+      knob->read(node, s.hash, at);
+    } else {
+      throw InputError(at, "unknown key");
+    }
+  }
+}
+
+const std::vector<Knob<HashSpec>>& hash_knobs() {
+  static const std::vector<Knob<HashSpec>> k{
+      {"algo", "string", "Hash algorithm, by catalogue name (see `ecmpsim hash --list`).",
+       [](const toml::node& n, HashSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v) throw InputError(at, "expected a string");
+         if (!hashing::find(*v)) throw InputError(at, "unknown hash algorithm '" + *v + "'");
+         s.algo = *v;
+       },
+       [](const HashSpec& s) { return "\"" + s.algo + "\""; }},
+      {"fields", "array of strings",
+       "Header fields hashed, in order: src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp.",
+       [](const toml::node& n, HashSpec& s, const SourcePos& at) {
+         const auto* arr = n.as_array();
+         if (!arr || arr->empty()) throw InputError(at, "expected a non-empty array of field names");
+         s.fields.clear();
+         for (const auto& e : *arr) {
+           const auto v = e.value<std::string>();
+           const auto f = v ? hashing::parse_field(*v) : std::nullopt;
+           if (!f) throw InputError(at, "unknown hash field '" + v.value_or("?") + "'");
+           s.fields.push_back(*f);
+         }
+         if (const auto r = hashing::repeated_field(s.fields))
+           throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+       },
+       [](const HashSpec& s) {
+         std::string r = "[";
+         for (auto f : s.fields) r += (r.size() > 1 ? ", \"" : "\"") + std::string(hashing::field_name(f)) + "\"";
+         return r + "]";
+       }},
+      uint_knob<HashSpec>("seed", "Hash seed (32-bit); 0 leaves the algorithm as published.", 0, 0xFFFFFFFFu,
+                          [](auto& s) -> auto& { return s.seed; }),
+      enum_knob<HashSpec>("seed_mode",
+                          "Every switch uses `seed`, or each tier / switch a seed derived from it "
+                          "(SplitMix64; see docs/sweeps.md).",
+                          kSeedModes, [](auto& s) -> auto& { return s.seed_mode; }),
+      uint_knob<HashSpec>("offset", "Rotate the hash right by this many bits before member selection.", 0, 63,
+                          [](auto& s) -> auto& { return s.offset; }),
+      enum_knob<HashSpec>("select", "How the hash picks a member of the equal-cost set.", hashing::kSelections,
+                          [](auto& s) -> auto& { return s.select; }),
+      uint_knob<HashSpec>("buckets", "Bucket-table size for resilient selection.", 1, 1u << 20,
+                          [](auto& s) -> auto& { return s.buckets; }),
+  };
+  return k;
+}
+
+bool read_route_dst(std::string_view text, StaticRoute& r) {
+  if (const auto p = parse_prefix(text)) {
+    r.prefix = p->first;
+    r.prefix_len = p->second;
+    return true;
+  }
+  if (text.find_first_not_of("0123456789./") == std::string_view::npos) return false;
+  r.dst_host = std::string(text);
+  r.prefix_len = 32;
+  return true;
+}
+
+const std::vector<Knob<StaticRoute>>& route_knobs() {
+  auto str = [](std::string_view key, std::string_view doc, auto get) {
+    return Knob<StaticRoute>{key, "string", doc,
+                             [=](const toml::node& n, StaticRoute& s, const SourcePos& at) {
+                               const auto v = n.value<std::string>();
+                               if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a node name");
+                               get(s) = *v;
+                             },
+                             nullptr};
+  };
+  static const std::vector<Knob<StaticRoute>> k{
+      str("switch", "Switch the route is installed on.", [](StaticRoute& s) -> std::string& { return s.switch_name; }),
+      {"dst", "string",
+       "Destination: a host (\"host5\", \"node3.nic1\"), its address (\"10.0.1.2\") or a prefix (\"10.0.1.0/24\").",
+       [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a host name, address or prefix string");
+         if (!read_route_dst(*v, s)) throw InputError(at, "invalid prefix '" + *v + "'");
+       },
+       nullptr},
+      {"src", "string", "Optional source prefix: the route applies only to packets from it (most specific "
+       "destination first, then most specific source).",
+       [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v) throw InputError(at, "expected an address or prefix string");
+         const auto p = parse_prefix(*v);
+         if (!p) throw InputError(at, "invalid prefix '" + *v + "'");
+         s.src = p->first;
+         s.src_len = p->second;
+       },
+       nullptr},
+      str("via", "Next hop: the neighbouring node packets are sent to.",
+          [](StaticRoute& s) -> std::string& { return s.next_hop; }),
+  };
+  return k;
+}
+
+const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
+  static const std::vector<Knob<ScenarioSpec>> k{
+      {"name", "string", "Scenario name, unique; shown in every output.",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a non-empty string");
+         s.name = *v;
+       },
+       nullptr},
+      {"base", "string",
+       "Start from an earlier scenario's settings; this scenario's keys then replace them (a what-if).",
+       // Read (and checked) in config.cpp before the other keys, whose defaults it sets.
+       [](const toml::node&, ScenarioSpec&, const SourcePos&) {},
+       nullptr},
+      enum_knob<ScenarioSpec>("routing", "ECMP hashing, or static per-destination routes.", kRoutingKinds,
+                              [](auto& s) -> auto& { return s.routing; }),
+      enum_knob<ScenarioSpec>(
+          "policy",
+          "Static routing: only the listed routes, generated dst-mod (endpoint i takes member i mod n), or "
+          "balanced (computed for the workload, greedy min of the most-loaded link); routes win over the policy.",
+          kStaticPolicies, [](auto& s) -> auto& { return s.policy; }),
+      {"hash", "table",
+       "The ECMP hash of every switch: [scenario.hash] keys below; [scenario.hash.leaf], .spine, .core and "
+       "[[scenario.hash.switch]] (with name) override some keys per tier / per switch.",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         read_hash(expect_table(n, at), s, at.file, at.field);
+       },
+       nullptr},
+      {"routes", "array of tables", "Static routes {switch, dst, via}; see [scenario.routes] below.",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         const auto* arr = n.as_array();
+         if (!arr) throw InputError(at, "expected an array of tables");
+         for (const auto& e : *arr) {
+           const SourcePos row_at = config::pos_of(e, at.file, at.field);
+           StaticRoute r;
+           r.where = row_at;
+           config::read_section<StaticRoute>(expect_table(e, row_at), route_knobs(), r, at.file, at.field);
+           if (r.switch_name.empty() || r.next_hop.empty())
+             throw InputError(row_at, "a route needs switch, dst and via");
+           s.routes.push_back(std::move(r));
+         }
+       },
+       nullptr},
+      {"routes_file", "string", "Static routes from a CSV file: columns switch,dst,src,via (src may be empty).",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a file path");
+         s.routes_file = load_routes_csv(relative_to(at.file, *v), at);
+       },
+       nullptr},
+      {"down", "array of strings",
+       "Failed cables (\"leaf0-spine1\", the n-th parallel one \"leaf1-spine0#2\") and switches (\"spine2\").",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         auto refs = read_link_refs(n, at);
+         s.down.insert(s.down.end(), refs.begin(), refs.end());
+       },
+       nullptr},
+      {"weights", "table", "WCMP weights per cable for this scenario, over the fabric's: { \"leaf0-spine1\" = 3 }.",
+       [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+         auto w = read_weights(n, at);
+         s.weights.insert(s.weights.end(), w.begin(), w.end());
+       },
+       nullptr, "each in [1, 65535]"},
+  };
+  return k;
+}
+
+}  // namespace ecmpsim::config

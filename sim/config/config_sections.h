@@ -1,0 +1,64 @@
+// The knob tables of each config section (one file per section).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "sim/config/knobs.h"
+#include "sim/config/spec.h"
+
+namespace ecmpsim::config {
+
+const std::vector<Knob<FabricSpec>>& fabric_knobs();
+const std::vector<Knob<JobSpec>>& job_knobs();
+const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
+const std::vector<Knob<HashSpec>>& hash_knobs();
+const std::vector<Knob<StaticRoute>>& route_knobs();
+const std::vector<Knob<SweepSpec>>& sweep_knobs();
+
+// Every section's knob table in the order of a config file, with the header
+// the references show (`ecmpsim run --help`, docs/config-reference.md).
+template <class Visit>
+void for_each_section(Visit&& visit) {
+  visit(std::string_view("[fabric]"), std::span<const Knob<FabricSpec>>(fabric_knobs()));
+  visit(std::string_view("[[job]] or [workload]"), std::span<const Knob<JobSpec>>(job_knobs()));
+  visit(std::string_view("[[scenario]]"), std::span<const Knob<ScenarioSpec>>(scenario_knobs()));
+  visit(std::string_view("[scenario.hash]"), std::span<const Knob<HashSpec>>(hash_knobs()));
+  visit(std::string_view("[[scenario.routes]]"), std::span<const Knob<StaticRoute>>(route_knobs()));
+  visit(std::string_view("[sweep]"), std::span<const Knob<SweepSpec>>(sweep_knobs()));
+}
+
+// The per-tier and per-switch hash tables, which reuse [scenario.hash]'s keys.
+inline constexpr std::string_view kHashOverrideTables =
+    "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)";
+inline constexpr std::string_view kHashOverrideDoc =
+    "The keys of [scenario.hash], replacing the scenario's default for that tier or switch.";
+
+// After [fabric] is read: keys that do not apply to the chosen kind, and
+// constraints between keys, are errors at the offending key.
+void check_fabric(const toml::table& table, const FabricSpec& spec, const std::string& file);
+
+// Reads a [scenario.hash] table: its own keys are the default of every
+// switch; `leaf`, `spine`, `core` sub-tables and a `switch` array of tables
+// (each with `name`) override some keys per tier or per switch.
+void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& file, std::string_view section);
+
+// `down = [...]` and `weights = {...}` entries.
+std::vector<LinkRef> read_link_refs(const toml::node& n, const SourcePos& at);
+std::vector<LinkWeight> read_weights(const toml::node& n, const SourcePos& at);
+
+// A static route's `dst`: an address, a prefix, or an endpoint's name (kept
+// in dst_host, resolved on the fabric). Returns false for a malformed
+// address or prefix (only digits, dots and a slash).
+bool read_route_dst(std::string_view text, StaticRoute& r);
+
+// Files a config points at (sim/config/config_files.cpp); paths relative to the config.
+std::string relative_to(const std::string& config_path, const std::string& path);
+TopologySpec load_topology(const std::string& path, const SourcePos& key_at);
+std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at);
+// The same from text already read (`path` names it in errors; for topologies
+// its ending, .csv or otherwise TOML, picks the format).
+TopologySpec parse_topology(const std::string& path, const std::string& text);
+std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text);
+
+}  // namespace ecmpsim::config

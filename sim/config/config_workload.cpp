@@ -1,0 +1,85 @@
+#include "sim/config/config_sections.h"
+
+namespace ecmpsim::config {
+
+const std::vector<Knob<JobSpec>>& job_knobs() {
+  using namespace workloads;
+  static const std::vector<Knob<JobSpec>> k{
+      {"name", "string", "Job name, unique; shown with each flow. Default \"jobI\" for the I-th job.",
+       [](const toml::node& n, JobSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a non-empty string");
+         s.name = *v;
+       },
+       nullptr},
+      enum_knob<JobSpec>("collective", "The NCCL collective the job runs.", kCollectives,
+                         [](auto& s) -> auto& { return s.collective; }),
+      uint_knob<JobSpec>("nodes", "Nodes in the job; 0 = every node no earlier job took (or the hosts list).", 0,
+                         1u << 24, [](auto& s) -> auto& { return s.nodes; }),
+      enum_knob<JobSpec>("placement",
+                         "Node order: fabric order, round-robin across leaves, a seeded shuffle, or the hosts list.",
+                         kPlacements, [](auto& s) -> auto& { return s.placement; }),
+      {"hosts", "array of strings", "Explicit node names in rank order (\"host3\", or \"node3\" with several NICs per node); implies placement \"list\".",
+       [](const toml::node& n, JobSpec& s, const SourcePos& at) {
+         const auto* arr = n.as_array();
+         if (!arr || arr->empty()) throw InputError(at, "expected a non-empty array of node names");
+         for (const auto& e : *arr) {
+           const auto v = e.value<std::string>();
+           if (!e.is_string() || !v) throw InputError(at, "expected node names (strings)");
+           s.hosts.push_back(*v);
+         }
+       },
+       nullptr},
+      uint_knob<JobSpec>("seed", "Seed of the job's random placement, QP numbers and source ports.", 0,
+                         0x7FFFFFFFFFFFFFFFull, [](auto& s) -> auto& { return s.seed; }),
+      bytes_knob<JobSpec>("message_bytes",
+                          "Message size S (bytes, or \"256MiB\", \"1GiB\"): the all-reduce buffer; for all-gather, "
+                          "reduce-scatter and all-to-all all ranks' data; for send/recv what each rank sends.",
+                          [](auto& s) -> auto& { return s.message; }),
+      uint_knob<JobSpec>("channels",
+                         "NCCL channels (rings/trees), each with its own connections; for all-to-all and send/recv "
+                         "the channels per peer pair (NCCL_NCHANNELS_PER_NET_PEER).",
+                         1, 1024, [](auto& s) -> auto& { return s.channels; }),
+      uint_knob<JobSpec>("search_channels",
+                         "The P channels NCCL's search handed on (they decide the NICs): NCCL doubles them, channel "
+                         "c+P copying channel c's ring and running tree 1; 0 = ceil(channels/2).",
+                         0, 1024, [](auto& s) -> auto& { return s.search_channels; }),
+      uint_knob<JobSpec>("qps_per_connection", "NCCL_IB_QPS_PER_CONNECTION: RC QPs per connection.", 1, 128,
+                         [](auto& s) -> auto& { return s.qps_per_connection; }),
+      uint_knob<JobSpec>("cross_nic",
+                         "NCCL_CROSS_NIC, a permission: 0 rings never change NIC inside a node, 1 they may, 2 "
+                         "(NCCL's default) only if the search without crossing falls short (see ring_cross_nic).",
+                         0, 2, [](auto& s) -> auto& { return s.cross_nic; }),
+      enum_knob<JobSpec>(
+          "ring_cross_nic",
+          "The crossNic of the ring graph NCCL ends with (its log: \"Pattern 4, crossNic N\"). \"auto\": 0 for "
+          "cross_nic 0 and 2 on these identical rail-aligned nodes (each channel enters and leaves a node by one "
+          "NIC), 1 for cross_nic 1; \"off\" forces 0; \"on\" forces cross_nic's value (2: channels pair NICs "
+          "and swap on odd nodes).",
+          kCrossNicOutcomes, [](auto& s) -> auto& { return s.ring_cross_nic; }),
+      bool_knob<JobSpec>("pxn",
+                         "PXN (NCCL >= 2.12, NCCL_PXN_DISABLE=0): all-to-all and send/recv leave the sender's node "
+                         "by the NIC of the destination GPU's rail, reached over NVLink; false = the sender's own NIC.",
+                         [](auto& s) -> auto& { return s.pxn; }),
+      uint_knob<JobSpec>("peer_offset", "Send/recv: rank r sends to rank (r + peer_offset) mod ranks.", 1, 1u << 24,
+                         [](auto& s) -> auto& { return s.peer_offset; }),
+      enum_knob<JobSpec>("sport_model",
+                         "UDP source port of each QP: kernel/mlx5 formula, ConnectX-3 fold, sport_base, "
+                         "sport_base + QP index mod sport_range, or seeded random in that range.",
+                         kSportModels, [](auto& s) -> auto& { return s.roce.sport; }),
+      uint_knob<JobSpec>("sport_base", "First source port of the fixed, range and random models.", 0, 65535,
+                         [](auto& s) -> auto& { return s.roce.sport_base; }),
+      uint_knob<JobSpec>("sport_range", "Ports in the range and random models (sport_base + sport_range <= 65536).",
+                         1, 65536, [](auto& s) -> auto& { return s.roce.sport_range; }),
+      enum_knob<JobSpec>("qpn_model",
+                         "QP numbers per NIC: qpn_base + i*qpn_stride, or seeded random 24-bit unique per NIC.",
+                         kQpnModels, [](auto& s) -> auto& { return s.roce.qpn; }),
+      uint_knob<JobSpec>("qpn_base", "First QP number each NIC allocates (24-bit).", 0, 0xFFFFFF,
+                         [](auto& s) -> auto& { return s.roce.qpn_base; }),
+      uint_knob<JobSpec>("qpn_stride", "Step between QP numbers allocated on one NIC.", 1, 0xFFFFFF,
+                         [](auto& s) -> auto& { return s.roce.qpn_stride; }),
+  };
+  return k;
+}
+
+}  // namespace ecmpsim::config

@@ -1,0 +1,102 @@
+// Markdown for the generated reference pages (reference_docs.h). The text
+// around the tables is here; every row comes from a table the code runs on.
+#include "sim/config/reference_docs.h"
+
+#include <array>
+
+#include "hashing/hasher.h"
+#include "sim/config/config_sections.h"
+
+namespace ecmpsim {
+namespace {
+
+// A table cell: a pipe would end the cell (even inside a code span) and an
+// asterisk outside one could start emphasis.
+std::string cell(std::string_view text) {
+  std::string out;
+  bool code = false;
+  for (const char c : text) {
+    if (c == '`') code = !code;
+    if (c == '|' || (c == '*' && !code)) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string generated_notice(std::string_view source) {
+  return "<!-- Generated from " + std::string(source) + ". Do not edit: run `" +
+         std::string(kRegenerateDocsCommand) + "`. -->\n";
+}
+
+template <class S>
+void append_section(std::string& out, std::string_view header, std::span<const config::Knob<S>> knobs) {
+  const S defaults{};
+  out += "\n## `" + std::string(header) + "`\n\n";
+  out += "| key | type | range | default | meaning |\n|---|---|---|---|---|\n";
+  for (const auto& k : knobs) {
+    const std::string def = k.show_default ? k.show_default(defaults) : "";
+    out += "| `" + std::string(k.key) + "` | " + cell(std::string(k.type)) + " | " + cell(k.range) + " | " +
+           (def.empty() ? "" : cell("`" + def + "`")) + " | " + cell(k.doc) + " |\n";
+  }
+}
+
+std::string_view layout_text(hashing::KeyLayout layout) {
+  switch (layout) {
+    case hashing::KeyLayout::Fields: return "configured fields";
+    case hashing::KeyLayout::LinuxL3: return "Linux flow_keys, policy 0";
+    case hashing::KeyLayout::LinuxL4: return "Linux flow_keys, policy 1";
+    case hashing::KeyLayout::BondL34: return "bond_ip_hash words";
+  }
+  return "?";
+}
+
+constexpr std::array kPages{
+    GeneratedPage{"docs/config-reference.md", &config_reference_markdown},
+    GeneratedPage{"docs/hash-catalogue.md", &hash_catalogue_markdown},
+};
+
+}  // namespace
+
+std::span<const GeneratedPage> generated_pages() { return kPages; }
+
+std::string config_reference_markdown() {
+  std::string out = generated_notice("the config knob tables (sim/config/knobs.h, sim/config/config_*.cpp)");
+  out += "# Configuration reference\n\n"
+         "Every key a config file may hold, rendered from the knob tables that also read and validate\n"
+         "it, so this page and the code cannot disagree; `ecmpsim run --help` prints the same tables.\n"
+         "An unknown key, a value of the wrong type and a value out of range are errors naming the\n"
+         "file, line, column and key ([Errors](errors.md)). *Range* is what the reader accepts beyond\n"
+         "the type; *default* is the value a config that omits the key gets (blank where the key has\n"
+         "none, or its meaning says).\n";
+  config::for_each_section([&](std::string_view header, auto knobs) { append_section(out, header, knobs); });
+  out += "\n## `" + std::string(config::kHashOverrideTables) + "`\n\n" + std::string(config::kHashOverrideDoc) +
+         " See [Per-switch hashes](fabrics-and-routing.md#per-switch-hashes).\n"
+         "\n## Not in these tables\n\n"
+         "Topology files (`[fabric] file`) and route CSV files (`[[scenario]] routes_file`) have formats\n"
+         "of their own: [Fabrics and routing](fabrics-and-routing.md#fabric-kinds) and\n"
+         "[Static routing at scale](fabrics-and-routing.md#static-routing-at-scale).\n";
+  return out;
+}
+
+std::string hash_catalogue_markdown() {
+  std::string out = generated_notice("the hash catalogue (hashing/catalogue.cpp)");
+  out += "# Hash catalogue\n\n"
+         "Every hash algorithm ecmpsim models, rendered from the catalogue the code looks algorithms up\n"
+         "in (`ecmpsim hash --list` prints the same list). How each is defined, pinned to published\n"
+         "values and measured: [Hash models](hash-models.md).\n\n"
+         "- *bits*: the significant output bits, which the window and the member selection use.\n"
+         "- *key layout*: the bytes hashed. *configured fields*: the scenario's field list, packed in\n"
+         "  order; *Linux flow_keys*: `struct flow_keys` as `fib_multipath_hash` fills it under that\n"
+         "  policy; *bond_ip_hash words*: the words Linux bonding's layer3+4 policy reads.\n"
+         "- *seed-affine*: yes when, for keys of one length, a seed only XORs one constant into every\n"
+         "  hash; over a power-of-two group with modulo selection such a seed changes no balance, and\n"
+         "  a sweep turns a new seed into one XOR per flow.\n\n"
+         "| name | bits | key layout | seed-affine | definition; how a non-zero seed enters |\n"
+         "|---|---|---|---|---|\n";
+  for (const hashing::Algorithm& a : hashing::catalogue())
+    out += "| `" + std::string(a.name) + "` | " + std::to_string(a.bits) + " | " + std::string(layout_text(a.layout)) +
+           " | " + (a.seed_affine ? "yes" : "no") + " | " + cell(a.doc) + " |\n";
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,59 @@
+#include "sim/config/variant.h"
+
+#include <algorithm>
+
+#include "hashing/hasher.h"
+
+
+namespace ecmpsim {
+
+void apply_overrides(Spec& spec, const Overrides& o) {
+  if (o.scenario) {
+    std::vector<ScenarioSpec> kept;
+    for (auto& s : spec.scenarios)
+      if (s.name == *o.scenario) kept.push_back(std::move(s));
+    if (kept.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no scenario named '" + *o.scenario + "'");
+    spec.scenarios = std::move(kept);
+  }
+  if (o.algo && !hashing::find(*o.algo))
+    throw InputError({{}, 0, 0, "--algo"}, "unknown hash algorithm '" + *o.algo + "'");
+  for (auto& s : spec.scenarios) {
+    if (s.routing != RoutingKind::Ecmp) continue;
+    if (o.algo) s.hash.algo = *o.algo;
+    if (o.seed) s.hash.seed = *o.seed;
+    if (o.seed_mode) s.hash.seed_mode = *o.seed_mode;
+  }
+  for (JobSpec& job : spec.jobs) {
+    if (o.sport_base) {
+      // The range model must end by port 65535: the range shrinks near the top.
+      job.roce.sport = workloads::SportModel::Range;
+      job.roce.sport_base = *o.sport_base;
+      job.roce.sport_range = std::min(job.roce.sport_range, 65536 - *o.sport_base);
+    }
+    if (o.qpn_base) job.roce.qpn_base = *o.qpn_base;
+    if (o.qps) job.qps_per_connection = *o.qps;
+    if (o.placement_seed) {
+      job.placement = workloads::Placement::Random;
+      job.seed = *o.placement_seed;
+    }
+  }
+}
+
+std::vector<std::string> override_args(const Overrides& o) {
+  std::vector<std::string> a;
+  auto add = [&](const char* flag, std::string v) {
+    a.emplace_back(flag);
+    a.push_back(std::move(v));
+  };
+  if (o.scenario) add("--scenario", *o.scenario);
+  if (o.algo) add("--algo", *o.algo);
+  if (o.seed) add("--seed", std::to_string(*o.seed));
+  if (o.seed_mode) add("--seed-mode", std::string(name_of(kSeedModes, *o.seed_mode)));
+  if (o.placement_seed) add("--placement-seed", std::to_string(*o.placement_seed));
+  if (o.qps) add("--qps", std::to_string(*o.qps));
+  if (o.qpn_base) add("--qpn-base", std::to_string(*o.qpn_base));
+  if (o.sport_base) add("--sport-base", std::to_string(*o.sport_base));
+  return a;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,68 @@
+// What `ecmpsim emulate` builds, as data: one network namespace per node, one
+// veth pair per cable, addresses, static neighbours, routes and sysctls —
+// computed from the fabric, its equal-cost sets and the per-switch kernel hash
+// settings, before anything touches the kernel.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/fabric/fabric.h"
+#include "sim/routing/forwarding.h"
+#include "sim/routing/routes.h"
+
+namespace ecmpsim {
+
+// The kernel multipath settings of one switch namespace.
+struct KernelHash {
+  std::uint8_t policy = 1;  // net.ipv4.fib_multipath_hash_policy: 0 = L3, 1 = L4
+  std::uint32_t seed = 0;   // net.ipv4.fib_multipath_hash_seed, non-zero
+};
+
+// Per switch, the kernel settings that make Linux forward as `fwd` predicts.
+// Throws InputError unless every switch hashes with linux-l3 or linux-l4,
+// hash-threshold selection, offset 0 and a non-zero seed.
+std::vector<KernelHash> kernel_hashes(const Fabric& fabric, const Forwarding& fwd, const std::string& source);
+
+// Transit links are numbered from 100.64.0.0/10 (RFC 6598 shared space): the
+// from-end of directed link l gets pool + l, so each cable is a /31.
+inline constexpr std::uint32_t kLinkPool = 0x64400000;  // 100.64.0.0
+inline constexpr std::uint8_t kLinkPoolLen = 10;
+
+// The prefixes a ToR's hosts are routed by: the shortest common prefix of
+// their addresses when it holds no other endpoint and no link address, else
+// one /32 per host.
+std::vector<std::pair<std::uint32_t, std::uint8_t>> tor_prefixes(const Fabric& fabric, std::uint32_t tor);
+
+struct NetnsPlan {
+  std::string prefix;                   // every namespace name starts with it
+  std::vector<std::string> ns;          // per node
+  std::vector<std::string> ifname;      // per directed link: the interface at its from-end
+  std::vector<std::uint32_t> addr;      // per directed link: the from-end's address
+  std::string links_batch;              // `ip -batch` in the root namespace: one veth pair per cable
+  std::vector<std::string> node_batch;  // per node, `ip -n NS -batch`: addresses, neighbours, routes
+  // Per node, written after the namespace exists and before its interfaces do,
+  // so that `default` values apply to them.
+  std::vector<std::vector<std::pair<std::string, std::string>>> sysctls;
+};
+
+// The largest next-hop weight a legacy multipath route carries (`weight W`
+// is stored as rtnh_hops = W - 1, one byte).
+inline constexpr std::uint32_t kMaxKernelWeight = 256;
+
+// `kernel` holds one entry per switch (dense switch index); `weight` one WCMP
+// weight per directed link (sim/fabric/failures.h link_weights). Cables the sets were
+// computed without (sets.down()) are not built. Throws InputError for a
+// multipath member weighted above kMaxKernelWeight.
+NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
+                     std::span<const KernelHash> kernel, const std::string& prefix);
+
+// "es<pid>-": short, so names stay readable; the pid says which process owns them.
+std::string namespace_prefix(long pid);
+// The pid in a name made by namespace_prefix, or -1 when the name is not ours.
+long namespace_owner(const std::string& name);
+
+}  // namespace ecmpsim

@@ -1,0 +1,215 @@
+#include "sim/emulate/netns.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <sched.h>
+#include <sstream>
+#include <stdexcept>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ecmpsim::netns {
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input) {
+  // stdin is a socket so that writing to a child that stopped reading (ip
+  // -batch exits at its first error) fails with EPIPE instead of raising SIGPIPE.
+  int in[2], out[2], err[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) fail("socketpair");
+  if (::pipe2(out, O_CLOEXEC) != 0) fail("pipe");
+  if (::pipe2(err, O_CLOEXEC) != 0) fail("pipe");
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) fail("fork");
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  ProcessResult r;
+  std::size_t written = 0;
+  int fds[3] = {in[1], out[0], err[0]};
+  if (input.empty()) close_fd(fds[0]);
+  while (fds[1] >= 0 || fds[2] >= 0) {
+    pollfd p[3];
+    nfds_t n = 0;
+    int which[3];
+    for (int i = 0; i < 3; ++i)
+      if (fds[i] >= 0) {
+        p[n] = {fds[i], static_cast<short>(i == 0 ? POLLOUT : POLLIN), 0};
+        which[n++] = i;
+      }
+    if (::poll(p, n, -1) < 0) {
+      if (errno == EINTR) continue;
+      fail("poll");
+    }
+    for (nfds_t k = 0; k < n; ++k) {
+      if (p[k].revents == 0) continue;
+      const int i = which[k];
+      if (i == 0) {
+        const ssize_t w = ::send(fds[0], input.data() + written, input.size() - written, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w > 0) written += static_cast<std::size_t>(w);
+        if (w < 0 || written == input.size()) close_fd(fds[0]);
+      } else {
+        char buf[65536];
+        const ssize_t got = ::read(fds[i], buf, sizeof buf);
+        if (got > 0)
+          (i == 1 ? r.out : r.err).append(buf, static_cast<std::size_t>(got));
+        else if (got == 0 || errno != EINTR)
+          close_fd(fds[i]);
+      }
+    }
+  }
+  close_fd(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) fail("waitpid");
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::string ip_batch(const std::string& ns, const std::string& commands, bool json, bool force) {
+  std::vector<std::string> argv{"ip"};
+  if (!ns.empty()) argv.insert(argv.end(), {"-n", ns});
+  if (json) argv.push_back("-json");
+  if (force) argv.push_back("-force");
+  argv.insert(argv.end(), {"-batch", "-"});
+  ProcessResult r = run_process(argv, commands);
+  if (r.status != 0 && !force) {
+    std::string msg = r.err.substr(0, r.err.find('\n'));
+    throw std::runtime_error("ip" + (ns.empty() ? std::string() : " -n " + ns) + " -batch failed (exit " +
+                             std::to_string(r.status) + "): " + msg);
+  }
+  return std::move(r.out);
+}
+
+std::vector<std::string> list_namespaces() {
+  std::vector<std::string> names;
+  DIR* d = ::opendir("/run/netns");
+  if (d == nullptr) return names;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(n);
+  }
+  ::closedir(d);
+  return names;
+}
+
+bool process_alive(long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+Handle::Handle(const std::string& name) {
+  fd_ = ::open(("/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) fail("open network namespace " + name);
+}
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    close_fd(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+Handle::~Handle() { close_fd(fd_); }
+
+Enter::Enter(const Handle& ns) {
+  home_ = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  if (home_ < 0) fail("open /proc/thread-self/ns/net");
+  if (::setns(ns.fd(), CLONE_NEWNET) != 0) {
+    close_fd(home_);
+    fail("setns");
+  }
+}
+
+Enter::~Enter() {
+  // Failing to return would leave the process in a namespace about to be deleted.
+  if (::setns(home_, CLONE_NEWNET) != 0) std::abort();
+  close_fd(home_);
+}
+
+namespace {
+std::string sysctl_path(std::string key) {
+  for (char& c : key)
+    if (c == '.') c = '/';
+  return "/proc/sys/" + key;
+}
+}  // namespace
+
+void write_sysctl(const std::string& key, const std::string& value) {
+  const std::string path = sysctl_path(key);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) fail("sysctl " + key);
+  const ssize_t n = ::write(fd, value.data(), value.size());
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  if (n != static_cast<ssize_t>(value.size())) fail("sysctl " + key + "=" + value);
+}
+
+std::string read_sysctl(const std::string& key) {
+  std::ifstream in(sysctl_path(key));
+  std::string v;
+  if (!(in >> v)) throw std::runtime_error("cannot read sysctl " + key);
+  return v;
+}
+
+std::map<std::string, std::uint64_t> parse_tx_packets(const std::string& text) {
+  // Two header lines, then "name: rx_bytes rx_packets errs drop fifo frame
+  // compressed multicast tx_bytes tx_packets ...".
+  std::map<std::string, std::uint64_t> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    name.erase(0, name.find_first_not_of(' '));
+    std::istringstream fields(line.substr(colon + 1));
+    std::uint64_t v = 0;
+    int i = 0;
+    while (i < 10 && fields >> v) ++i;
+    if (i == 10) out[name] = v;
+  }
+  return out;
+}
+
+std::map<std::string, std::uint64_t> tx_packets() {
+  const int fd = ::open("/proc/thread-self/net/dev", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("open /proc/thread-self/net/dev");
+  std::string text;
+  char buf[16384];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return parse_tx_packets(text);
+}
+
+}  // namespace ecmpsim::netns

@@ -1,0 +1,132 @@
+// The fabric as built from the config: nodes, directed links and the
+// addressing plan. A Boost.Graph view of it is made where routes are computed.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/config/spec.h"
+#include "sim/base/units.h"
+
+namespace ecmpsim {
+
+using NodeId = std::uint32_t;
+using LinkId = std::uint32_t;
+inline constexpr std::uint32_t kNone = ~0u;
+
+struct Node {
+  std::string name;
+  Tier tier = Tier::Host;
+  std::uint32_t ip = 0;  // endpoints only, from the address plan
+};
+
+// One direction of a cable; the cable's other direction is `reverse`.
+struct Link {
+  NodeId from = 0;
+  NodeId to = 0;
+  Gbps speed;
+  LinkId reverse = kNone;
+  bool up = true;
+  std::uint32_t weight = 1;  // WCMP weight when this link is an equal-cost member
+};
+
+class Fabric {
+ public:
+  NodeId add_node(std::string name, Tier tier);
+  // Adds a cable: two directed links. Returns the id of a->b (b->a is id + 1).
+  LinkId add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight = 1);
+  // Declares a server (a "node" in NCCL and in the config) owning the given
+  // endpoint nodes as its NICs, NIC k = nics[k]. Call before finalize();
+  // when no server is declared, every endpoint is a server of its own.
+  void add_server(std::string name, std::vector<NodeId> nics);
+  // Indexes endpoints, switches, ToRs, servers and adjacency and assigns the
+  // address plan; call once after the last add_*. Throws InputError when two
+  // nodes share a name, an endpoint has other than one link to a switch, or
+  // the plan overflows IPv4.
+  void finalize(std::uint32_t address_base);
+
+  std::span<const Node> nodes() const noexcept { return nodes_; }
+  std::span<const Link> links() const noexcept { return links_; }
+  const Node& node(NodeId n) const { return nodes_[n]; }
+  const Link& link(LinkId l) const { return links_[l]; }
+  void set_weight(LinkId l, std::uint32_t w) { links_[l].weight = w; }
+  bool is_switch(NodeId n) const { return nodes_[n].tier != Tier::Host; }
+  // kNone when no node has that name.
+  NodeId find(std::string_view name) const;
+
+  // Endpoints (NICs), dense 0..E-1, in creation order.
+  std::span<const NodeId> endpoints() const noexcept { return endpoints_; }
+  NodeId endpoint_node(std::uint32_t e) const { return endpoints_[e]; }
+  std::uint32_t endpoint_of(NodeId n) const { return endpoint_index_[n]; }
+  // The single access link of an endpoint, up to its ToR, and back down.
+  LinkId uplink(std::uint32_t e) const { return uplink_[e]; }
+  LinkId downlink(std::uint32_t e) const { return links_[uplink_[e]].reverse; }
+  // The endpoint's ToR as a dense ToR index, and ToR index -> node.
+  std::uint32_t tor_of(std::uint32_t e) const { return tor_of_[e]; }
+  std::span<const std::uint32_t> tor_of_endpoints() const noexcept { return tor_of_; }
+  std::span<const NodeId> tors() const noexcept { return tors_; }
+  std::uint32_t tor_index(NodeId n) const { return tor_index_[n]; }
+  // Endpoints of ToR t in endpoint order; an endpoint's position among them.
+  std::span<const std::uint32_t> tor_endpoints(std::uint32_t t) const {
+    return {tor_members_.data() + tor_begin_[t], tor_members_.data() + tor_begin_[t + 1]};
+  }
+  std::uint32_t tor_position(std::uint32_t e) const { return tor_pos_[e]; }
+  // Address plan: ToR t's endpoints are block_base(t) + 1 + position.
+  std::uint32_t address_stride() const noexcept { return stride_; }
+  std::uint32_t block_base(std::uint32_t t) const { return base_ + t * stride_; }
+
+  // Servers, dense 0..N-1, in declaration order; their NICs as endpoint indices.
+  std::uint32_t server_count() const noexcept { return static_cast<std::uint32_t>(server_names_.size()); }
+  const std::string& server_name(std::uint32_t s) const { return server_names_[s]; }
+  std::span<const std::uint32_t> server_nics(std::uint32_t s) const {
+    return {server_nics_.data() + server_begin_[s], server_nics_.data() + server_begin_[s + 1]};
+  }
+  std::uint32_t server_of(std::uint32_t endpoint) const { return server_of_[endpoint]; }
+  // kNone when no server has that name.
+  std::uint32_t find_server(std::string_view name) const;
+
+  // Switches, dense 0..S-1.
+  std::span<const NodeId> switches() const noexcept { return switches_; }
+  std::uint32_t switch_index(NodeId n) const { return switch_index_[n]; }
+
+  // Outgoing links of a node, in creation order.
+  std::span<const LinkId> out_links(NodeId n) const {
+    return {out_.data() + out_begin_[n], out_.data() + out_begin_[n + 1]};
+  }
+
+  std::string link_name(LinkId l) const { return nodes_[links_[l].from].name + "->" + nodes_[links_[l].to].name; }
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::unordered_map<std::string, NodeId> by_name_;
+  std::vector<NodeId> endpoints_, switches_, tors_;
+  std::vector<std::uint32_t> endpoint_index_, switch_index_, tor_index_, tor_of_, tor_pos_;
+  std::vector<std::uint32_t> tor_begin_, tor_members_;
+  std::vector<LinkId> uplink_;
+  std::vector<std::string> server_names_;
+  std::vector<NodeId> server_nic_nodes_;  // as declared; endpoint indices after finalize
+  std::vector<std::uint32_t> server_begin_{0}, server_nics_, server_of_;
+  std::vector<std::uint32_t> out_begin_;
+  std::vector<LinkId> out_;
+  std::uint32_t base_ = 0, stride_ = 256;
+};
+
+// Builds the fabric the spec describes (sim/fabric/generators.cpp documents each
+// kind's names) and checks it: unique names, every endpoint reachable from
+// every other. Throws InputError naming the cause.
+Fabric build_fabric(const FabricSpec& spec);
+
+// The NIC endpoints build_fabric would make, counted without building (for
+// the --max-hosts limit).
+std::uint64_t endpoint_count(const FabricSpec& spec);
+
+// Throws InputError when some endpoint cannot reach another over the links
+// not marked in `down` (indexed by LinkId; empty = none down).
+void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where);
+
+}  // namespace ecmpsim

@@ -1,0 +1,169 @@
+// Topology generators: each kind of [fabric] builds nodes and cables in a
+// fixed order (endpoints in order, cables host-first), so endpoint indices,
+// addresses and equal-cost member order are reproducible.
+#include <algorithm>
+#include <unordered_map>
+
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/failures.h"
+
+namespace ecmpsim {
+namespace {
+
+std::string num(std::string prefix, std::uint32_t i) { return prefix + std::to_string(i); }
+
+// Endpoint K (global) of a generator that puts a node's NICs on one leaf:
+// with one NIC per node the NIC and its node are "hostK"; with P > 1 node n
+// is "nodeN" and its NICs "nodeN.nicI" (endpoints n*P .. n*P+P-1).
+NodeId add_endpoint(Fabric& f, std::uint32_t k, std::uint32_t per_node, std::vector<NodeId>& nics) {
+  const std::string node_name = per_node == 1 ? num("host", k) : num("node", k / per_node);
+  const NodeId host = f.add_node(per_node == 1 ? node_name : node_name + num(".nic", k % per_node), Tier::Host);
+  nics.push_back(host);
+  if (nics.size() == per_node) {
+    f.add_server(node_name, std::move(nics));
+    nics.clear();
+  }
+  return host;
+}
+
+// Two tiers: leaves "leafI", spines "spineJ", endpoints as add_endpoint names them.
+void leaf_spine(const FabricSpec& spec, Fabric& f) {
+  const LeafSpineSpec& ls = spec.leaf_spine;
+  std::vector<NodeId> leaves, spines;
+  for (std::uint32_t t = 0; t < ls.leaves; ++t) leaves.push_back(f.add_node(num("leaf", t), Tier::Leaf));
+  for (std::uint32_t s = 0; s < ls.spines; ++s) spines.push_back(f.add_node(num("spine", s), Tier::Spine));
+  std::vector<NodeId> nics;
+  for (std::uint32_t t = 0; t < ls.leaves; ++t)
+    for (std::uint32_t h = 0; h < ls.hosts_per_leaf; ++h)
+      f.add_cable(add_endpoint(f, t * ls.hosts_per_leaf + h, spec.nics_per_node, nics), leaves[t], ls.host_speed);
+  for (std::uint32_t t = 0; t < ls.leaves; ++t)
+    for (std::uint32_t s = 0; s < ls.spines; ++s)
+      for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) f.add_cable(leaves[t], spines[s], ls.fabric_speed);
+}
+
+// Al-Fares k-ary fat-tree: pods p < k with edges "podP-edgeI" and aggregation
+// switches "podP-aggJ" (I, J < k/2), every edge linked to every aggregation
+// switch of its pod; cores "coreC" (C < (k/2)^2), core C linked to aggregation
+// switch C / (k/2) of every pod; k/2 endpoints per edge, named as add_endpoint does.
+void fat_tree(const FabricSpec& spec, Fabric& f) {
+  const std::uint32_t k = spec.fat_tree_k, half = k / 2;
+  const Gbps up = spec.leaf_spine.fabric_speed;
+  const Gbps core = spec.core_speed.value > 0 ? spec.core_speed : up;
+  std::vector<NodeId> edge, agg, cores;
+  for (std::uint32_t p = 0; p < k; ++p) {
+    const std::string pod = num("pod", p);
+    for (std::uint32_t i = 0; i < half; ++i) edge.push_back(f.add_node(pod + num("-edge", i), Tier::Leaf));
+    for (std::uint32_t j = 0; j < half; ++j) agg.push_back(f.add_node(pod + num("-agg", j), Tier::Spine));
+  }
+  for (std::uint32_t c = 0; c < half * half; ++c) cores.push_back(f.add_node(num("core", c), Tier::Core));
+  std::vector<NodeId> nics;
+  for (std::uint32_t e = 0; e < k * half; ++e)
+    for (std::uint32_t h = 0; h < half; ++h)
+      f.add_cable(add_endpoint(f, e * half + h, spec.nics_per_node, nics), edge[e], spec.leaf_spine.host_speed);
+  for (std::uint32_t p = 0; p < k; ++p)
+    for (std::uint32_t i = 0; i < half; ++i)
+      for (std::uint32_t j = 0; j < half; ++j) f.add_cable(edge[p * half + i], agg[p * half + j], up);
+  for (std::uint32_t p = 0; p < k; ++p)
+    for (std::uint32_t j = 0; j < half; ++j)
+      for (std::uint32_t m = 0; m < half; ++m) f.add_cable(agg[p * half + j], cores[j * half + m], core);
+}
+
+// Rail-optimized: N nodes "nodeN" with K NICs "nodeN.nicK"; NIC k of every
+// node sits on rail k's leaf; when a leaf holds only G nodes, nodes form
+// groups of G and group g's rail k is leaf "railK-leafG". Every rail leaf is
+// linked to every spine "spineJ".
+void rail(const FabricSpec& spec, Fabric& f) {
+  const std::uint32_t n = spec.rail_nodes, k = spec.nics_per_node;
+  const std::uint32_t g = spec.rail_leaf_nodes == 0 ? n : spec.rail_leaf_nodes;
+  const std::uint32_t groups = (n + g - 1) / g;
+  const LeafSpineSpec& ls = spec.leaf_spine;
+  std::vector<NodeId> leaves, spines;
+  for (std::uint32_t grp = 0; grp < groups; ++grp)
+    for (std::uint32_t r = 0; r < k; ++r) leaves.push_back(f.add_node(num("rail", r) + num("-leaf", grp), Tier::Leaf));
+  for (std::uint32_t s = 0; s < ls.spines; ++s) spines.push_back(f.add_node(num("spine", s), Tier::Spine));
+  for (std::uint32_t node = 0; node < n; ++node) {
+    std::vector<NodeId> nics;
+    for (std::uint32_t r = 0; r < k; ++r) {
+      nics.push_back(f.add_node(num("node", node) + num(".nic", r), Tier::Host));
+      f.add_cable(nics.back(), leaves[(node / g) * k + r], ls.host_speed);
+    }
+    f.add_server(num("node", node), std::move(nics));
+  }
+  for (NodeId leaf : leaves)
+    for (NodeId s : spines)
+      for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) f.add_cable(leaf, s, ls.fabric_speed);
+}
+
+void from_file(const TopologySpec& topo, Fabric& f) {
+  std::unordered_map<std::string, NodeId> ids;
+  // Servers in order of first NIC; an endpoint without one is a server of its own.
+  std::vector<std::pair<std::string, std::vector<NodeId>>> servers;
+  std::unordered_map<std::string, std::size_t> server_index;
+  std::vector<std::uint32_t> degree;
+  for (const TopologyNode& n : topo.nodes) {
+    const NodeId id = f.add_node(n.name, n.tier);
+    if (!ids.try_emplace(n.name, id).second) throw InputError(n.where, "duplicate node name '" + n.name + "'");
+    degree.push_back(0);
+    if (n.tier != Tier::Host) continue;
+    const std::string& server = n.server.empty() ? n.name : n.server;
+    const auto [it, fresh] = server_index.try_emplace(server, servers.size());
+    if (fresh) servers.emplace_back(server, std::vector<NodeId>{});
+    servers[it->second].second.push_back(id);
+  }
+  for (auto& [name, nics] : servers) f.add_server(name, std::move(nics));
+  for (const TopologyLink& l : topo.links) {
+    const auto a = ids.find(l.a), b = ids.find(l.b);
+    if (a == ids.end()) throw InputError(l.where, "link from unknown node '" + l.a + "'");
+    if (b == ids.end()) throw InputError(l.where, "link to unknown node '" + l.b + "'");
+    if (a->second == b->second) throw InputError(l.where, "link from '" + l.a + "' to itself");
+    const bool ha = topo.nodes[a->second].tier == Tier::Host, hb = topo.nodes[b->second].tier == Tier::Host;
+    if (ha && hb) throw InputError(l.where, "link between two endpoints '" + l.a + "' and '" + l.b + "'");
+    if ((ha || hb) && l.count != 1) throw InputError(l.where, "an endpoint has exactly one link (count must be 1)");
+    for (std::uint32_t c = 0; c < l.count; ++c) f.add_cable(a->second, b->second, l.speed, l.weight);
+    degree[a->second] += l.count;
+    degree[b->second] += l.count;
+  }
+  for (std::size_t i = 0; i < topo.nodes.size(); ++i)
+    if (topo.nodes[i].tier == Tier::Host && degree[i] != 1)
+      throw InputError(topo.nodes[i].where, "endpoint '" + topo.nodes[i].name + "' needs exactly one link, has " +
+                                                std::to_string(degree[i]));
+}
+
+}  // namespace
+
+std::uint64_t endpoint_count(const FabricSpec& spec) {
+  // Leaf-spine and fat-tree count NIC endpoints per leaf (nodes group them);
+  // a rail fabric counts nodes, each with nics_per_node NICs.
+  switch (spec.kind) {
+    case FabricKind::LeafSpine: return std::uint64_t{spec.leaf_spine.leaves} * spec.leaf_spine.hosts_per_leaf;
+    case FabricKind::FatTree: return std::uint64_t{spec.fat_tree_k} * spec.fat_tree_k * spec.fat_tree_k / 4;
+    case FabricKind::Rail: return std::uint64_t{spec.rail_nodes} * spec.nics_per_node;
+    case FabricKind::File:
+      return static_cast<std::uint64_t>(std::count_if(spec.topology.nodes.begin(), spec.topology.nodes.end(),
+                                                      [](const TopologyNode& n) { return n.tier == Tier::Host; }));
+  }
+  return 0;
+}
+
+Fabric build_fabric(const FabricSpec& spec) {
+  Fabric f;
+  const SourcePos file_pos{spec.kind == FabricKind::File ? spec.topology.source : std::string(), 0, 0, {}};
+  switch (spec.kind) {
+    case FabricKind::LeafSpine: leaf_spine(spec, f); break;
+    case FabricKind::FatTree: fat_tree(spec, f); break;
+    case FabricKind::Rail: rail(spec, f); break;
+    case FabricKind::File: from_file(spec.topology, f); break;
+  }
+  try {
+    f.finalize(spec.address_base);
+  } catch (const InputError& e) {
+    if (spec.kind != FabricKind::File || !e.where().field.empty()) throw;
+    throw InputError(file_pos, e.what());
+  }
+  check_connected(f, {}, file_pos);
+  for (const LinkWeight& w : spec.weights)
+    for (LinkId l : resolve_cables(f, w.cable)) f.set_weight(l, w.weight);
+  return f;
+}
+
+}  // namespace ecmpsim

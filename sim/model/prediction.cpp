@@ -1,0 +1,127 @@
+#include "sim/model/prediction.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace ecmpsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t v) {
+  while (parent[v] != v) v = parent[v] = parent[parent[v]];
+  return v;
+}
+
+// Time to push `bytes` through `gbps`; +inf through a cut of capacity 0.
+double cut_time(double bytes, double gbps) {
+  if (bytes == 0) return 0;
+  return gbps > 0 ? bytes * 8e-9 / gbps : kInf;
+}
+
+}  // namespace
+
+double bus_factor(BusPattern pattern, std::uint32_t ranks) {
+  const double n = ranks;
+  switch (pattern) {
+    case BusPattern::AllReduce: return ranks == 0 ? 0 : 2 * (n - 1) / n;
+    case BusPattern::ReduceScatter:
+    case BusPattern::AllGather:
+    case BusPattern::AllToAll: return ranks == 0 ? 0 : (n - 1) / n;
+    case BusPattern::SendRecv:
+    case BusPattern::Broadcast:
+    case BusPattern::Reduce: return 1;
+  }
+  return 1;
+}
+
+CutBounds::CutBounds(const Fabric& fabric) {
+  const auto nodes = fabric.nodes();
+  std::uint8_t top = 0;
+  for (const Node& n : nodes) top = std::max(top, static_cast<std::uint8_t>(n.tier));
+  std::vector<std::uint32_t> parent(nodes.size()), dense(nodes.size());
+  for (std::uint8_t k = 0; k < top; ++k) {
+    auto inside = [&](NodeId v) { return static_cast<std::uint8_t>(nodes[v].tier) <= k; };
+    std::iota(parent.begin(), parent.end(), 0u);
+    for (const Link& l : fabric.links())
+      if (l.up && inside(l.from) && inside(l.to)) parent[find_root(parent, l.from)] = find_root(parent, l.to);
+    Level level;
+    std::fill(dense.begin(), dense.end(), kNone);
+    std::uint32_t blocks = 0;
+    for (NodeId v = 0; v < nodes.size(); ++v) {
+      if (!inside(v)) continue;
+      const std::uint32_t r = find_root(parent, v);
+      if (dense[r] == kNone) dense[r] = blocks++;
+    }
+    level.out_gbps.assign(blocks, 0);
+    level.in_gbps.assign(blocks, 0);
+    for (const Link& l : fabric.links()) {
+      if (!l.up) continue;
+      const bool from_in = inside(l.from), to_in = inside(l.to);
+      if (from_in && !to_in) level.out_gbps[dense[find_root(parent, l.from)]] += l.speed.value;
+      if (to_in && !from_in) level.in_gbps[dense[find_root(parent, l.to)]] += l.speed.value;
+    }
+    for (NodeId e : fabric.endpoints()) level.block_of.push_back(dense[find_root(parent, e)]);
+    levels_.push_back(std::move(level));
+  }
+}
+
+Seconds CutBounds::ideal(const workloads::Flows& flows, std::uint32_t job) const {
+  double ideal = 0;
+  std::vector<double> out, in;
+  for (const Level& level : levels_) {
+    out.assign(level.out_gbps.size(), 0);
+    in.assign(level.in_gbps.size(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      if (job != kAllJobs && flows.job[f] != job) continue;
+      const std::uint32_t a = level.block_of[flows.src[f]], b = level.block_of[flows.dst[f]];
+      if (a == b) continue;
+      out[a] += static_cast<double>(flows.bytes[f]);
+      in[b] += static_cast<double>(flows.bytes[f]);
+    }
+    for (std::size_t b = 0; b < out.size(); ++b)
+      ideal = std::max({ideal, cut_time(out[b], level.out_gbps[b]), cut_time(in[b], level.in_gbps[b])});
+  }
+  return Seconds{ideal};
+}
+
+double slowdown_of(Seconds completion, Seconds ideal) noexcept {
+  return completion.value == 0 ? 1 : completion.value / ideal.value;
+}
+
+Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
+                   std::span<const Seconds> job_ideal, Seconds all_ideal) {
+  Prediction p;
+  p.jobs.resize(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) p.jobs[j].job = static_cast<std::uint32_t>(j);
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    const Seconds t = times.finish[f];
+    p.all.completion = std::max(p.all.completion, t);
+    if (flows.job[f] < jobs.size()) p.jobs[flows.job[f]].completion = std::max(p.jobs[flows.job[f]].completion, t);
+  }
+  auto finish = [](JobPrediction& j, Seconds ideal) {
+    j.ideal = ideal;
+    j.slowdown = slowdown_of(j.completion, ideal);
+  };
+  finish(p.all, all_ideal);
+  bool first = true;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    JobPrediction& jp = p.jobs[j];
+    finish(jp, job_ideal[j]);
+    if (jp.completion.value > 0) {
+      jp.algbw = Gbps{static_cast<double>(jobs[j].message.value) * 8e-9 / jp.completion.value};
+      jp.busbw = Gbps{jp.algbw.value * bus_factor(jobs[j].pattern, jobs[j].ranks)};
+    }
+    if (first || jp.busbw < p.all.busbw) {
+      p.all.algbw = jp.algbw;
+      p.all.busbw = jp.busbw;
+      p.all.job = jp.job;
+      first = false;
+    }
+  }
+  return p;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,260 @@
+#include "sim/model/simulation.h"
+
+#include <algorithm>
+
+#include "sim/fabric/failures.h"
+#include "sim/model/flows_import.h"
+#include "workloads/job.h"
+#include "workloads/placement.h"
+
+namespace ecmpsim {
+
+namespace {
+
+// The job's nodes (fabric server indices) in rank order; marks them taken.
+std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, std::vector<std::uint8_t>& taken) {
+  const std::uint32_t servers = fabric.server_count();
+  std::vector<std::uint32_t> nodes;
+  if (job.placement == workloads::Placement::List) {
+    for (const std::string& name : job.hosts) {
+      const std::uint32_t s = fabric.find_server(name);
+      if (s == kNone) throw InputError(job.hosts_at, "unknown node '" + name + "'");
+      if (taken[s]) throw InputError(job.hosts_at, "node '" + name + "' is already used (by this or an earlier job)");
+      taken[s] = 1;
+      nodes.push_back(s);
+    }
+    return nodes;
+  }
+  const auto free = static_cast<std::uint32_t>(std::count(taken.begin(), taken.end(), std::uint8_t{0}));
+  const std::uint32_t want = job.nodes == 0 ? free : job.nodes;
+  if (want > free || want == 0)
+    throw InputError(job.nodes_at, "job '" + job.name + "' needs " + std::to_string(want) + " nodes but only " +
+                                       std::to_string(free) + " of the fabric's " + std::to_string(servers) +
+                                       " nodes are free");
+  std::vector<std::uint32_t> tor_of(servers);
+  for (std::uint32_t s = 0; s < servers; ++s) tor_of[s] = fabric.tor_of(fabric.server_nics(s)[0]);
+  nodes = workloads::place(job.placement, tor_of, want, job.seed, taken);
+  for (std::uint32_t s : nodes) taken[s] = 1;
+  return nodes;
+}
+
+}  // namespace
+
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
+  const auto endpoints = fabric.endpoints();
+  std::vector<std::uint32_t> ips(endpoints.size());
+  for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
+  std::vector<std::uint8_t> taken(fabric.server_count(), 0);
+  workloads::Flows flows;
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    workloads::JobLayout layout;
+    layout.gpus_per_node = spec.fabric.gpus_per_node;
+    layout.nics_per_node = spec.fabric.nics_per_node;
+    for (std::uint32_t s : place_job(job, fabric, taken)) {
+      const auto nics = fabric.server_nics(s);
+      if (nics.size() != layout.nics_per_node)
+        throw InputError(job.where, "node '" + fabric.server_name(s) + "' does not have nics_per_node NICs");
+      layout.nics.insert(layout.nics.end(), nics.begin(), nics.end());
+    }
+    workloads::CollectiveParams p;
+    p.collective = job.collective;
+    p.message_bytes = job.message.value;
+    p.channels = job.channels;
+    p.search_channels = job.search_channels;
+    p.qps_per_connection = job.qps_per_connection;
+    p.cross_nic = job.cross_nic;
+    p.ring_cross_nic = job.ring_cross_nic;
+    p.pxn = job.pxn;
+    p.peer_offset = job.peer_offset;
+    workloads::QpnAllocator qpns(endpoints.size(), job.roce);
+    workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);
+    maker.set_max_flows(spec.limits.max_flows);
+    try {
+      workloads::generate(p, layout, maker, flows);
+    } catch (const workloads::FlowLimitExceeded&) {
+      throw InputError({spec.source, 0, 0, "--max-flows"}, "job '" + job.name + "' takes the workload past " +
+                                                               std::to_string(spec.limits.max_flows) + " flows");
+    }
+  }
+  return flows;
+}
+
+Fabric build_fabric(const Spec& spec) {
+  const std::uint64_t hosts = endpoint_count(spec.fabric);
+  if (hosts > spec.limits.max_hosts)
+    throw InputError({spec.source, 0, 0, "--max-hosts"},
+                     "the fabric has " + over_limit(hosts, "NIC endpoints", spec.limits.max_hosts));
+  try {
+    return build_fabric(spec.fabric);
+  } catch (const InputError& e) {
+    if (!e.where().file.empty()) throw;
+    SourcePos p = e.where();
+    p.file = spec.source;
+    throw InputError(p, e.what());
+  }
+}
+
+namespace {
+
+// The failure set of a scenario, checked: the fabric must stay connected.
+std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec& s) {
+  auto mask = down_mask(fabric, s.down);
+  if (!mask.empty()) {
+    SourcePos at = s.down.front().where;
+    try {
+      check_connected(fabric, mask, at);
+    } catch (const InputError& e) {
+      throw InputError(at, "scenario '" + s.name + "': with these links down " + e.what());
+    }
+  }
+  return mask;
+}
+
+}  // namespace
+
+BusPattern bus_pattern(workloads::Collective c) {
+  switch (c) {
+    case workloads::Collective::RingAllReduce:
+    case workloads::Collective::TreeAllReduce: return BusPattern::AllReduce;
+    case workloads::Collective::AllGather: return BusPattern::AllGather;
+    case workloads::Collective::ReduceScatter: return BusPattern::ReduceScatter;
+    case workloads::Collective::AllToAll: return BusPattern::AllToAll;
+    case workloads::Collective::SendRecv: return BusPattern::SendRecv;
+  }
+  return BusPattern::SendRecv;
+}
+
+std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows) {
+  std::vector<JobInfo> out;
+  std::vector<std::uint8_t> used(fabric.server_count());
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& job = spec.jobs[j];
+    std::fill(used.begin(), used.end(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      if (flows.job[f] == j) used[fabric.server_of(flows.src[f])] = used[fabric.server_of(flows.dst[f])] = 1;
+    const auto nodes = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), std::uint8_t{1}));
+    out.push_back({job.name, std::string(workloads::collective_name(job.collective)), bus_pattern(job.collective),
+                   nodes * spec.fabric.gpus_per_node, job.message});
+  }
+  return out;
+}
+
+Simulation::Simulation(Spec spec)
+    : spec_(std::move(spec)),
+      fabric_(build_fabric(spec_)),
+      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
+      flows_(generate_flows(spec_, fabric_)) {
+  prepare();
+}
+
+Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
+    : spec_(std::move(spec)),
+      fabric_(build_fabric(spec_)),
+      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
+      flows_(place_imported_flows(imported, fabric_, spec_.limits)) {
+  std::string files;
+  for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
+  imported_ = ImportedSource{imported.format, files};
+  prepare();
+}
+
+std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows) {
+  std::size_t jobs = 0;
+  std::uint32_t endpoints = 0;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    jobs = std::max<std::size_t>(jobs, flows.job[f] + 1u);
+    endpoints = std::max({endpoints, flows.src[f] + 1, flows.dst[f] + 1});
+  }
+  std::vector<JobInfo> out(jobs, JobInfo{"", "imported", BusPattern::SendRecv, 0, Bytes{0}});
+  std::vector<std::uint64_t> sent(endpoints);
+  std::vector<std::uint8_t> member(endpoints);
+  for (std::size_t j = 0; j < jobs; ++j) {
+    out[j].name = "job" + std::to_string(j);
+    std::fill(sent.begin(), sent.end(), 0);
+    std::fill(member.begin(), member.end(), 0);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      if (flows.job[f] != j) continue;
+      sent[flows.src[f]] += flows.bytes[f];
+      member[flows.src[f]] = member[flows.dst[f]] = 1;
+    }
+    for (std::uint32_t e = 0; e < endpoints; ++e) {
+      out[j].message.value = std::max(out[j].message.value, sent[e]);
+      out[j].ranks += member[e];
+    }
+  }
+  return out;
+}
+
+void Simulation::prepare() {
+  for (LinkId l = 0; l < fabric_.links().size(); ++l) {
+    const Link& link = fabric_.link(l);
+    if (link.up && fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);
+    capacity_.push_back(link.up ? link.speed : Gbps{0});
+  }
+  jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
+  const CutBounds& cuts = cuts_.emplace(fabric_);
+  for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_.push_back(cuts.ideal(flows_, j));
+  ideal_ = cuts.ideal(flows_);
+  for (const ScenarioSpec& s : spec_.scenarios) {
+    auto mask = failure_mask(fabric_, s);
+    if (mask.empty()) continue;
+    bool known = false;
+    for (const auto& [m, sets] : by_failure_) known = known || m == mask;
+    if (!known) {
+      auto sets = std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_, mask));
+      by_failure_.emplace_back(std::move(mask), std::move(sets));
+    }
+  }
+}
+
+std::shared_ptr<const EqualCostSets> Simulation::sets_for(const ScenarioSpec& scenario) const {
+  auto mask = failure_mask(fabric_, scenario);
+  if (mask.empty()) return healthy_;
+  for (const auto& [m, sets] : by_failure_)
+    if (m == mask) return sets;
+  return std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_, mask));
+}
+
+ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
+  ScenarioResult r;
+  r.spec = &scenario;
+  const auto sets = sets_for(scenario);
+  r.down.assign(sets->down().begin(), sets->down().end());
+  const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
+  trace(fabric_, fwd, flows_, r.trace);
+  // Down links leave the metrics and carry nothing in the flow model.
+  std::vector<LinkId> working;
+  std::vector<Gbps> capacity;
+  if (!r.down.empty()) {
+    capacity = capacity_;
+    for (LinkId l = 0; l < capacity.size(); ++l)
+      if (r.down[l]) capacity[l] = Gbps{0};
+    for (LinkId l : metric_links_)
+      if (!r.down[l]) working.push_back(l);
+  }
+  const std::vector<LinkId>& links = r.down.empty() ? metric_links_ : working;
+  std::vector<double> by_flows, by_bytes;
+  by_flows.reserve(links.size());
+  by_bytes.reserve(links.size());
+  for (LinkId l : links) {
+    by_flows.push_back(r.trace.link_flows[l]);
+    by_bytes.push_back(static_cast<double>(r.trace.link_bytes[l]));
+  }
+  r.flows = imbalance(by_flows);
+  r.bytes = imbalance(by_bytes);
+  r.tiers = tier_imbalance(fabric_, links, r.trace);
+  r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
+  FlowModel model;
+  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
+  return r;
+}
+
+std::vector<ScenarioResult> Simulation::run_all() const {
+  std::vector<ScenarioResult> out;
+  for (const ScenarioSpec& s : spec_.scenarios) out.push_back(run(s));
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,297 @@
+#include "sim/output/output.h"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "hashing/key.h"
+#include "sim/base/parse.h"
+
+namespace ecmpsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json metrics_json(const Imbalance& m) {
+  return {{"fim", m.fim}, {"max_mean", m.max_mean}, {"cov", m.cov}, {"jain", m.jain}};
+}
+
+json hash_json(const HashSpec& h) {
+  json fields = json::array();
+  for (auto f : h.fields) fields.push_back(hashing::field_name(f));
+  return {{"algo", h.algo},
+          {"fields", fields},
+          {"seed", h.seed},
+          {"seed_mode", name_of(kSeedModes, h.seed_mode)},
+          {"offset", h.offset},
+          {"select", hashing::selection_name(h.select)},
+          {"buckets", h.buckets}};
+}
+
+// The keys an override sets, e.g. {"tier": "spine", "algo": "crc32-lo"}.
+json override_json(const HashOverride& o) {
+  json j;
+  if (o.switch_name.empty())
+    j["tier"] = name_of(kTiers, o.tier);
+  else
+    j["switch"] = o.switch_name;
+  const json all = hash_json(o.values);
+  for (const auto& row : kHashKeys)
+    if (o.keys & row.value) j[std::string(row.name)] = all[std::string(row.name)];
+  return j;
+}
+
+json prediction_json(const JobPrediction& p) {
+  return {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
+          {"busbw_gbps", p.busbw.value},       {"algbw_gbps", p.algbw.value}};
+}
+
+json predicted_json(const Simulation& sim, const Prediction& p) {
+  json out = prediction_json(p.all);
+  if (p.jobs.size() > 1) {
+    json jobs = json::array();
+    for (const JobPrediction& j : p.jobs) {
+      json one = {{"job", j.job}, {"name", sim.jobs()[j.job].name}, {"collective", sim.jobs()[j.job].collective}};
+      one.update(prediction_json(j));
+      jobs.push_back(std::move(one));
+    }
+    out["jobs"] = std::move(jobs);
+  }
+  return out;
+}
+
+// The shape of "metrics": ratios by flow count, then "bytes" with the ratios by bytes.
+json imbalance_json(const Imbalance& flows, const Imbalance& bytes) {
+  json m = metrics_json(flows);
+  m["max_flows"] = flows.max;
+  m["mean_flows"] = flows.mean;
+  m["links"] = flows.links;
+  m["bytes"] = metrics_json(bytes);
+  m["bytes"]["max_bytes"] = bytes.max;
+  m["bytes"]["mean_bytes"] = bytes.mean;
+  return m;
+}
+
+// digits >= 0: that many decimals; digits < 0: -digits significant digits.
+// The shortest decimal that reads back as the same double.
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return {buf, r.ptr};
+}
+
+std::string human_bytes(std::uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  return fixed(v, u == 0 ? 0 : 2) + " " + units[u];
+}
+
+}  // namespace
+
+std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+  const Fabric& fabric = sim.fabric();
+  const auto& flows = sim.flows();
+  std::uint64_t total = 0;
+  for (auto b : flows.bytes) total += b;
+  json doc;
+  doc["config"] = sim.spec().source;
+  doc["fabric"] = {{"switches", fabric.switches().size()},
+                   {"endpoints", fabric.endpoints().size()},
+                   {"metric_links", sim.metric_links().size()}};
+  const auto& jobs = sim.spec().jobs;
+  if (const auto& im = sim.imported()) {
+    doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
+                       {"flows", flows.size()}, {"bytes", total}};
+  } else {
+    json job_list = json::array();
+    std::string collective(workloads::collective_name(jobs.front().collective));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      std::uint64_t job_flows = 0, job_bytes = 0;
+      for (std::size_t f = 0; f < flows.size(); ++f)
+        if (flows.job[f] == j) {
+          ++job_flows;
+          job_bytes += flows.bytes[f];
+        }
+      if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+      job_list.push_back({{"name", jobs[j].name},
+                          {"collective", workloads::collective_name(jobs[j].collective)},
+                          {"flows", job_flows},
+                          {"bytes", job_bytes}});
+    }
+    doc["workload"] = {{"collective", collective}, {"flows", flows.size()}, {"bytes", total}, {"jobs", job_list}};
+  }
+  json scenarios = json::array();
+  for (const ScenarioResult& r : results) {
+    json s;
+    s["name"] = r.spec->name;
+    s["routing"] = name_of(kRoutingKinds, r.spec->routing);
+    if (!r.spec->base.empty()) s["base"] = r.spec->base;
+    if (r.spec->routing == RoutingKind::Ecmp) {
+      s["hash"] = hash_json(r.spec->hash);
+      json overrides = json::array();
+      for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
+      for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
+      if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
+    } else {
+      s["policy"] = name_of(kStaticPolicies, r.spec->policy);
+    }
+    if (!r.spec->down.empty()) {
+      json down = json::array();
+      for (const auto& d : r.spec->down) down.push_back(d.text);
+      s["down"] = std::move(down);
+    }
+    if (!r.spec->weights.empty()) {
+      json w = json::object();
+      for (const auto& x : r.spec->weights) w[x.cable.text] = x.weight;
+      s["weights"] = std::move(w);
+    }
+    s["metrics"] = imbalance_json(r.flows, r.bytes);
+    json tiers = json::object();
+    for (const TierImbalance& t : r.tiers) tiers[t.name] = imbalance_json(t.flows, t.bytes);
+    s["tiers"] = std::move(tiers);
+    s["collisions"] = r.collisions;
+    s["predicted"] = predicted_json(sim, r.predicted);
+    json links = json::array();
+    for (LinkId l : sim.metric_links()) {
+      const Link& link = fabric.link(l);
+      links.push_back({{"from", fabric.node(link.from).name},
+                       {"to", fabric.node(link.to).name},
+                       {"flows", r.trace.link_flows[l]},
+                       {"bytes", r.trace.link_bytes[l]}});
+      if (r.is_down(l)) links.back()["down"] = true;
+    }
+    s["links"] = std::move(links);
+    json fl = json::array();
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      json path = json::array();
+      const auto p = r.trace.path(f);
+      path.push_back(fabric.node(fabric.link(p.front()).from).name);
+      for (LinkId l : p) path.push_back(fabric.node(fabric.link(l).to).name);
+      const bool imported = sim.imported().has_value();
+      fl.push_back({{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+                    {"collective", imported ? std::string_view("imported")
+                                            : workloads::collective_name(
+                                                  static_cast<workloads::Collective>(flows.collective[f]))},
+                    {"src_ip", format_ipv4(flows.src_ip[f])},
+                    {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                    {"proto", flows.proto[f]},
+                    {"sport", flows.sport[f]},
+                    {"dport", flows.dport[f]},
+                    {"bytes", flows.bytes[f]},
+                    {"lqpn", flows.lqpn[f]},
+                    {"rqpn", flows.rqpn[f]},
+                    {"channel", flows.channel[f]},
+                    {"path", std::move(path)},
+                    {"rate_gbps", r.times.start_rate[f].value},
+                    {"finish_s", r.times.finish[f].value}});
+    }
+    s["flows"] = std::move(fl);
+    scenarios.push_back(std::move(s));
+  }
+  doc["scenarios"] = std::move(scenarios);
+  return doc.dump(2) + "\n";
+}
+
+std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
+  const Fabric& fabric = sim.fabric();
+  std::string out;
+  out += "config    " + sim.spec().source + "\n";
+  out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
+         std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
+         " switch-to-switch links (both directions)\n";
+  if (const auto& im = sim.imported()) {
+    std::uint64_t total = 0;
+    for (auto b : sim.flows().bytes) total += b;
+    out += "workload  imported " + im->format + " from " + im->files + ": " + std::to_string(sim.flows().size()) +
+           " flows, " + human_bytes(total) + "\n\n";
+  } else {
+    const auto& jobs = sim.spec().jobs;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const JobSpec& w = jobs[j];
+      std::size_t n = 0;
+      for (auto id : sim.flows().job) n += id == j;
+      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
+             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(w.message.value) + ", " +
+             std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
+             " QP: " + std::to_string(n) + " flows\n";
+    }
+    out += "\n";
+  }
+  constexpr std::size_t kLabel = 22, kCol = 14;
+  std::string head = pad_right("metric", kLabel);
+  for (const auto& r : results) head += pad_left(r.spec->name, kCol);
+  out += head + "\n" + std::string(head.size(), '-') + "\n";
+  auto row = [&](const std::string& label, auto get, int digits) {
+    std::string line = pad_right(label, kLabel);
+    for (const auto& r : results) line += pad_left(fixed(get(r), digits), kCol);
+    out += line + "\n";
+  };
+  row("FIM (flows)", [](const ScenarioResult& r) { return r.flows.fim; }, 4);
+  row("max/mean (flows)", [](const ScenarioResult& r) { return r.flows.max_mean; }, 4);
+  row("CoV (flows)", [](const ScenarioResult& r) { return r.flows.cov; }, 4);
+  row("Jain (flows)", [](const ScenarioResult& r) { return r.flows.jain; }, 4);
+  row("max flows on a link", [](const ScenarioResult& r) { return r.flows.max; }, 0);
+  row("mean flows per link", [](const ScenarioResult& r) { return r.flows.mean; }, 3);
+  row("FIM (bytes)", [](const ScenarioResult& r) { return r.bytes.fim; }, 4);
+  for (std::size_t t = 0; t < results.front().tiers.size(); ++t) {
+    const std::string& name = results.front().tiers[t].name;
+    row("FIM flows " + name, [t](const ScenarioResult& r) { return r.tiers[t].flows.fim; }, 4);
+    row("FIM bytes " + name, [t](const ScenarioResult& r) { return r.tiers[t].bytes.fim; }, 4);
+  }
+  row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
+  out += "\npredicted (max-min fair flow model)\n";
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, -6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, -6);
+  row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
+  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
+  if (sim.jobs().size() > 1)
+    for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
+      const std::string job = sim.jobs()[j].name + " ";
+      row(job + "completion (ms)",
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, -6);
+      row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
+      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
+          1);
+    }
+  if (!per_link) return out;
+  out += "\nflows per link (bytes in GiB)\n";
+  std::string lhead = pad_right("link", kLabel);
+  for (const auto& r : results) lhead += pad_left(r.spec->name, kCol);
+  out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
+  for (LinkId l : sim.metric_links()) {
+    std::string line = pad_right(fabric.link_name(l), kLabel);
+    for (const auto& r : results)
+      line += pad_left(r.is_down(l) ? std::string("down")
+                               : std::to_string(r.trace.link_flows[l]) + " (" +
+                                     fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")", kCol);
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+  const Fabric& fabric = sim.fabric();
+  std::string out = "scenario,from,to,flows,bytes,start_gbps\n";
+  std::vector<double> start_gbps;
+  for (const auto& r : results) {
+    // A link's load at time 0: the sum of the max-min start rates of its flows.
+    start_gbps.assign(fabric.links().size(), 0.0);
+    for (std::size_t f = 0; f < r.times.start_rate.size(); ++f)
+      for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
+    for (LinkId l : sim.metric_links()) {
+      const Link& link = fabric.link(l);
+      out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + "," +
+             std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
+             shortest(start_gbps[l]) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,217 @@
+#include "sim/report/assumptions.h"
+
+#include <cstdio>
+
+#include "hashing/key.h"
+#include "hashing/select.h"
+#include "sim/base/parse.h"
+#include "workloads/ring.h"
+
+namespace ecmpsim {
+namespace {
+
+std::string gbps(Gbps g) { return format_number(g.value) + " Gb/s"; }
+
+std::string size_text(Bytes b) {
+  const std::uint64_t v = b.value;
+  const char* units[] = {"TiB", "GiB", "MiB", "KiB"};
+  const int shifts[] = {40, 30, 20, 10};
+  for (int i = 0; i < 4; ++i)
+    if (v >= (1ULL << shifts[i]) && v % (1ULL << shifts[i]) == 0)
+      return std::to_string(v >> shifts[i]) + " " + units[i] + " (" + std::to_string(v) + " bytes)";
+  return std::to_string(v) + " bytes";
+}
+
+std::string hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
+  return buf;
+}
+
+std::string ratio(double a, double b) {
+  if (b <= 0) return "no uplinks";
+  const double r = a / b;
+  return format_number(static_cast<double>(static_cast<long long>(r * 100 + 0.5)) / 100) + ":1";
+}
+
+std::string fields_text(const std::vector<hashing::Field>& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? ", " : "") + std::string(hashing::field_name(fields[i]));
+  return out;
+}
+
+std::string plural(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+std::string hash_text(const HashSpec& h) {
+  std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) + " " +
+                    std::string(doc_of(kSeedModes, h.seed_mode)) + ", " +
+                    std::string(hashing::selection_name(h.select)) + " selection";
+  if (h.select == hashing::Selection::Resilient) out += " over " + std::to_string(h.buckets) + " buckets";
+  if (h.offset != 0) out += ", hash rotated right by " + std::to_string(h.offset) + " bits";
+  return out;
+}
+
+// The keys an override sets, e.g. "algo crc32-lo, seed 25 on every switch".
+std::string override_text(const HashOverride& o) {
+  const HashSpec& h = o.values;
+  std::string out;
+  auto add = [&](std::uint32_t key, const std::string& text) {
+    if (o.keys & key) out += (out.empty() ? "" : ", ") + text;
+  };
+  add(kHashAlgo, "algo " + h.algo);
+  add(kHashFields, "fields (" + fields_text(h.fields) + ")");
+  add(kHashSeed | kHashSeedMode, "seed " + std::to_string(h.seed) + " " + std::string(doc_of(kSeedModes, h.seed_mode)));
+  add(kHashOffset, "hash rotated right by " + std::to_string(h.offset) + " bits");
+  add(kHashSelect, std::string(hashing::selection_name(h.select)) + " selection");
+  add(kHashBuckets, std::to_string(h.buckets) + " buckets");
+  return out;
+}
+
+std::string static_text(const ScenarioSpec& s) {
+  std::string out(doc_of(kStaticPolicies, s.policy));
+  const std::size_t listed = s.routes.size() + (s.routes_file ? s.routes_file->rows.size() : 0);
+  if (listed > 0 && s.policy != StaticPolicy::Table)
+    out += "; " + plural(listed, "explicit route") + " consulted first (longest-prefix match)";
+  else if (listed > 0)
+    out += ": " + plural(listed, "route") + " (longest-prefix match)";
+  if (s.routes_file) out += ", from " + s.routes_file->path;
+  return out;
+}
+
+// "per leaf 1600 Gb/s down, 1600 Gb/s up: oversubscription 1:1".
+std::string oversubscription(const std::string& where, double down, double up) {
+  return "; per " + where + " " + format_number(down) + " Gb/s down, " + format_number(up) +
+         " Gb/s up: oversubscription " + ratio(down, up);
+}
+
+void fabric_assumptions(const FabricSpec& fs, std::vector<Assumption>& out) {
+  const LeafSpineSpec& f = fs.leaf_spine;
+  const std::string pairs = plural(f.links_per_pair, "link") + " per leaf-spine pair";
+  switch (fs.kind) {
+    case FabricKind::FatTree: {
+      const std::uint32_t k = fs.fat_tree_k, half = k / 2;
+      const Gbps core = fs.core_speed.value > 0 ? fs.core_speed : f.fabric_speed;
+      out.push_back({"fabric", "k = " + std::to_string(k) + " fat-tree: " + std::to_string(k) +
+                                   " pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores"});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", edge-aggregation links " +
+                                   gbps(f.fabric_speed) + ", aggregation-core links " + gbps(core) +
+                                   oversubscription("edge", half * f.host_speed.value, half * f.fabric_speed.value) +
+                                   oversubscription("aggregation", half * f.fabric_speed.value, half * core.value)});
+      return;
+    }
+    case FabricKind::Rail: {
+      const std::uint32_t per_leaf = fs.rail_leaf_nodes == 0 ? fs.rail_nodes : fs.rail_leaf_nodes;
+      out.push_back({"fabric", "rail-optimised: " + std::to_string(fs.rail_nodes) + " nodes, one rail per NIC index, " +
+                                   std::to_string(per_leaf) + " nodes per rail leaf, " +
+                                   std::to_string(f.spines) + " spines, " + pairs});
+      out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                                   oversubscription("rail leaf", per_leaf * f.host_speed.value,
+                                                    static_cast<double>(f.spines) * f.links_per_pair *
+                                                        f.fabric_speed.value)});
+      return;
+    }
+    case FabricKind::File: out.push_back({"fabric", "read from a topology file"}); return;
+    case FabricKind::LeafSpine: break;
+  }
+  const std::uint32_t hosts = f.leaves * f.hosts_per_leaf;
+  out.push_back({"fabric", "two-tier leaf-spine: " + std::to_string(f.leaves) + " leaves x " +
+                               std::to_string(f.hosts_per_leaf) + " hosts (" + std::to_string(hosts) + " hosts), " +
+                               std::to_string(f.spines) + " spines, " + pairs});
+  out.push_back({"speeds", "host links " + gbps(f.host_speed) + ", leaf-spine links " + gbps(f.fabric_speed) +
+                               oversubscription("leaf", f.hosts_per_leaf * f.host_speed.value,
+                                                static_cast<double>(f.spines) * f.links_per_pair *
+                                                    f.fabric_speed.value)});
+}
+
+}  // namespace
+
+std::string routing_summary(const ScenarioSpec& s) {
+  if (s.routing == RoutingKind::Ecmp) {
+    std::string out = "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
+    if (s.hash.seed_mode != SeedMode::Same) out += " (" + std::string(name_of(kSeedModes, s.hash.seed_mode)) + ")";
+    if (!s.hash_tiers.empty() || !s.hash_switches.empty()) out += ", with overrides";
+    return out;
+  }
+  return "static " + std::string(name_of(kStaticPolicies, s.policy));
+}
+
+// How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
+// the search channel for trees.
+std::string nic_choice(const JobSpec& j) {
+  using workloads::Collective;
+  if (j.collective == Collective::AllToAll || j.collective == Collective::SendRecv)
+    return j.pxn || j.cross_nic == 0 ? "; the sender uses the NIC of the destination GPU's rail (PXN)"
+                                     : "; each GPU sends on its own NIC (PXN off)";
+  if (j.collective == Collective::TreeAllReduce)
+    return "; tree edges of channel c use NIC (c mod P) mod K at both ends";
+  const auto g = workloads::ring_graph(j.cross_nic, j.ring_cross_nic);
+  std::string s = "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic) + ", ring graph crossNic ";
+  if (g == workloads::RingGraph::SameNic) return s + "0 (each channel enters and leaves a node by one NIC)";
+  if (g == workloads::RingGraph::CrossNic1) return s + "1 (channels pair NICs)";
+  return s + "2 (channels pair NICs and swap on odd nodes)";
+}
+
+std::vector<Assumption> assumptions(const Spec& spec) {
+  std::vector<Assumption> out;
+  fabric_assumptions(spec.fabric, out);
+  const FabricSpec& fs = spec.fabric;
+  out.push_back({"nodes and NICs",
+                 std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
+                     std::to_string(fs.gpus_per_node) + " GPU" + (fs.gpus_per_node == 1 ? "" : "s") +
+                     " per node, each NIC its own endpoint and IP; addresses from " +
+                     format_ipv4(fs.address_base) + ", a block per ToR"});
+  for (const JobSpec& j : spec.jobs) {
+    const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
+    const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";
+    std::string coll = "NCCL " + std::string(workloads::collective_name(j.collective)) + " over " + nodes +
+                       ", ranks placed " + std::string(workloads::placement_name(j.placement));
+    if (j.placement == workloads::Placement::Strided) coll += " (round-robin over leaves)";
+    if (j.placement == workloads::Placement::Contiguous) coll += " (each leaf filled in turn)";
+    if (j.placement == workloads::Placement::Random) coll += " (seed " + std::to_string(j.seed) + ")";
+    if (j.collective == workloads::Collective::RingAllReduce)
+      coll += "; each rank sends 2(N-1)/N x S bytes to its ring successor";
+    out.push_back({"collective" + p, coll});
+    out.push_back({"message" + p, "S = " + size_text(j.message)});
+    out.push_back({"channels" + p, std::to_string(j.channels) + " NCCL channels, each with its own connections" +
+                                       (fs.nics_per_node > 1 ? nic_choice(j) : std::string())});
+    const workloads::RoceParams& r = j.roce;
+    std::string qps = std::to_string(j.qps_per_connection) + " QP" + (j.qps_per_connection == 1 ? "" : "s") +
+                      " per connection (bytes split evenly); QP numbers ";
+    if (r.qpn == workloads::QpnModel::Sequential)
+      qps += "allocated per NIC from " + hex(r.qpn_base) + " in steps of " + std::to_string(r.qpn_stride);
+    else
+      qps += "drawn at random per NIC (seed " + std::to_string(r.seed) + ")";
+    out.push_back({"QPs" + p, qps});
+    std::string sport = "UDP (17) to port 4791; source port ";
+    switch (r.sport) {
+      case workloads::SportModel::Linux:
+        sport += "from the QP pair by the Linux/mlx5 formula (rdma_calc_flow_label, rdma_flow_label_to_udp_sport)";
+        break;
+      case workloads::SportModel::Mlx4: sport += "from the QP pair by the ConnectX-3 (mlx4) folding"; break;
+      case workloads::SportModel::Fixed: sport += std::to_string(r.sport_base) + " on every QP"; break;
+      case workloads::SportModel::Range:
+        sport += std::to_string(r.sport_base) + " + (QP index mod " + std::to_string(r.sport_range) + ")";
+        break;
+      default:
+        sport += std::string(workloads::sport_model_name(r.sport)) + " model from " + std::to_string(r.sport_base) +
+                 ", range " + std::to_string(r.sport_range) + ", seed " + std::to_string(r.seed);
+    }
+    out.push_back({"five-tuple" + p, sport});
+  }
+  for (const ScenarioSpec& s : spec.scenarios) {
+    if (s.routing == RoutingKind::Static) {
+      out.push_back({"static (" + s.name + ")", static_text(s)});
+      continue;
+    }
+    out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});
+    for (const HashOverride& o : s.hash_tiers)
+      out.push_back({"hash (" + s.name + ")", std::string(name_of(kTiers, o.tier)) + " switches: " + override_text(o)});
+    for (const HashOverride& o : s.hash_switches)
+      out.push_back({"hash (" + s.name + ")", "switch " + o.switch_name + ": " + override_text(o)});
+  }
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,458 @@
+#include "sim/report/report.h"
+
+#include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/assumptions.h"
+#include "sim/report/html.h"
+#include "sim/base/parse.h"
+#include "sim/report/report_charts.h"
+#include "sim/report/report_style.h"
+
+namespace ecmpsim {
+namespace {
+
+using html::escape;
+using html::fixed;
+using json = nlohmann::ordered_json;
+
+// A row of the scenario comparison: `better` is -1 when lower is better, +1
+// when higher is, 0 when neither.
+struct MetricRow {
+  const char* group;
+  const char* label;
+  std::function<double(const ScenarioResult&)> get;
+  int digits;
+  int better;
+};
+
+std::vector<MetricRow> metric_rows() {
+  return {
+      {"by flow count", "FIM", [](const ScenarioResult& r) { return r.flows.fim; }, 4, -1},
+      {"by flow count", "max / mean", [](const ScenarioResult& r) { return r.flows.max_mean; }, 4, -1},
+      {"by flow count", "CoV", [](const ScenarioResult& r) { return r.flows.cov; }, 4, -1},
+      {"by flow count", "Jain fairness", [](const ScenarioResult& r) { return r.flows.jain; }, 4, +1},
+      {"by flow count", "max flows on a link", [](const ScenarioResult& r) { return r.flows.max; }, 0, -1},
+      {"by flow count", "mean flows per link", [](const ScenarioResult& r) { return r.flows.mean; }, 3, 0},
+      {"by bytes", "FIM", [](const ScenarioResult& r) { return r.bytes.fim; }, 4, -1},
+      {"by bytes", "max / mean", [](const ScenarioResult& r) { return r.bytes.max_mean; }, 4, -1},
+      {"by bytes", "CoV", [](const ScenarioResult& r) { return r.bytes.cov; }, 4, -1},
+      {"by bytes", "Jain fairness", [](const ScenarioResult& r) { return r.bytes.jain; }, 4, +1},
+      {"collisions", "colliding flow pairs", [](const ScenarioResult& r) { return double(r.collisions); }, 0, -1},
+      {"predicted (max-min fair flow model)", "completion (ms)",
+       [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 3, -1},
+      {"predicted (max-min fair flow model)", "ideal (ms)",
+       [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 3, 0},
+      {"predicted (max-min fair flow model)", "slowdown",
+       [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4, -1},
+      {"predicted (max-min fair flow model)", "bus bandwidth (Gb/s)",
+       [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1, +1},
+  };
+}
+
+json imbalance_json(const Imbalance& m) {
+  return {{"fim", m.fim}, {"max_mean", m.max_mean}, {"cov", m.cov}, {"jain", m.jain}};
+}
+
+json summary_json(const Summary& s) {
+  return {{"min", s.min}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
+}
+
+std::string node_name(const Fabric& f, NodeId n) { return f.node(n).name; }
+
+report::LoadScale load_scale(const ReportInput& in) {
+  double lo = 0, hi = 0;
+  for (const auto& r : *in.results)
+    for (LinkId l : in.sim->metric_links()) {
+      const double f = r.trace.link_flows[l];
+      if (f > 0 && (lo == 0 || f < lo)) lo = f;
+      hi = std::max(hi, f);
+    }
+  return {lo == hi ? 0 : lo, hi};
+}
+
+std::string section(std::string_view id, std::string_view title, std::string_view lede, const std::string& body) {
+  return "<section id=\"" + std::string(id) + "\">\n<h2>" + escape(title) + "</h2>\n" +
+         (lede.empty() ? "" : "<p class=\"lede\">" + std::string(lede) + "</p>\n") + body + "</section>\n";
+}
+
+std::string card(std::string_view key, std::string_view value, std::string_view sub, html::Rgb accent) {
+  return "<div class=\"card\" style=\"border-top-color:" + html::hex(accent) + "\"><div class=\"k\">" + escape(key) +
+         "</div><div class=\"v\">" + escape(value) + "</div><div class=\"s\">" + escape(sub) + "</div></div>\n";
+}
+
+std::string summary_section(const ReportInput& in) {
+  std::string body = "<div class=\"cards\">\n";
+  for (const auto& r : *in.results)
+    body += card("FIM \u00b7 " + r.spec->name, fixed(r.flows.fim, 4),
+                 routing_summary(*r.spec) + "; max/mean " + fixed(r.flows.max_mean, 3) + "; predicted slowdown " +
+                     fixed(r.predicted.all.slowdown, 3),
+                 html::kSwitch);
+  if (in.sweep) {
+    const Summary s = summarize(in.sweep->fim);
+    body += card("FIM \u00b7 " + in.sweep->scenario + " over " + html::grouped(s.count) + " seeds",
+                 fixed(s.p50, 4) + " p50", "p90 " + fixed(s.p90, 4) + ", range " + fixed(s.min, 4) + "\u2013" +
+                                               fixed(s.max, 4),
+                 html::kBar);
+  }
+  if (in.flowtracer)
+    body += card("static vs mean ECMP FIM", fixed(100 * in.flowtracer->reduction_vs_mean, 1) + " %",
+                 "reduction; the paper reports " + fixed(100 * kPaperReduction, 0) + " %", html::kBest);
+  return section("summary", "At a glance", {}, body + "</div>\n");
+}
+
+std::string comparison_section(const ReportInput& in) {
+  const auto& results = *in.results;
+  std::string t = "<div class=\"table-wrap\"><table id=\"scenario-table\">\n<thead><tr><th>metric</th>";
+  for (const auto& r : results)
+    t += "<th>" + escape(r.spec->name) + "<span class=\"sub\">" + escape(routing_summary(*r.spec)) + "</span></th>";
+  t += "</tr></thead>\n<tbody>\n";
+  std::string group;
+  for (const MetricRow& row : metric_rows()) {
+    if (group != row.group) {
+      group = row.group;
+      t += "<tr class=\"group\"><td colspan=\"" + std::to_string(results.size() + 1) + "\">" + escape(group) +
+           "</td></tr>\n";
+    }
+    std::vector<double> v;
+    for (const auto& r : results) v.push_back(row.get(r));
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    const bool differ = !v.empty() && *lo != *hi;
+    t += "<tr><td>" + escape(row.label) + "</td>";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const bool best = differ && row.better != 0 && v[i] == (row.better < 0 ? *lo : *hi);
+      t += "<td" + std::string(best ? " class=\"best\"" : "") + " data-scenario=\"" + escape(results[i].spec->name) +
+           "\" data-metric=\"" + escape(std::string(row.group) + "/" + row.label) + "\" data-value=\"" +
+           format_number(v[i]) + "\">" + fixed(v[i], row.digits) + "</td>";
+    }
+    t += "</tr>\n";
+  }
+  t += "</tbody></table></div>\n";
+  return section("scenarios", "Scenarios side by side",
+                 "Imbalance over every working switch-to-switch link in both directions, idle links included. "
+                 "The best value of each row is highlighted.",
+                 t);
+}
+
+std::string flowtracer_section(const FlowTracerComparison& c) {
+  std::string t = "<div class=\"table-wrap\"><table id=\"flowtracer-table\">\n<thead><tr><th></th><th>FIM</th>"
+                  "<th>note</th></tr></thead>\n<tbody>\n";
+  auto row = [&](std::string label, std::string value, std::string note, bool strong = false) {
+    t += "<tr><td>" + escape(label) + "</td><td" + (strong ? " class=\"best\"" : "") + ">" + escape(value) +
+         "</td><td style=\"text-align:left\">" + escape(note) + "</td></tr>\n";
+  };
+  const std::string e = "ECMP '" + c.ecmp_scenario + "'";
+  row(e + " min / mean", fixed(c.ecmp_fim.min, 4) + " / " + fixed(c.ecmp_fim.mean, 4),
+      "over seeds " + format_seed_range(c.seeds));
+  row(e + " p50 / p90 / max", fixed(c.ecmp_fim.p50, 4) + " / " + fixed(c.ecmp_fim.p90, 4) + " / " +
+                                  fixed(c.ecmp_fim.max, 4), "");
+  row(e + " at the config's seed", fixed(c.ecmp_config_fim, 4), "");
+  row("static '" + c.static_scenario + "'", fixed(c.static_fim, 4), "");
+  row("reduction vs ECMP mean", fixed(100 * c.reduction_vs_mean, 1) + " %", "1 \u2212 FIM_static / mean FIM_ecmp", true);
+  row("reduction vs ECMP median", fixed(100 * c.reduction_vs_median, 1) + " %", "1 \u2212 FIM_static / p50 FIM_ecmp");
+  row("FlowTracer (paper)", fixed(100 * kPaperReduction, 0) + " %", "arXiv 2410.17078, as reported");
+  row("seeds where static is better", fixed(100 * c.static_better, 1) + " %", "ECMP FIM > static FIM");
+  row(e + " predicted slowdown, mean / p90", fixed(c.ecmp_slowdown.mean, 4) + " / " + fixed(c.ecmp_slowdown.p90, 4),
+      "completion / ideal, max-min fair flow model");
+  row("static '" + c.static_scenario + "' predicted slowdown", fixed(c.static_slowdown, 4), "");
+  t += "</tbody></table></div>\n";
+  return section("flowtracer", "FlowTracer comparison",
+                 "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
+                 "reduction the paper reports. The assumptions behind these numbers are listed at the end.",
+                 t);
+}
+
+std::string fabric_section(const ReportInput& in, const report::LoadScale& scale) {
+  std::string body = report::legend_svg(scale);
+  for (const auto& r : *in.results)
+    body += "<figure class=\"fabric-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
+            escape(routing_summary(*r.spec)) + ", FIM " + fixed(r.flows.fim, 4) + "</span></figcaption>\n" +
+            report::fabric_svg(in.sim->fabric(), r.trace, scale) + "</figure>\n";
+  return section("fabric", "The fabric, link by link",
+                 "Tiers top to bottom. Each cable is drawn as its two directions side by side, coloured by the "
+                 "flows it carries, on one scale for every scenario (from the least to the most loaded busy link); "
+                 "the count sits next to the sending switch.",
+                 body);
+}
+
+std::string bars_section(const ReportInput& in, const report::LoadScale& scale) {
+  std::string body = "<div class=\"grid2\">\n";
+  const auto& links = in.sim->metric_links();
+  for (const auto& r : *in.results) {
+    body += "<figure class=\"bars-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
+            std::to_string(links.size()) + " links, most loaded first</span></figcaption>\n" +
+            report::link_bars_svg(in.sim->fabric(), links, r.trace, scale, scale.hi, in.max_bars);
+    if (links.size() > in.max_bars)
+      body += "<p class=\"note\">" + std::to_string(links.size() - in.max_bars) +
+              " less loaded links not shown.</p>\n";
+    body += "</figure>\n";
+  }
+  return section("links", "Load per link", "Flows on every switch-to-switch link; the dashed line is the mean.",
+                 body + "</div>\n");
+}
+
+std::string sweep_section(const ReportInput& in) {
+  const SeedDistribution& d = *in.sweep;
+  const Spec& spec = in.sim->spec();
+  const ScenarioResult* static_r = nullptr;
+  const ScenarioResult* swept = nullptr;
+  for (const auto& r : *in.results) {
+    if (!static_r && r.spec->routing == RoutingKind::Static) static_r = &r;
+    if (!swept && r.spec->name == d.scenario) swept = &r;
+  }
+  auto markers = [&](const std::vector<double>& v, double static_value, double config_value) {
+    std::vector<report::Marker> m{
+        {v[d.best], "best: seed " + std::to_string(d.seed(d.best)) + ", " + fixed(v[d.best], 4), html::kBest},
+        {v[d.worst], "worst: seed " + std::to_string(d.seed(d.worst)) + ", " + fixed(v[d.worst], 4), html::kWorst}};
+    if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef});
+    if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted});
+    return m;
+  };
+  std::string body;
+  std::string t = "<div class=\"table-wrap\"><table id=\"sweep-table\"><thead><tr><th>metric</th><th>min</th>"
+                  "<th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
+  auto stat_row = [&](std::string_view name, const std::vector<double>& v) {
+    const Summary s = summarize(v);
+    t += "<tr><td>" + escape(name) + "</td>";
+    for (double x : {s.min, s.mean, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x, 4) + "</td>";
+    t += "</tr>\n";
+  };
+  const bool has_slowdown = !d.slowdown.empty() && std::isfinite(d.slowdown.front());
+  stat_row("FIM (flows)", d.fim);
+  const Summary fs = summarize(d.fim);
+  stat_row("max / mean (flows)", d.max_mean);
+  if (has_slowdown) stat_row("predicted slowdown", d.slowdown);
+  body += t + "</tbody></table></div>\n";
+  if (fs.min == fs.max)
+    body += "<p class=\"note\">Every seed gives the same FIM here: the seed changes which member each flow takes "
+            "but not which flows end up together. A CRC's seed XORs one constant into every hash of a given key "
+            "length, which only relabels the members of a group whose size is a power of two. Vary source ports "
+            "or QP numbers (or use a seed-sensitive hash) to see a spread.</p>\n";
+  const auto fim_markers = markers(d.fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
+  body += "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
+          report::histogram_svg(d.fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
+          report::cdf_svg(d.fim, "FIM (flows)", fim_markers) + "</figure>\n</div>\n";
+  if (has_slowdown) {
+    const auto sd_markers = markers(d.slowdown, std::nan(""), std::nan(""));
+    body += "<h3>Predicted slowdown (completion / ideal)</h3>\n<div class=\"grid2\">\n<figure>" +
+            report::histogram_svg(d.slowdown, "predicted slowdown", sd_markers) + "</figure>\n<figure>" +
+            report::cdf_svg(d.slowdown, "predicted slowdown", sd_markers) + "</figure>\n</div>\n";
+  }
+  std::string bw = "<div class=\"table-wrap\"><table id=\"best-worst\"><thead><tr><th>variant</th><th>seed</th>"
+                   "<th>FIM</th><th>max / mean</th>" +
+                   std::string(has_slowdown ? "<th>slowdown</th>" : "") + "</tr></thead><tbody>\n";
+  for (auto [name, i, colour] : {std::tuple{"best", d.best, html::kBest}, std::tuple{"worst", d.worst, html::kWorst}}) {
+    bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::hex(colour) + "\">\u25a0</span>" + name +
+          "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(d.fim[i], 4) + "</td><td>" +
+          fixed(d.max_mean[i], 4) + "</td>" + (has_slowdown ? "<td>" + fixed(d.slowdown[i], 4) + "</td>" : "") +
+          "</tr>\n";
+  }
+  body += "<h3>Best and worst variants</h3>\n" + bw + "</tbody></table></div>\n";
+  return section("sweep", "Over " + html::grouped(d.seeds.size()) + " hash seeds",
+                 "Scenario <code>" + escape(d.scenario) + "</code> evaluated with every switch's ECMP seed set to " +
+                     escape(format_seed_range(d.seeds)) + " (half-open) in " + escape(spec.source) +
+                     "; best and worst by FIM.",
+                 body);
+}
+
+std::vector<std::size_t> flows_on(const Trace& trace, std::size_t flows, LinkId link) {
+  std::vector<std::size_t> out;
+  for (std::size_t f = 0; f < flows; ++f)
+    for (LinkId l : trace.path(f))
+      if (l == link) {
+        out.push_back(f);
+        break;
+      }
+  return out;
+}
+
+std::string path_text(const Fabric& fabric, const Trace& trace, std::size_t f) {
+  const auto p = trace.path(f);
+  std::string out = node_name(fabric, fabric.link(p.front()).from);
+  for (LinkId l : p) out += " \u2192 " + node_name(fabric, fabric.link(l).to);
+  return out;
+}
+
+std::string hottest_section(const ReportInput& in) {
+  const Fabric& fabric = in.sim->fabric();
+  const auto& flows = in.sim->flows();
+  std::string body;
+  for (const auto& r : *in.results) {
+    const LinkId hot = hottest_link(*in.sim, r);
+    if (hot == kNone) continue;
+    const auto on = flows_on(r.trace, flows.size(), hot);
+    body += "<h3>" + escape(r.spec->name) + ": <code>" + escape(fabric.link_name(hot)) + "</code> <span class=\"sub\">" +
+            html::grouped(on.size()) + " flows, " + html::human_bytes(static_cast<double>(r.trace.link_bytes[hot])) +
+            "</span></h3>\n";
+    body += "<div class=\"table-wrap\"><table class=\"hot-flows\"><thead><tr><th>#</th><th class=\"mono\">src ip</th>"
+            "<th class=\"mono\">sport</th><th class=\"mono\">dst ip</th><th class=\"mono\">dport</th><th>proto</th>"
+            "<th>QPN pair</th><th>channel</th><th>bytes</th><th style=\"text-align:left\">path</th></tr></thead>"
+            "<tbody>\n";
+    for (std::size_t i = 0; i < on.size() && i < in.max_hot_flows; ++i) {
+      const std::size_t f = on[i];
+      body += "<tr><td>" + std::to_string(f) + "</td><td class=\"mono\">" + format_ipv4(flows.src_ip[f]) +
+              "</td><td class=\"mono\">" + std::to_string(flows.sport[f]) + "</td><td class=\"mono\">" +
+              format_ipv4(flows.dst_ip[f]) + "</td><td class=\"mono\">" + std::to_string(flows.dport[f]) +
+              "</td><td>" + std::to_string(flows.proto[f]) + "</td><td>" + std::to_string(flows.lqpn[f]) + " \u2192 " +
+              std::to_string(flows.rqpn[f]) + "</td><td>" + std::to_string(flows.channel[f]) + "</td><td>" +
+              html::human_bytes(static_cast<double>(flows.bytes[f])) + "</td><td class=\"path\">" +
+              escape(path_text(fabric, r.trace, f)) + "</td></tr>\n";
+    }
+    body += "</tbody></table></div>\n";
+    if (on.size() > in.max_hot_flows)
+      body += "<p class=\"note\">" + std::to_string(on.size() - in.max_hot_flows) + " more flows not shown.</p>\n";
+  }
+  return section("hottest", "Flows on the hottest link",
+                 "Per scenario, the link with the most flows (then the most bytes), and the five-tuple of every flow "
+                 "on it.",
+                 body);
+}
+
+std::string assumptions_section(const Spec& spec) {
+  std::string t = "<table class=\"kv\" id=\"assumption-table\"><tbody>\n";
+  for (const Assumption& a : assumptions(spec))
+    t += "<tr><td>" + escape(a.topic) + "</td><td>" + escape(a.text) + "</td></tr>\n";
+  return section("assumptions", "What the config assumes",
+                 "Generated from <code>" + escape(spec.source) + "</code>; every number above follows from these.",
+                 t + "</tbody></table>\n");
+}
+
+std::string jobs_text(const Spec& spec) {
+  std::string out;
+  for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
+    const JobSpec& j = spec.jobs[i];
+    out += (i ? "; " : "") + std::string(workloads::collective_name(j.collective)) + " of " +
+           html::human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
+           " channels \u00d7 " + std::to_string(j.qps_per_connection) + " QP";
+  }
+  return out;
+}
+
+}  // namespace
+
+LinkId hottest_link(const Simulation& sim, const ScenarioResult& r) {
+  LinkId best = kNone;
+  for (LinkId l : sim.metric_links()) {
+    if (best == kNone) {
+      best = l;
+      continue;
+    }
+    const auto fl = r.trace.link_flows[l], fb = r.trace.link_flows[best];
+    if (fl > fb || (fl == fb && r.trace.link_bytes[l] > r.trace.link_bytes[best])) best = l;
+  }
+  return best;
+}
+
+std::string report_data_json(const ReportInput& in) {
+  const Simulation& sim = *in.sim;
+  const Fabric& fabric = sim.fabric();
+  const auto& flows = sim.flows();
+  json doc;
+  doc["config"] = sim.spec().source;
+  doc["fabric"] = {{"switches", fabric.switches().size()},
+                   {"endpoints", fabric.endpoints().size()},
+                   {"metric_links", sim.metric_links().size()}};
+  std::uint64_t total = 0;
+  for (auto b : flows.bytes) total += b;
+  doc["workload"] = {{"flows", flows.size()}, {"bytes", total}};
+  json scenarios = json::array();
+  for (const auto& r : *in.results) {
+    json s{{"name", r.spec->name}};
+    json m = imbalance_json(r.flows);
+    m["max_flows"] = r.flows.max;
+    m["mean_flows"] = r.flows.mean;
+    m["links"] = r.flows.links;
+    m["bytes"] = imbalance_json(r.bytes);
+    m["bytes"]["max_bytes"] = r.bytes.max;
+    m["bytes"]["mean_bytes"] = r.bytes.mean;
+    s["metrics"] = std::move(m);
+    s["collisions"] = r.collisions;
+    const JobPrediction& p = r.predicted.all;
+    s["predicted"] = {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
+                      {"busbw_gbps", p.busbw.value}, {"algbw_gbps", p.algbw.value}};
+    json links = json::array();
+    for (LinkId l : sim.metric_links())
+      links.push_back({{"from", node_name(fabric, fabric.link(l).from)},
+                       {"to", node_name(fabric, fabric.link(l).to)},
+                       {"flows", r.trace.link_flows[l]},
+                       {"bytes", r.trace.link_bytes[l]}});
+    s["links"] = std::move(links);
+    const LinkId hot = hottest_link(sim, r);
+    if (hot != kNone) {
+      json tuples = json::array();
+      for (std::size_t f : flows_on(r.trace, flows.size(), hot))
+        tuples.push_back({{"src_ip", format_ipv4(flows.src_ip[f])},
+                          {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                          {"proto", flows.proto[f]},
+                          {"sport", flows.sport[f]},
+                          {"dport", flows.dport[f]}});
+      s["hottest"] = {{"from", node_name(fabric, fabric.link(hot).from)},
+                      {"to", node_name(fabric, fabric.link(hot).to)},
+                      {"flows", r.trace.link_flows[hot]},
+                      {"five_tuples", std::move(tuples)}};
+    }
+    scenarios.push_back(std::move(s));
+  }
+  doc["scenarios"] = std::move(scenarios);
+  if (in.sweep) {
+    const SeedDistribution& d = *in.sweep;
+    json metrics{{"fim", summary_json(summarize(d.fim))}, {"max_mean", summary_json(summarize(d.max_mean))}};
+    if (!d.slowdown.empty() && std::isfinite(d.slowdown.front()))
+      metrics["slowdown"] = summary_json(summarize(d.slowdown));
+    auto variant = [&](std::size_t i) {
+      return json{{"seed", d.seed(i)}, {"fim", d.fim[i]}, {"max_mean", d.max_mean[i]}, {"slowdown", d.slowdown[i]}};
+    };
+    doc["sweep"] = {{"scenario", d.scenario}, {"seeds", format_seed_range(d.seeds)}, {"samples", d.fim.size()},
+                    {"metrics", std::move(metrics)}, {"best", variant(d.best)}, {"worst", variant(d.worst)}};
+  }
+  if (in.flowtracer) {
+    const FlowTracerComparison& c = *in.flowtracer;
+    doc["flowtracer"] = {{"ecmp", c.ecmp_scenario},
+                         {"static", c.static_scenario},
+                         {"ecmp_fim", summary_json(c.ecmp_fim)},
+                         {"static_fim", c.static_fim},
+                         {"reduction_vs_mean", c.reduction_vs_mean},
+                         {"reduction_vs_median", c.reduction_vs_median},
+                         {"paper_reduction", kPaperReduction},
+                         {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
+                         {"static_slowdown", c.static_slowdown}};
+  }
+  // '<' only occurs inside JSON strings, where \u003c means the same; the
+  // script element then cannot be closed early by any name in the config.
+  std::string text = doc.dump(1);
+  std::string out;
+  for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return out;
+}
+
+std::string report_html(const ReportInput& in) {
+  const Simulation& sim = *in.sim;
+  const Spec& spec = sim.spec();
+  const Fabric& fabric = sim.fabric();
+  const report::LoadScale scale = load_scale(in);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<title>ecmpsim report: " + escape(spec.source) + "</title>\n<style>\n" +
+                    report::stylesheet() + "</style>\n</head>\n<body>\n";
+  out += "<header class=\"page\"><div class=\"inner\">\n<h1>ecmpsim report: " + escape(spec.source) + "</h1>\n";
+  out += "<p>" + std::to_string(fabric.switches().size()) + " switches, " +
+         std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
+         " switch-to-switch links \u00b7 " + jobs_text(spec) + ": " + html::grouped(sim.flows().size()) + " flows \u00b7 " +
+         std::to_string(in.results->size()) + " scenarios</p>\n";
+  if (!in.command.empty()) out += "<p><code>" + escape(in.command) + "</code></p>\n";
+  out += "</div></header>\n<nav><a href=\"#summary\">At a glance</a><a href=\"#fabric\">Fabric</a>"
+         "<a href=\"#links\">Links</a><a href=\"#scenarios\">Scenarios</a>";
+  if (in.flowtracer) out += "<a href=\"#flowtracer\">FlowTracer</a>";
+  if (in.sweep) out += "<a href=\"#sweep\">Seeds</a>";
+  out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
+  out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
+  if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
+  if (in.sweep && !in.sweep->fim.empty()) out += sweep_section(in);
+  out += hottest_section(in) + assumptions_section(spec);
+  out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
+  out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";
+  return out + "</body>\n</html>\n";
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,35 @@
+// `ecmpsim report`: one self-contained HTML page (inline CSS and SVG, no
+// scripts to fetch, nothing to download) with the fabric drawn per scenario,
+// per-link bar charts, the distribution over sweep variants, the scenario
+// comparison and the flows on the hottest link. The key numbers are also
+// embedded as JSON in <script type="application/json" id="ecmpsim-data">.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/sweep/distribution.h"
+#include "sim/report/reproduce.h"
+#include "sim/model/simulation.h"
+
+namespace ecmpsim {
+
+struct ReportInput {
+  const Simulation* sim = nullptr;
+  const std::vector<ScenarioResult>* results = nullptr;  // one per scenario of the spec, in order
+  const SeedDistribution* sweep = nullptr;               // optional
+  const FlowTracerComparison* flowtracer = nullptr;      // optional
+  std::string command;                                   // the command line, shown in the header
+  std::size_t max_bars = 40;                             // per-link bar chart rows per scenario
+  std::size_t max_hot_flows = 64;                        // rows of the hottest-link table
+};
+
+// The most loaded switch-to-switch link: most flows, then most bytes, then lowest id.
+LinkId hottest_link(const Simulation& sim, const ScenarioResult& r);
+
+// The JSON embedded in the page (also its own test surface).
+std::string report_data_json(const ReportInput& in);
+std::string report_html(const ReportInput& in);
+
+}  // namespace ecmpsim

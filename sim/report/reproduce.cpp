@@ -1,0 +1,83 @@
+#include "sim/report/reproduce.h"
+
+#include <cmath>
+
+#include "sim/report/assumptions.h"
+#include "sim/base/error.h"
+#include "sim/report/html.h"
+
+namespace ecmpsim {
+
+const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind) {
+  for (const ScenarioSpec& s : spec.scenarios)
+    if (s.routing == kind) return s;
+  throw InputError({spec.source, 0, 0, {}}, std::string("the config has no ") +
+                                                (kind == RoutingKind::Ecmp ? "ECMP" : "static") +
+                                                " scenario to compare");
+}
+
+FlowTracerComparison compare_flowtracer(const SeedDistribution& ecmp, const ScenarioResult& ecmp_config,
+                                        const ScenarioResult& static_result) {
+  FlowTracerComparison c;
+  c.ecmp_scenario = ecmp.scenario;
+  c.static_scenario = static_result.spec->name;
+  c.seeds = ecmp.seeds;
+  c.ecmp_fim = summarize(ecmp.fim);
+  c.ecmp_config_fim = ecmp_config.flows.fim;
+  c.static_fim = static_result.flows.fim;
+  auto reduction = [&](double ecmp_fim) { return ecmp_fim > 0 ? 1 - c.static_fim / ecmp_fim : std::nan(""); };
+  c.reduction_vs_mean = reduction(c.ecmp_fim.mean);
+  c.reduction_vs_median = reduction(c.ecmp_fim.p50);
+  std::size_t better = 0;
+  for (double f : ecmp.fim) better += f > c.static_fim;
+  c.static_better = ecmp.fim.empty() ? 0 : static_cast<double>(better) / static_cast<double>(ecmp.fim.size());
+  c.ecmp_slowdown = summarize(ecmp.slowdown);
+  c.static_slowdown = static_result.predicted.all.slowdown;
+  return c;
+}
+
+std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
+  using html::fixed;
+  auto pct = [](double v) { return std::isnan(v) ? std::string("-") : fixed(100 * v, 1) + " %"; };
+  auto row = [](std::string label, std::string value, std::string note = {}) {
+    label.resize(std::max<std::size_t>(label.size(), 34), ' ');
+    std::string v(value);
+    if (v.size() < 10) v.insert(0, 10 - v.size(), ' ');
+    return label + v + (note.empty() ? "" : "   " + note) + "\n";
+  };
+  std::string out = "FlowTracer comparison: " + spec.source + "\n";
+  out += "flow imbalance metric (FIM) over switch-to-switch links, by flow count\n\n";
+  out += row("", "FIM", "");
+  out += std::string(60, '-') + "\n";
+  const std::string ecmp = "ECMP '" + c.ecmp_scenario + "'";
+  const std::string seeds = "seeds " + format_seed_range(c.seeds) + " (" + std::to_string(c.ecmp_fim.count) + ")";
+  out += row(ecmp + " min", fixed(c.ecmp_fim.min, 4), seeds);
+  out += row(ecmp + " mean", fixed(c.ecmp_fim.mean, 4));
+  out += row(ecmp + " p50", fixed(c.ecmp_fim.p50, 4));
+  out += row(ecmp + " p90", fixed(c.ecmp_fim.p90, 4));
+  out += row(ecmp + " max", fixed(c.ecmp_fim.max, 4));
+  out += row(ecmp + " at the config's seed", fixed(c.ecmp_config_fim, 4));
+  out += row("static '" + c.static_scenario + "'", fixed(c.static_fim, 4));
+  out += std::string(60, '-') + "\n";
+  out += row("reduction vs ECMP mean", pct(c.reduction_vs_mean), "1 - FIM_static / mean FIM_ecmp");
+  out += row("reduction vs ECMP median", pct(c.reduction_vs_median), "1 - FIM_static / p50 FIM_ecmp");
+  out += row("FlowTracer (paper)", pct(kPaperReduction), "arXiv 2410.17078, reported");
+  out += row("seeds where static is better", pct(c.static_better), "ECMP FIM > static FIM");
+  if (std::isfinite(c.ecmp_slowdown.mean) && std::isfinite(c.static_slowdown)) {
+    out += "\npredicted slowdown (completion / ideal)\n";
+    out += row(ecmp + " mean", fixed(c.ecmp_slowdown.mean, 4));
+    out += row(ecmp + " p90", fixed(c.ecmp_slowdown.p90, 4));
+    out += row("static '" + c.static_scenario + "'", fixed(c.static_slowdown, 4));
+  }
+  out += "\nassumptions (from the config):\n";
+  std::size_t w = 0;
+  for (const Assumption& a : assumptions(spec)) w = std::max(w, a.topic.size());
+  for (const Assumption& a : assumptions(spec)) {
+    std::string topic = a.topic;
+    topic.resize(w, ' ');
+    out += "  " + topic + "  " + a.text + "\n";
+  }
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,39 @@
+// The FlowTracer comparison (arXiv 2410.17078): ECMP's flow imbalance metric
+// over many hash seeds against the static routing table's, and the reduction
+// next to the 30% the paper reports.
+#pragma once
+
+#include <string>
+
+#include "sim/sweep/distribution.h"
+#include "sim/model/simulation.h"
+
+namespace ecmpsim {
+
+// FlowTracer: "a static routing table reduced the flow imbalance metric by 30%".
+inline constexpr double kPaperReduction = 0.30;
+
+struct FlowTracerComparison {
+  std::string ecmp_scenario, static_scenario;
+  SeedRange seeds;
+  Summary ecmp_fim;         // over the seeds
+  double ecmp_config_fim = 0;  // at the config's own seed
+  double static_fim = 0;
+  double reduction_vs_mean = 0;    // 1 - static / mean(ECMP)
+  double reduction_vs_median = 0;  // 1 - static / p50(ECMP)
+  double static_better = 0;        // fraction of seeds whose ECMP FIM exceeds the static FIM
+  Summary ecmp_slowdown;           // NaN-free only when the flow model ran
+  double static_slowdown = 0;
+};
+
+// The first ECMP and the first static scenario of `sim`'s spec; InputError
+// naming the config when it lacks either.
+const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind);
+
+FlowTracerComparison compare_flowtracer(const SeedDistribution& ecmp, const ScenarioResult& ecmp_config,
+                                        const ScenarioResult& static_result);
+
+// The comparison table, then every assumption of the spec under it.
+std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec);
+
+}  // namespace ecmpsim

@@ -1,0 +1,36 @@
+// Per-tier and per-switch hash seeds derived from one configured seed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/config/spec.h"
+#include "workloads/seeded.h"
+
+namespace ecmpsim {
+
+// The seed switch `switch_index` (tier `tier`: 1 leaf, 2 spine, 3 core) uses
+// when its scenario says `seed` with `mode`:
+//   same:       seed
+//   per-tier:   low 32 bits of the (tier + 1)-th output of SplitMix64 seeded with `seed`
+//   per-switch: low 32 bits of the (switch_index + 1)-th output of SplitMix64 seeded with `seed`
+// The k-th output is splitmix64(seed + (k - 1) * 0x9E3779B97F4A7C15) (workloads/seeded.h).
+inline constexpr std::uint64_t kSplitMixGamma = 0x9E3779B97F4A7C15ULL;
+
+constexpr std::uint64_t splitmix64_output(std::uint64_t seed, std::uint64_t k) noexcept {
+  return workloads::splitmix64(seed + (k - 1) * kSplitMixGamma);
+}
+
+constexpr std::uint32_t derive_seed(std::uint32_t seed, SeedMode mode, std::uint32_t tier,
+                                    std::uint32_t switch_index) noexcept {
+  switch (mode) {
+    case SeedMode::Same: return seed;
+    case SeedMode::PerTier: return static_cast<std::uint32_t>(splitmix64_output(seed, tier + 1ULL));
+    case SeedMode::PerSwitch:
+      return static_cast<std::uint32_t>(splitmix64_output(seed, switch_index + 1ULL));
+  }
+  return seed;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,91 @@
+// `ecmpsim sweep`: the cartesian product of sweep axes, evaluated in parallel.
+//
+// Variants are numbered 0..size()-1 in mixed radix over the axes, outermost
+// first: scenario, algorithm, placement seed, QPs, QPN base, source-port base,
+// seed (so consecutive variants share a workload and differ in seed). A
+// variant's result is a pure function of (config, axes, index): any range of
+// indices can be evaluated on its own, by any number of threads or processes,
+// and ranges concatenated in index order give the same array as one run;
+// summarize() of that array is the whole report.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/model/simulation.h"
+#include "sim/sweep/sweep_kernel.h"
+#include "sim/config/variant.h"
+
+namespace ecmpsim {
+
+class VariantSpace {
+ public:
+  // Throws InputError for an unknown scenario or algorithm.
+  VariantSpace(const Spec& spec, const SweepSpec& axes);
+
+  // Total variants; saturates at UINT64_MAX when the product overflows.
+  std::uint64_t size() const noexcept { return size_; }
+  const SweepSpec& axes() const noexcept { return axes_; }
+  std::span<const std::string> scenarios() const noexcept { return scenarios_; }
+
+  struct Coord {
+    std::uint64_t combo = 0;     // scenario x algorithm
+    std::uint64_t workload = 0;  // placement x QPs x QPN base x source-port base
+    std::uint64_t seed = 0;      // index into the seed axis
+  };
+  Coord coord(std::uint64_t index) const noexcept;
+  std::uint64_t combos() const noexcept { return scenarios_.size() * algos_; }
+  // The overrides of variant `index` (what `ecmpsim run` needs to reproduce it).
+  Overrides at(std::uint64_t index) const;
+
+ private:
+  SweepSpec axes_;
+  std::vector<std::string> scenarios_;
+  std::uint64_t algos_ = 1, placements_ = 1, qps_ = 1, qpn_ = 1, sport_ = 1, seeds_ = 1;
+  std::uint64_t size_ = 0;
+};
+
+// Everything read-only a sweep shares across threads.
+class Sweep {
+ public:
+  Sweep(Spec spec, const SweepSpec& axes);
+
+  const VariantSpace& space() const noexcept { return space_; }
+  const Simulation& base() const noexcept { return *base_; }
+  const SweepPlan& plan(std::uint64_t combo) const { return *plans_[combo]; }
+  // The flows of variant `index`'s workload.
+  workloads::Flows flows_of(std::uint64_t index) const;
+
+ private:
+  Spec spec_;
+  VariantSpace space_;
+  std::unique_ptr<Simulation> base_;
+  std::vector<std::unique_ptr<SweepPlan>> plans_;
+};
+
+// Shared with the caller while a sweep runs: a stop request (from Ctrl-C)
+// and the number of variants finished, for a progress bar.
+struct SweepControl {
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> finished{0};
+};
+
+struct SweepRun {
+  std::uint64_t begin = 0;
+  std::uint64_t done = 0;              // variants begin .. begin + done - 1 were evaluated
+  std::vector<SweepValues> values;     // their metrics, in index order
+  std::uint64_t decisions = 0;         // flow-hop decisions made
+  bool interrupted = false;
+};
+
+// Evaluates variants [begin, end) with `threads` threads (see sim/base/parallel.h).
+// Threads take chunks of consecutive indices in order, so when `control->stop`
+// is set the finished variants still form a prefix; `done` is its length.
+SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
+                   SweepControl* control = nullptr);
+
+}  // namespace ecmpsim

@@ -1,0 +1,267 @@
+#include "sim/sweep/sweep_kernel.h"
+
+#include <algorithm>
+#include <array>
+
+#include "hashing/select.h"
+#include "sim/model/metrics.h"
+#include "sim/base/parse.h"
+#include "sim/routing/seeds.h"
+
+namespace ecmpsim {
+
+namespace {
+
+std::uint16_t in_port_of(const Fabric& fabric, LinkId in) {
+  const Link& l = fabric.link(in);
+  const auto ports = fabric.out_links(l.to);
+  for (std::size_t i = 0; i < ports.size(); ++i)
+    if (ports[i] == l.reverse) return static_cast<std::uint16_t>(i);
+  return 0;
+}
+
+hashing::Tuple tuple_of(const workloads::Flows& flows, std::size_t f) {
+  return {flows.src_ip[f], flows.dst_ip[f], flows.proto[f], flows.sport[f], flows.dport[f], 0, flows.rqpn[f], 0};
+}
+
+[[noreturn]] void no_route(const Fabric& fabric, std::uint32_t sw, std::uint32_t dst, bool loop) {
+  const Node& d = fabric.node(fabric.endpoint_node(dst));
+  throw InputError({{}, 0, 0, {}}, std::string(loop ? "routing loop" : "no route") + " on switch '" +
+                                       fabric.node(fabric.switches()[sw]).name + "' for destination " + d.name +
+                                       " (" + format_ipv4(d.ip) + ")");
+}
+
+}  // namespace
+
+SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode,
+                     bool slowdown)
+    : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
+      fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
+      seed_axis_(seed_axis), slowdown_(slowdown), mode_(mode) {
+  const Fabric& fabric = base.fabric();
+  const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
+  sw_class_.assign(nsw, 0);
+  sw_tier_.resize(nsw);
+  sw_tor_.resize(nsw);
+  struct ClassKey {
+    std::uint32_t key_config;
+    const hashing::Algorithm* algo;
+    std::uint32_t offset;
+    std::uint64_t seed_slot;
+    bool operator==(const ClassKey&) const = default;
+  };
+  std::vector<ClassKey> class_keys;
+  std::vector<std::pair<std::uint32_t, const hashing::Algorithm*>> base_keys;
+  for (std::uint32_t s = 0; s < nsw; ++s) {
+    const NodeId node = fabric.switches()[s];
+    sw_tier_[s] = static_cast<std::uint32_t>(fabric.node(node).tier);
+    sw_tor_[s] = fabric.tor_index(node);
+    const SwitchHash& h = fwd_.hash_of(s);
+    KeyConfig kc{h.algo->layout, h.fields, false};
+    kc.in_port = kc.layout == hashing::KeyLayout::Fields &&
+                 std::find(kc.fields.begin(), kc.fields.end(), hashing::Field::InPort) != kc.fields.end();
+    auto kit = std::find_if(key_configs_.begin(), key_configs_.end(),
+                            [&](const KeyConfig& k) { return k.layout == kc.layout && k.fields == kc.fields; });
+    if (kit == key_configs_.end()) kit = key_configs_.insert(key_configs_.end(), kc);
+    const auto key_config = static_cast<std::uint32_t>(kit - key_configs_.begin());
+    std::uint64_t slot = h.seed;
+    if (seed_axis) slot = mode == SeedMode::Same ? 0 : mode == SeedMode::PerTier ? sw_tier_[s] : s;
+    const ClassKey ck{key_config, h.algo, h.offset, slot};
+    auto cit = std::find(class_keys.begin(), class_keys.end(), ck);
+    if (cit == class_keys.end()) {
+      cit = class_keys.insert(class_keys.end(), ck);
+      HashClass c;
+      c.key_config = key_config;
+      c.algo = h.algo;
+      c.offset = h.offset;
+      c.rep_switch = s;
+      c.fixed_seed = h.seed;
+      c.affine = h.algo->seed_affine && h.algo->layout == hashing::KeyLayout::Fields && !kc.in_port;
+      const std::pair<std::uint32_t, const hashing::Algorithm*> bk{key_config, h.algo};
+      auto bit = std::find(base_keys.begin(), base_keys.end(), bk);
+      if (bit == base_keys.end()) bit = base_keys.insert(base_keys.end(), bk);
+      c.base = static_cast<std::uint32_t>(bit - base_keys.begin());
+      classes_.push_back(c);
+    }
+    sw_class_[s] = static_cast<std::uint32_t>(cit - class_keys.begin());
+  }
+  bases_ = base_keys.size();
+  const auto down = sets_->down();
+  for (LinkId l : base.metric_links())
+    if (down.empty() || !down[l]) metric_links_.push_back(l);
+  capacity_ = base.capacity();
+  for (LinkId l = 0; l < down.size(); ++l)
+    if (down[l]) capacity_[l] = Gbps{0};
+  const auto links = fabric.links().size();
+  link_switch_.resize(links);
+  link_in_port_.resize(links);
+  for (LinkId l = 0; l < links; ++l) {
+    const NodeId to = fabric.link(l).to;
+    link_switch_[l] = fabric.is_switch(to) ? fabric.switch_index(to) : kNone;
+    link_in_port_[l] = fabric.is_switch(to) ? in_port_of(fabric, l) : 0;
+  }
+}
+
+void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
+  plan_ = &plan;
+  flows_ = std::move(flows);
+  const Fabric& fabric = plan.base().fabric();
+  const std::size_t n = flows_.size();
+  first_link_.resize(n);
+  last_link_.resize(n);
+  dst_tor_.resize(n);
+  for (std::size_t f = 0; f < n; ++f) {
+    first_link_[f] = fabric.uplink(flows_.src[f]);
+    last_link_[f] = fabric.downlink(flows_.dst[f]);
+    dst_tor_[f] = fabric.tor_of(flows_.dst[f]);
+  }
+  const auto kcs = plan.key_configs();
+  keys_.resize(kcs.size());
+  key_len_.resize(kcs.size());
+  uniform_len_.assign(kcs.size(), 1);
+  for (std::size_t k = 0; k < kcs.size(); ++k) {
+    keys_[k].resize(n * hashing::kMaxKeyBytes);
+    key_len_[k].resize(n);
+    for (std::size_t f = 0; f < n; ++f) {
+      hashing::KeyBuffer buf{};
+      const hashing::Tuple t = tuple_of(flows_, f);
+      key_len_[k][f] = static_cast<std::uint8_t>(hashing::build_key(kcs[k].layout, kcs[k].fields, t, buf));
+      std::copy(buf.begin(), buf.end(), keys_[k].begin() + static_cast<std::ptrdiff_t>(f * hashing::kMaxKeyBytes));
+      if (key_len_[k][f] != key_len_[k][0]) uniform_len_[k] = 0;
+    }
+  }
+  const auto classes = plan.classes();
+  const std::size_t nc = classes.size();
+  class_affine_.assign(nc, 0);
+  class_z0_.assign(nc, 0);
+  class_d_.assign(nc, 0);
+  class_seed_.assign(nc, 0);
+  cache_stamp_.assign(nc, 0);
+  cache_val_.assign(nc, 0);
+  stamp_ = 0;
+  base0_.resize(plan.bases());
+  std::vector<std::uint8_t> base_done(plan.bases(), 0);
+  const hashing::KeyBuffer zeros{};
+  for (std::size_t c = 0; c < nc; ++c) {
+    const auto& hc = classes[c];
+    class_seed_[c] = hc.fixed_seed;
+    if (!hc.affine || !uniform_len_[hc.key_config] || n == 0) continue;
+    class_affine_[c] = 1;
+    class_z0_[c] = hc.algo->fn({zeros.data(), key_len_[hc.key_config][0]}, 0);
+    if (base_done[hc.base]) continue;
+    base_done[hc.base] = 1;
+    auto& b = base0_[hc.base];
+    b.resize(n);
+    const std::uint8_t* keys = keys_[hc.key_config].data();
+    for (std::size_t f = 0; f < n; ++f) b[f] = hc.algo->fn({keys + f * hashing::kMaxKeyBytes, key_len_[hc.key_config][f]}, 0);
+  }
+  counts_.assign(fabric.links().size(), 0);
+  load_.assign(plan.metric_links_.size(), 0);
+  path_begin_.assign(n + 1, 0);
+  path_links_.clear();
+  if (plan.slowdown_) ideal_ = plan.base().cuts().ideal(flows_);
+}
+
+std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) const {
+  const SweepPlan::HashClass& hc = plan_->classes_[c];
+  const unsigned bits = hc.algo->bits;
+  if (class_affine_[c]) return hashing::window(base0_[hc.base][f] ^ class_d_[c], bits, hc.offset);
+  const SweepPlan::KeyConfig& kc = plan_->key_configs_[hc.key_config];
+  if (kc.in_port) {
+    hashing::Tuple t = tuple_of(flows_, f);
+    t.in_port = plan_->link_in_port_[in];
+    hashing::KeyBuffer key;
+    const std::size_t len = hashing::build_key(kc.layout, kc.fields, t, key);
+    return hashing::window(hc.algo->fn({key.data(), len}, class_seed_[c]), bits, hc.offset);
+  }
+  const std::uint8_t* key = keys_[hc.key_config].data() + std::size_t{f} * hashing::kMaxKeyBytes;
+  return hashing::window(hc.algo->fn({key, key_len_[hc.key_config][f]}, class_seed_[c]), bits, hc.offset);
+}
+
+SweepValues SweepWorker::evaluate(std::uint32_t seed) {
+  const SweepPlan& plan = *plan_;
+  const auto classes = plan.classes();
+  if (plan.seed_axis_) {
+    const hashing::KeyBuffer zeros{};
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+      const auto s = classes[c].rep_switch;
+      class_seed_[c] = derive_seed(seed, plan.mode_, plan.sw_tier_[s], s);
+      if (class_affine_[c])
+        class_d_[c] = classes[c].algo->fn({zeros.data(), key_len_[classes[c].key_config][0]}, class_seed_[c]) ^
+                      class_z0_[c];
+    }
+  }
+  std::fill(counts_.begin(), counts_.end(), 0u);
+  decisions_ += plan.slowdown_ ? route<true>() : route<false>();
+  const auto& metric_links = plan.metric_links_;
+  for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
+  const Imbalance m = imbalance(load_);
+  return {m.fim, m.max_mean, m.cov, m.jain, m.max, plan.slowdown_ ? slowdown() : 0.0};
+}
+
+template <bool Record>
+std::uint64_t SweepWorker::route() {
+  const SweepPlan& plan = *plan_;
+  const Fabric& fabric = plan.base().fabric();
+  const Forwarding& fwd = plan.fwd_;
+  const EqualCostSets& sets = *plan.sets_;
+  const auto classes = plan.classes();
+  const bool is_static = fwd.is_static();
+  const std::size_t max_hops = plan.sw_class_.size() + 1;
+  const auto n = static_cast<std::uint32_t>(flows_.size());
+  if constexpr (Record) path_links_.clear();
+  std::uint64_t decisions = 0;
+  for (std::uint32_t f = 0; f < n; ++f) {
+    ++stamp_;
+    const std::uint32_t dst_tor = dst_tor_[f];
+    LinkId link = first_link_[f];
+    ++counts_[link];
+    if constexpr (Record) path_links_.push_back(link);
+    std::uint32_t s;
+    for (std::size_t hop = 0; (s = plan.link_switch_[link]) != kNone; ++hop) {
+      if (hop >= max_hops) no_route(fabric, s, flows_.dst[f], true);
+      LinkId next;
+      if (plan.sw_tor_[s] == dst_tor) {
+        next = last_link_[f];
+      } else if (is_static) {
+        next = fwd.static_next(s, flows_.dst[f], flows_.src_ip[f]);
+        if (next == kNone) no_route(fabric, s, flows_.dst[f], false);
+      } else {
+        const std::uint32_t g = sets.group(s, dst_tor);
+        if (g == EqualCostSets::kNoGroup) no_route(fabric, s, flows_.dst[f], false);
+        const auto members = sets.members(g);
+        if (members.size() == 1) {
+          next = members[0];
+        } else {
+          const std::uint32_t c = plan.sw_class_[s];
+          std::uint64_t h;
+          if (cache_stamp_[c] == stamp_) {
+            h = cache_val_[c];
+          } else {
+            h = hash(c, f, link);
+            if (!plan.key_configs_[classes[c].key_config].in_port) {
+              cache_stamp_[c] = stamp_;
+              cache_val_[c] = h;
+            }
+          }
+          next = members[fwd.select(g, fwd.hash_of(s), h)];
+        }
+      }
+      ++decisions;
+      link = next;
+      ++counts_[link];
+      if constexpr (Record) path_links_.push_back(link);
+    }
+    if constexpr (Record) path_begin_[f + 1] = static_cast<std::uint32_t>(path_links_.size());
+  }
+  return decisions;
+}
+
+double SweepWorker::slowdown() {
+  model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
+  Seconds completion{0};
+  for (const Seconds t : times_.finish) completion = std::max(completion, t);
+  return slowdown_of(completion, ideal_);
+}
+
+}  // namespace ecmpsim

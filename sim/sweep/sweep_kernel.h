@@ -1,0 +1,127 @@
+// The inner loop of `ecmpsim sweep`: the flows of one workload re-routed under
+// one variant's hash seeds, on flat arrays, without allocation.
+//
+// What a variant changes decides what is recomputed. Key bytes depend only on
+// the flow and the switch's key layout, so they are packed once per workload.
+// Switches that would compute the same hash value for a flow (same key layout,
+// algorithm, bit window and seed) form a hash class; a flow is hashed once per
+// class, not once per hop. For seed-affine algorithms (CRCs and XOR folds,
+// where h(key, seed) = h(key, 0) XOR h(zeros, seed) XOR h(zeros, 0) for keys
+// of one length) h(key, 0) is computed once per workload and a seed costs one
+// XOR per flow and class.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "hashing/hasher.h"
+#include "hashing/key.h"
+#include "sim/routing/forwarding.h"
+#include "sim/model/flow_model.h"
+#include "sim/model/simulation.h"
+#include "sim/config/sweep_metric.h"
+
+namespace ecmpsim {
+
+// The routing of one scenario (with its algorithm), compiled; read-only and
+// shared by all threads. With `seed_axis`, switch seeds come from each
+// variant's seed through `mode`; otherwise from the scenario's own hash.
+// With `slowdown`, every variant also runs the flow model.
+class SweepPlan {
+ public:
+  SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode, bool slowdown);
+
+  struct KeyConfig {
+    hashing::KeyLayout layout;
+    std::vector<hashing::Field> fields;
+    bool in_port = false;  // the key changes per hop
+  };
+  struct HashClass {
+    std::uint32_t key_config = 0;
+    const hashing::Algorithm* algo = nullptr;
+    std::uint32_t offset = 0;
+    std::uint32_t rep_switch = 0;  // a member switch: its tier and index derive the seed
+    std::uint32_t fixed_seed = 0;  // without a seed axis
+    std::uint32_t base = 0;        // index of the (key config, algorithm) pair, for h(key, 0)
+    bool affine = false;
+  };
+
+  const Simulation& base() const noexcept { return *base_; }
+  const Forwarding& forwarding() const noexcept { return fwd_; }
+  bool seed_axis() const noexcept { return seed_axis_; }
+  bool slowdown() const noexcept { return slowdown_; }
+  SeedMode mode() const noexcept { return mode_; }
+  std::span<const KeyConfig> key_configs() const noexcept { return key_configs_; }
+  std::span<const HashClass> classes() const noexcept { return classes_; }
+  std::size_t bases() const noexcept { return bases_; }
+
+ private:
+  friend class SweepWorker;
+  const Simulation* base_;
+  ScenarioSpec scenario_;
+  std::shared_ptr<const EqualCostSets> sets_;  // with the scenario's failures
+  Forwarding fwd_;
+  std::vector<LinkId> metric_links_;          // the working ones
+  std::vector<Gbps> capacity_;                // per link; 0 when down in the scenario
+  bool seed_axis_;
+  bool slowdown_;
+  SeedMode mode_;
+  std::vector<KeyConfig> key_configs_;
+  std::vector<HashClass> classes_;
+  std::size_t bases_ = 0;
+  std::vector<std::uint32_t> sw_class_;      // per switch
+  std::vector<std::uint32_t> sw_tier_;       // per switch
+  std::vector<std::uint32_t> sw_tor_;        // per switch: its ToR index, kNone if not a ToR
+  std::vector<std::uint32_t> link_switch_;   // per link: switch index at its far end, kNone for a host
+  std::vector<std::uint16_t> link_in_port_;  // per link: its port number on the far-end switch
+};
+
+// One thread's state: a workload's flows bound to a plan, and every buffer a
+// variant needs. load() allocates; evaluate() does not once the first
+// variant of a workload has sized the path and flow-model buffers.
+class SweepWorker {
+ public:
+  void load(const SweepPlan& plan, workloads::Flows flows);
+  // Routes every flow with the switch seeds `seed` gives (ignored without a
+  // seed axis) and returns the metrics; the slowdown is 0 when the plan
+  // does not predict it.
+  SweepValues evaluate(std::uint32_t seed);
+  // Switch forwarding decisions made by evaluate() so far.
+  std::uint64_t decisions() const noexcept { return decisions_; }
+  const workloads::Flows& flows() const noexcept { return flows_; }
+
+ private:
+  std::uint64_t hash(std::uint32_t c, std::uint32_t f, LinkId in) const;
+  // Counts every flow's links into counts_ and, with Record, its path into path_links_.
+  template <bool Record>
+  std::uint64_t route();
+  double slowdown();
+
+  const SweepPlan* plan_ = nullptr;
+  workloads::Flows flows_;
+  std::vector<LinkId> first_link_, last_link_;
+  std::vector<std::uint32_t> dst_tor_;
+  std::vector<std::vector<std::uint8_t>> keys_;     // per key config: flows x kMaxKeyBytes
+  std::vector<std::vector<std::uint8_t>> key_len_;  // per key config, per flow
+  std::vector<std::uint8_t> uniform_len_;           // per key config: all flows' keys have one length
+  std::vector<std::vector<std::uint64_t>> base0_;   // per base: h(key, 0) per flow
+  std::vector<std::uint8_t> class_affine_;
+  std::vector<std::uint64_t> class_z0_, class_d_;   // h(zeros, 0); h(zeros, seed) ^ h(zeros, 0)
+  std::vector<std::uint32_t> class_seed_;
+  std::vector<std::uint64_t> cache_stamp_, cache_val_;
+  std::uint64_t stamp_ = 0;
+  std::vector<std::uint32_t> counts_;
+  std::vector<double> load_;
+  std::vector<std::uint32_t> path_begin_;  // per flow + 1, into path_links_
+  std::vector<LinkId> path_links_;
+  Seconds ideal_;                          // of this workload's flows
+  FlowModel model_;
+  FlowTimes times_;
+  std::uint64_t decisions_ = 0;
+};
+
+}  // namespace ecmpsim

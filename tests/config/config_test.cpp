@@ -1,0 +1,133 @@
+#include <doctest/doctest.h>
+
+#include "sim/config/config.h"
+#include "sim/model/simulation.h"
+
+using namespace ecmpsim;
+
+namespace {
+std::string error_of(const std::string& text) {
+  try {
+    const Simulation sim(parse_config(text, "t.toml"));
+    for (const auto& s : sim.spec().scenarios) sim.run(s);
+  } catch (const InputError& e) {
+    return e.describe();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("the shipped paper16 config loads with the documented shape") {
+  const Spec s = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
+  CHECK(s.fabric.leaf_spine.leaves == 4);
+  CHECK(s.fabric.leaf_spine.spines == 4);
+  CHECK(s.fabric.leaf_spine.hosts_per_leaf == 4);
+  CHECK(s.fabric.leaf_spine.host_speed.value == 400);
+  REQUIRE(s.jobs.size() == 1);
+  CHECK(s.jobs[0].nodes == 16);
+  CHECK(s.jobs[0].message.value == (1ULL << 30));
+  REQUIRE(s.scenarios.size() == 2);
+  CHECK(s.scenarios[0].name == "ecmp");
+  CHECK(s.scenarios[1].routing == RoutingKind::Static);
+}
+
+TEST_CASE("bad input names file, line, column or key, and the cause") {
+  CHECK(error_of("[fabric]\nleaves = 0\n") == "t.toml:2:10: fabric.leaves: value 0 out of range [1, 4096]");
+  CHECK(error_of("[fabric]\nleafs = 3\n") == "t.toml:2:9: fabric.leafs: unknown key");
+  CHECK(error_of("[fabric]\nleaves = \"four\"\n") == "t.toml:2:10: fabric.leaves: expected an integer");
+  CHECK(error_of("[fabric\n") == "t.toml:1:8: Error while parsing table header: expected ']', saw '\\n'");
+  CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section");
+  CHECK(error_of("[workload]\nmessage_bytes = \"12XB\"\n") ==
+        "t.toml:2:17: workload.message_bytes: invalid size '12XB' (e.g. 4096, \"256MiB\", \"1GB\")");
+  CHECK(error_of("[workload]\nnodes = 100\n") ==
+        "t.toml:2:9: workload.nodes: job 'job0' needs 100 nodes but only 16 of the fabric's 16 nodes are free");
+  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"md5\"\n") ==
+        "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5'");
+  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-mac\"]\n") ==
+        "t.toml:4:10: scenario.hash.fields: unknown hash field 'src-mac'");
+  // Each field at most once (a P4 field list): a repeated field would also overrun the key buffer.
+  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-ip\", \"dst-ip\", \"src-ip\"]\n") ==
+        "t.toml:4:10: scenario.hash.fields: hash field 'src-ip' listed twice");
+  CHECK(error_of("[[scenario]]\nname = \"a\"\n[[scenario]]\nname = \"a\"\n") ==
+        "t.toml:3:1: scenario: duplicate scenario name 'a'");
+  CHECK(error_of("[[scenario]]\nname = \"s\"\nrouting = \"static\"\n") ==
+        "t.toml:1:1: scenario: static scenario 's' has no routes and no generated policy");
+  CHECK(error_of("[fabric]\naddress_base = \"10.0.0.300\"\n") ==
+        "t.toml:2:16: fabric.address_base: invalid IPv4 address '10.0.0.300'");
+  CHECK(error_of("[sweep]\nslowdown = 1\n") == "t.toml:2:12: sweep.slowdown: expected true or false");
+  CHECK(error_of("[sweep]\nmetric = \"p99\"\n") ==
+        "t.toml:2:10: sweep.metric: unknown value 'p99', expected one of \"fim\" | \"max_mean\" | \"cov\" | \"jain\" | \"max_flows\" | "
+        "\"slowdown\"");
+  CHECK(error_of("[sweep]\nmetric = \"slowdown\"\nslowdown = false\n") ==
+        "t.toml:3:12: sweep.slowdown: metric \"slowdown\" needs the flow model that slowdown = false turns off");
+}
+
+TEST_CASE("a static table without a route for a flow's destination is an error") {
+  const std::string cfg =
+      "[fabric]\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n"
+      "[[scenario]]\nname = \"s\"\nrouting = \"static\"\n"
+      "routes = [{ switch = \"leaf0\", dst = \"10.0.1.1\", via = \"spine0\" }]\n";
+  CHECK(error_of(cfg) == "t.toml: scenario 's': no route on switch 'spine0' for destination host1 (10.0.1.1)");
+}
+
+TEST_CASE("a route on an unknown switch points at the route") {
+  const std::string cfg =
+      "[[scenario]]\nname = \"s\"\nrouting = \"static\"\n"
+      "routes = [{ switch = \"leaf9\", dst = \"10.0.1.1\", via = \"spine0\" }]\n";
+  CHECK(error_of(cfg) == "t.toml:4:11: scenario.routes: static route on unknown switch 'leaf9'");
+}
+
+TEST_CASE("missing file") {
+  CHECK_THROWS_WITH_AS(load_config("/nonexistent/x.toml"), "cannot open file", InputError);
+}
+
+TEST_CASE("jobs: bad input names file, line, column and the cause") {
+  CHECK(error_of("[[job]]\nnodes = 3\n[[job]]\nnodes = 14\n") ==
+        "t.toml:4:9: job.nodes: job 'job1' needs 14 nodes but only 13 of the fabric's 16 nodes are free");
+  CHECK(error_of("[[job]]\nmessage_bytes = 0\n") == "t.toml:2:17: job.message_bytes: size must be positive");
+  CHECK(error_of("[[job]]\nmessage_bytes = -5\n") == "t.toml:2:17: job.message_bytes: size must be positive");
+  CHECK(error_of("[[job]]\ncollective = \"allreduce\"\n") ==
+        "t.toml:2:14: job.collective: unknown value 'allreduce', expected one of \"ring-allreduce\" | "
+        "\"tree-allreduce\" | \"allgather\" | \"reduce-scatter\" | \"alltoall\" | \"sendrecv\"");
+  CHECK(error_of("[[job]]\nplacement = \"packed\"\n") ==
+        "t.toml:2:13: job.placement: unknown value 'packed', expected one of \"contiguous\" | \"strided\" | "
+        "\"random\" | \"list\"");
+  CHECK(error_of("[[job]]\nsport_model = \"mlx6\"\n") ==
+        "t.toml:2:15: job.sport_model: unknown value 'mlx6', expected one of \"linux\" | \"mlx4\" | \"fixed\" | "
+        "\"range\" | \"random\"");
+  CHECK(error_of("[[job]]\nhosts = [\"host1\", \"host99\"]\n") == "t.toml:2:9: job.hosts: unknown node 'host99'");
+  CHECK(error_of("[[job]]\nhosts = [\"host1\", \"host1\"]\n") ==
+        "t.toml:2:9: job.hosts: node 'host1' is already used (by this or an earlier job)");
+  CHECK(error_of("[[job]]\nplacement = \"list\"\n") == "t.toml:2:13: job.placement: placement \"list\" needs a hosts list");
+  CHECK(error_of("[[job]]\nsport_base = 65000\nsport_range = 1000\n") ==
+        "t.toml:3:15: job.sport_range: sport_base + sport_range exceeds 65536");
+  CHECK(error_of("[[job]]\nname = \"a\"\n[[job]]\nname = \"a\"\n") == "t.toml:3:1: job: duplicate job name 'a'");
+  CHECK(error_of("[workload]\nnodes = 2\n[[job]]\nnodes = 2\n") ==
+        "t.toml:1:1: workload: use either [workload] or [[job]] tables, not both");
+  CHECK(error_of("[fabric]\nhosts_per_leaf = 6\nnics_per_node = 4\n") ==
+        "t.toml:3:17: fabric.nics_per_node: hosts_per_leaf (6) is not a multiple of nics_per_node (4)");
+}
+
+TEST_CASE("several jobs share a fabric on disjoint nodes") {
+  const std::string cfg =
+      "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 8\nnics_per_node = 4\ngpus_per_node = 4\n"
+      "[[job]]\nname = \"ring\"\nnodes = 2\nplacement = \"strided\"\n"
+      "[[job]]\nname = \"pair\"\ncollective = \"sendrecv\"\nhosts = [\"node1\", \"node3\"]\npeer_offset = 4\nchannels = 1\n";
+  const Simulation sim(parse_config(cfg, "t.toml"));
+  const auto& f = sim.flows();
+  // ring: strided over leaves takes node0 (leaf 0) and node2 (leaf 1), endpoints 0..3 and 8..11;
+  // 4 channels x 2 nodes x 1 QP. pair: node1 (endpoints 4..7) and node3 (12..15), rank r -> r+4:
+  // all 8 ranks cross, GPU g on NIC g.
+  std::size_t ring = 0, pair = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f.job[i] == 0) {
+      ++ring;
+      CHECK(((f.src[i] < 4 && f.dst[i] >= 8 && f.dst[i] < 12) || (f.src[i] >= 8 && f.src[i] < 12 && f.dst[i] < 4)));
+    } else {
+      ++pair;
+      CHECK(f.dst[i] == (f.src[i] < 8 ? f.src[i] + 8 : f.src[i] - 8));
+    }
+  }
+  CHECK(ring == 8);
+  CHECK(pair == 8);
+}

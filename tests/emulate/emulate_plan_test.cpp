@@ -1,0 +1,165 @@
+#include <doctest/doctest.h>
+
+#include "sim/emulate/emulate_plan.h"
+#include "sim/fabric/failures.h"
+#include "sim/routing/routes.h"
+
+using namespace ecmpsim;
+
+namespace {
+
+// 2 leaves x 2 spines, 1 host per leaf, 2 parallel links per leaf-spine pair.
+// build_fabric numbers nodes leaf0=0 leaf1=1 spine0=2 spine1=3 host0=4
+// host1=5 and links (two per cable, in creation order):
+//   host0-leaf0 0/1, host1-leaf1 2/3,
+//   leaf0-spine0 4/5 and 6/7, leaf0-spine1 8/9 and 10/11,
+//   leaf1-spine0 12/13 and 14/15, leaf1-spine1 16/17 and 18/19.
+FabricSpec small_parallel() {
+  FabricSpec f;
+  f.leaf_spine = {2, 2, 1, 2, Gbps{100}, Gbps{100}};
+  return f;
+}
+
+bool has_line(const std::string& batch, const std::string& line) {
+  return ("\n" + batch).find("\n" + line + "\n") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("namespace names carry the owning pid") {
+  CHECK(namespace_prefix(4242) == "es4242-");
+  CHECK(namespace_owner("es4242-leaf0") == 4242);
+  CHECK(namespace_owner("es-leaf0") == -1);
+  CHECK(namespace_owner("es12x-leaf0") == -1);
+  CHECK(namespace_owner("es12") == -1);
+  CHECK(namespace_owner("ecmpsim-hk-1-r") == -1);
+  CHECK(namespace_owner("other") == -1);
+}
+
+TEST_CASE("a ToR's hosts are routed by their shortest common prefix") {
+  // paper16: leaf1's hosts are 10.0.1.1-4; last octets 001, 010, 011, 100
+  // share their top 5 bits, so the prefix is 10.0.1.0/29.
+  FabricSpec f;
+  const Fabric fabric = build_fabric(f);
+  const auto p = tor_prefixes(fabric, 1);
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].first == 0x0A000100);
+  CHECK(p[0].second == 29);
+  // One host per leaf: a /32 each.
+  const Fabric one = build_fabric(small_parallel());
+  const auto q = tor_prefixes(one, 1);
+  REQUIRE(q.size() == 1);
+  CHECK(q[0].first == 0x0A000101);
+  CHECK(q[0].second == 32);
+}
+
+TEST_CASE("the plan: one veth pair per cable, /31 link addresses, multipath routes in member order") {
+  const Fabric fabric = build_fabric(small_parallel());
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel{{1, 7}, {1, 7}, {0, 9}, {0, 9}};
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  CHECK(p.ns[0] == "es1-leaf0");
+  CHECK(p.ns[5] == "es1-host1");
+  // 10 cables, each one `link add` line.
+  std::size_t lines = 0;
+  for (char c : p.links_batch) lines += c == '\n';
+  CHECK(lines == 10);
+  // leaf0's ports in creation order: link 1 (to host0) p0, links 4, 6, 8, 10 p1..p4.
+  CHECK(p.ifname[1] == "p0");
+  CHECK(p.ifname[10] == "p4");
+  CHECK(has_line(p.links_batch,
+                 "link add p1 netns es1-leaf0 address 02:e5:00:00:00:04 type veth peer name p0 netns es1-spine0 "
+                 "address 02:e5:00:00:00:05"));
+  // Link l's from-end is 100.64.0.0 + l; a host end is the host's own address.
+  CHECK(has_line(p.node_batch[0], "addr add 100.64.0.4/31 dev p1"));
+  CHECK(has_line(p.node_batch[0], "addr add 100.64.0.1/32 dev p0"));
+  CHECK(has_line(p.node_batch[0], "route add 10.0.0.1/32 dev p0"));
+  CHECK(has_line(p.node_batch[4], "addr add 10.0.0.1/32 dev p0"));
+  CHECK(has_line(p.node_batch[4], "route add default via 100.64.0.1 dev p0 onlink"));
+  CHECK(has_line(p.node_batch[4], "neigh replace 100.64.0.1 lladdr 02:e5:00:00:00:01 dev p0 nud permanent"));
+  // leaf0 -> leaf1's host over the four uplinks, next hop = the far end (pool + reverse link).
+  CHECK(has_line(p.node_batch[0],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.5 dev p1 weight 1 nexthop via 100.64.0.7 dev p2 weight 1"
+                 " nexthop via 100.64.0.9 dev p3 weight 1 nexthop via 100.64.0.11 dev p4 weight 1"));
+  // spine0's ports: links 5, 7, 13, 15; towards leaf1 the two parallel links 13 and 15.
+  CHECK(has_line(p.node_batch[2],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.12 dev p2 weight 1 nexthop via 100.64.0.14 dev p3 "
+                 "weight 1"));
+  // Switch sysctls carry the per-switch policy and seed; hosts do not forward.
+  auto has = [](const auto& v, const std::string& k, const std::string& val) {
+    for (const auto& [key, value] : v)
+      if (key == k) return value == val;
+    return false;
+  };
+  CHECK(has(p.sysctls[0], "net.ipv4.fib_multipath_hash_seed", "7"));
+  CHECK(has(p.sysctls[3], "net.ipv4.fib_multipath_hash_policy", "0"));
+  CHECK(has(p.sysctls[3], "net.ipv4.ip_forward", "1"));
+  CHECK_FALSE(has(p.sysctls[4], "net.ipv4.ip_forward", "1"));
+  CHECK(has(p.sysctls[4], "net.ipv6.conf.default.disable_ipv6", "1"));
+}
+
+TEST_CASE("hosts inside the link pool are refused") {
+  FabricSpec f = small_parallel();
+  f.address_base = 0x64400000;
+  const Fabric fabric = build_fabric(f);
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 1});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  CHECK_THROWS_AS(plan_netns(fabric, sets, weight, kernel, "es1-"), InputError);
+}
+
+TEST_CASE("WCMP weights become next-hop weights, in member order") {
+  const Fabric fabric = build_fabric(small_parallel());
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 5});
+  // leaf0-spine1#0 (links 8/9) weight 3, leaf1-spine0#1 (links 14/15) weight 256, the kernel's most.
+  const std::vector<LinkWeight> w{{{"leaf0-spine1#0", {}}, 3}, {{"leaf1-spine0#1", {}}, 256}};
+  const auto weight = link_weights(fabric, w);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  CHECK(has_line(p.node_batch[0],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.5 dev p1 weight 1 nexthop via 100.64.0.7 dev p2 weight 1"
+                 " nexthop via 100.64.0.9 dev p3 weight 3 nexthop via 100.64.0.11 dev p4 weight 1"));
+  // A cable's weight holds in both directions: spine0 -> leaf1 over link 15 (spine0's p3).
+  CHECK(has_line(p.node_batch[2],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.12 dev p2 weight 1 nexthop via 100.64.0.14 dev p3 "
+                 "weight 256"));
+  // ...and leaf1 -> spine0#1 (link 14, leaf1's p2) towards leaf0's host.
+  CHECK(has_line(p.node_batch[1],
+                 "route add 10.0.0.1/32 nexthop via 100.64.0.13 dev p1 weight 1 nexthop via 100.64.0.15 dev p2 "
+                 "weight 256 nexthop via 100.64.0.17 dev p3 weight 1 nexthop via 100.64.0.19 dev p4 weight 1"));
+  // One byte holds rtnh_hops = weight - 1: 257 cannot be said to the kernel.
+  const std::vector<LinkWeight> big{{{"leaf0-spine1#0", {}}, 257}};
+  CHECK_THROWS_WITH_AS(plan_netns(fabric, sets, link_weights(fabric, big), kernel, "es1-"),
+                       "link leaf0->spine1 has weight 257; a Linux multipath route carries next-hop weights 1..256",
+                       InputError);
+}
+
+TEST_CASE("down cables are not built and leave the routes") {
+  const Fabric fabric = build_fabric(small_parallel());
+  // leaf0-spine1#1 (links 10/11) down.
+  const auto mask = down_mask(fabric, std::vector<LinkRef>{{"leaf0-spine1#1", {}}});
+  const EqualCostSets sets = compute_equal_cost_sets(fabric, mask);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 5});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  std::size_t lines = 0;
+  for (char c : p.links_batch) lines += c == '\n';
+  CHECK(lines == 9);
+  CHECK(p.links_batch.find("address 02:e5:00:00:00:0a") == std::string::npos);
+  CHECK(p.node_batch[0].find("dev p4") == std::string::npos);
+  CHECK(p.node_batch[3].find("100.64.0.11") == std::string::npos);
+  // leaf0 towards leaf1: three uplinks left; spine1 towards leaf0: the one surviving cable, a plain route.
+  CHECK(has_line(p.node_batch[0],
+                 "route add 10.0.1.1/32 nexthop via 100.64.0.5 dev p1 weight 1 nexthop via 100.64.0.7 dev p2 weight 1"
+                 " nexthop via 100.64.0.9 dev p3 weight 1"));
+  CHECK(has_line(p.node_batch[3], "route add 10.0.0.1/32 via 100.64.0.8 dev p0"));
+  // A whole switch down: its namespace stays, with no link at all.
+  const auto spine = down_mask(fabric, std::vector<LinkRef>{{"spine0", {}}});
+  const EqualCostSets s2 = compute_equal_cost_sets(fabric, spine);
+  const NetnsPlan q = plan_netns(fabric, s2, weight, kernel, "es1-");
+  CHECK(q.node_batch[2] == "link set lo up\n");
+  lines = 0;
+  for (char c : q.links_batch) lines += c == '\n';
+  CHECK(lines == 6);
+}

@@ -1,0 +1,74 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+#include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_plan.h"
+#include "sim/base/error.h"
+#include "sim/fabric/fabric.h"
+#include "sim/emulate/netns.h"
+
+using namespace ecmpsim;
+
+TEST_CASE("/proc/net/dev transmit packet counts") {
+  // The layout of /proc/net/dev (net/core/net-procfs.c dev_seq_printf_stats):
+  // 8 receive columns, then tx bytes, tx packets.
+  const std::string text =
+      "Inter-|   Receive                                                |  Transmit\n"
+      " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls "
+      "carrier compressed\n"
+      "    lo:       0       0    0    0    0     0          0         0        0       0    0    0    0     0  "
+      "     0          0\n"
+      "    p1:    1380      23    0    0    0     0          0         0      840      14    0    0    0     0  "
+      "     0          0\n";
+  const auto tx = netns::parse_tx_packets(text);
+  REQUIRE(tx.size() == 2);
+  CHECK(tx.at("lo") == 0);
+  CHECK(tx.at("p1") == 14);
+}
+
+TEST_CASE("a child that stops reading its input is an exit status, not a SIGPIPE") {
+  // 4 MiB is far more than a pipe or socket buffer holds: `true` exits
+  // without reading, and the writer must see EPIPE and carry on.
+  const std::string big(4u << 20, 'x');
+  const auto r = netns::run_process({"true"}, big);
+  CHECK(r.status == 0);
+  const auto f = netns::run_process({"sh", "-c", "head -c 10; exit 3"}, big);
+  CHECK(f.status == 3);
+  CHECK(f.out == std::string(10, 'x'));
+}
+
+TEST_CASE("run_process passes input through and collects both outputs") {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + "\n";
+  const auto r = netns::run_process({"sh", "-c", "cat; echo done >&2"}, text);
+  CHECK(r.status == 0);
+  CHECK(r.out == text);
+  CHECK(r.err == "done\n");
+  CHECK(netns::run_process({"/nonexistent/ecmpsim-no-such-tool"}, "").status == 127);
+}
+
+TEST_CASE("a namespace left behind under this process's prefix is an input error naming the fix") {
+  // Needs root to create a namespace; where kernel tests are required (CI) it must run.
+  const bool required = std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS") != nullptr &&
+                        std::string(std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS")) == "1";
+  const std::string prefix = namespace_prefix(::getpid());
+  const std::string name = prefix + "stale";
+  if (::geteuid() != 0 || netns::run_process({"ip", "netns", "add", name}, "").status != 0) {
+    CHECK_FALSE_MESSAGE(required, "needs root and `ip netns add`");
+    return;
+  }
+  FabricSpec spec;
+  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
+  const Fabric fabric = build_fabric(spec);
+  NetnsPlan plan;
+  plan.prefix = prefix;
+  CHECK_THROWS_WITH_AS(EmulatedFabric(fabric, plan, nullptr),
+                       ("namespace " + name +
+                        " already exists (left by an earlier process with this pid?); run `ecmpsim emulate --cleanup`")
+                           .c_str(),
+                       InputError);
+  CHECK(netns::run_process({"ip", "netns", "del", name}, "").status == 0);
+}
