@@ -11,11 +11,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #ifdef ECMPSIM_STD_THREADS
 #include <thread>
-#include <vector>
 #else
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -50,17 +52,46 @@ void on_threads(unsigned threads, const Body& body) {
 #endif
 }
 
-// Splits [0, n) into chunks of `chunk` items that `threads` threads claim in
-// order from a shared counter: body(thread, k, lo, hi) for chunk k = [lo, hi).
-// A body that returns false claims no more chunks on its thread.
+// Splits [0, n) into consecutive chunks that `threads` threads claim in
+// order from a shared counter, each thread sizing its next chunk by how long
+// its last one took (about 10 ms: from 1 item, doubling while chunks run
+// short, halving when they run long). body(thread, lo, hi) works through
+// [lo, hi) and returns how many items it finished from lo; fewer than
+// hi - lo means it stopped, and that thread claims no more. Returns the
+// length of the longest prefix of [0, n) that was finished, so work stopped
+// midway (Ctrl-C) still leaves a whole prefix, and a caller watching a
+// progress counter sees it move at least every few tens of milliseconds
+// whatever an item costs.
 template <class Body>
-void for_each_chunk(unsigned threads, std::uint64_t n, std::uint64_t chunk, const Body& body) {
+std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body& body) {
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kShort = std::chrono::milliseconds(5), kLong = std::chrono::milliseconds(40);
+  constexpr std::uint64_t kMaxChunk = 1 << 16;
+  threads = std::max(1u, threads);
   std::atomic<std::uint64_t> next{0};
-  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> finished(threads);  // per thread: {lo, count}
   on_threads(threads, [&](unsigned thread) {
-    for (std::uint64_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
-      if (!body(thread, k, k * chunk, std::min(n, (k + 1) * chunk))) return;
+    std::uint64_t size = 1;
+    for (std::uint64_t lo; (lo = next.fetch_add(size, std::memory_order_relaxed)) < n;) {
+      const std::uint64_t hi = std::min(n, lo + size);
+      const auto start = Clock::now();
+      const std::uint64_t done = body(thread, lo, hi);
+      finished[thread].emplace_back(lo, done);
+      if (done < hi - lo) return;
+      const auto took = Clock::now() - start;
+      if (took < kShort) size = std::min(kMaxChunk, size * 2);
+      else if (took > kLong && size > 1) size /= 2;
+    }
   });
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> all;
+  for (const auto& f : finished) all.insert(all.end(), f.begin(), f.end());
+  std::sort(all.begin(), all.end());
+  std::uint64_t prefix = 0;
+  for (const auto& [lo, count] : all) {
+    if (lo != prefix) break;
+    prefix += count;
+  }
+  return std::min(prefix, n);
 }
 
 // Threads to use when the user gave none: every core.

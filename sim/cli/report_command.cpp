@@ -1,8 +1,10 @@
 #include <memory>
 
+#include "sim/base/parallel.h"
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
-#include "sim/sweep/distribution.h"
+#include "sim/config/ranges.h"
+#include "sim/sweep/sweep.h"
 #include "sim/report/report.h"
 #include "sim/model/simulation.h"
 
@@ -35,19 +37,19 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
-  sub->add_option("--seeds", opt->seeds, "Hash seeds A:B (half-open) of the ECMP distribution")
+  sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
       ->capture_default_str();
   sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default the first");
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const SeedRange seeds = parse_seed_range(opt->seeds, "--seeds");
+    const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     const Simulation sim(load_spec(path, opt->limits));
     const auto results = sim.run_all();
     const ScenarioSpec* ecmp = find_ecmp(sim.spec(), opt->scenario);
-    SeedDistribution dist;
+    SeedSweep dist;
     ReportInput in{&sim, &results, nullptr, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds};
     if (ecmp) {
-      dist = sweep_seeds(sim, *ecmp, seeds);
+      dist = sweep_seeds(sim.spec(), *ecmp, seeds, default_threads());
       in.sweep = &dist;
     }
     FlowTracerComparison cmp;

@@ -2,7 +2,9 @@
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
-#include "sim/sweep/distribution.h"
+#include "sim/base/parallel.h"
+#include "sim/config/ranges.h"
+#include "sim/sweep/sweep.h"
 #include "sim/report/report.h"
 #include "sim/report/reproduce.h"
 #include "sim/model/simulation.h"
@@ -29,16 +31,16 @@ Action add_reproduce_command(CLI::App& app) {
                    "static table, with the config's assumptions; also writes the HTML report");
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
-  sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B (half-open)")->capture_default_str();
-  sub->add_option("--config", opt->config, "Run another config the same way; default configs/paper16.toml");
+  sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B[:STEP] (half-open)")->capture_default_str();
+  sub->add_option("config,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const SeedRange seeds = parse_seed_range(opt->seeds, "--seeds");
+    const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     const Simulation sim(load_spec(path, opt->limits));
     const ScenarioSpec& ecmp = first_scenario(sim.spec(), RoutingKind::Ecmp);
     const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
     const auto results = sim.run_all();
-    const SeedDistribution dist = sweep_seeds(sim, ecmp, seeds);
+    const SeedSweep dist = sweep_seeds(sim.spec(), ecmp, seeds, default_threads());
     const FlowTracerComparison cmp = compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
     std::string command = "ecmpsim reproduce --seeds " + opt->seeds;
     if (!opt->config.empty()) command += " --config " + opt->config;

@@ -16,7 +16,7 @@ namespace {
 void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
   sub->add_option("--scenario", o.scenario, "Evaluate only the scenario of this name");
   sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
-  sub->add_option("--seed", o.seed, "Hash seed of every ECMP scenario (32-bit)")->check(integer_in(0, 0xFFFFFFFF));
+  sub->add_option("--seed", o.seed, "Hash seed of every switch of every ECMP scenario (32-bit; replaces per-tier and per-switch seeds)")->check(integer_in(0, 0xFFFFFFFF));
   sub->add_option("--seed-mode", seed_mode, "How the seed reaches switches: same, per-tier or per-switch")
       ->check(one_of(kSeedModes));
   sub->add_option("--sport-base", o.sport_base, "Source ports from this base (the \"range\" model)")

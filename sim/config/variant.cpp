@@ -22,6 +22,10 @@ void apply_overrides(Spec& spec, const Overrides& o) {
     if (o.algo) s.hash.algo = *o.algo;
     if (o.seed) s.hash.seed = *o.seed;
     if (o.seed_mode) s.hash.seed_mode = *o.seed_mode;
+    // The seed reaches every switch: overrides' own seeds give way to it.
+    if (o.seed || o.seed_mode)
+      for (auto* list : {&s.hash_tiers, &s.hash_switches})
+        for (HashOverride& h : *list) h.keys &= ~(kHashSeed | kHashSeedMode);
   }
   for (JobSpec& job : spec.jobs) {
     if (o.sport_base) {

@@ -14,7 +14,7 @@ namespace ecmpsim {
 struct Overrides {
   std::optional<std::string> scenario;           // --scenario: keep only this scenario
   std::optional<std::string> algo;               // --algo: hash algorithm of every ECMP scenario
-  std::optional<std::uint32_t> seed;             // --seed: hash seed of every ECMP scenario
+  std::optional<std::uint32_t> seed;             // --seed: hash seed of every switch of every ECMP scenario
   std::optional<SeedMode> seed_mode;             // --seed-mode
   // Workload overrides apply to every job.
   std::optional<std::uint32_t> sport_base;       // --sport-base: sport_model "range" from this base

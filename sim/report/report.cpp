@@ -7,6 +7,7 @@
 #include "sim/report/assumptions.h"
 #include "sim/report/html.h"
 #include "sim/base/parse.h"
+#include "sim/config/ranges.h"
 #include "sim/report/report_charts.h"
 #include "sim/report/report_style.h"
 
@@ -55,7 +56,7 @@ json imbalance_json(const Imbalance& m) {
   return {{"fim", m.fim}, {"max_mean", m.max_mean}, {"cov", m.cov}, {"jain", m.jain}};
 }
 
-json summary_json(const Summary& s) {
+json summary_json(const MetricSummary& s) {
   return {{"min", s.min}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
 }
 
@@ -90,8 +91,8 @@ std::string summary_section(const ReportInput& in) {
                      fixed(r.predicted.all.slowdown, 3),
                  html::kSwitch);
   if (in.sweep) {
-    const Summary s = summarize(in.sweep->fim);
-    body += card("FIM \u00b7 " + in.sweep->scenario + " over " + html::grouped(s.count) + " seeds",
+    const MetricSummary& s = in.sweep->summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
+    body += card("FIM \u00b7 " + in.sweep->scenario + " over " + html::grouped(in.sweep->summary.samples) + " seeds",
                  fixed(s.p50, 4) + " p50", "p90 " + fixed(s.p90, 4) + ", range " + fixed(s.min, 4) + "\u2013" +
                                                fixed(s.max, 4),
                  html::kBar);
@@ -144,7 +145,7 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
   };
   const std::string e = "ECMP '" + c.ecmp_scenario + "'";
   row(e + " min / mean", fixed(c.ecmp_fim.min, 4) + " / " + fixed(c.ecmp_fim.mean, 4),
-      "over seeds " + format_seed_range(c.seeds));
+      "over seeds " + format_range(c.seeds));
   row(e + " p50 / p90 / max", fixed(c.ecmp_fim.p50, 4) + " / " + fixed(c.ecmp_fim.p90, 4) + " / " +
                                   fixed(c.ecmp_fim.max, 4), "");
   row(e + " at the config's seed", fixed(c.ecmp_config_fim, 4), "");
@@ -193,8 +194,10 @@ std::string bars_section(const ReportInput& in, const report::LoadScale& scale) 
 }
 
 std::string sweep_section(const ReportInput& in) {
-  const SeedDistribution& d = *in.sweep;
+  const SeedSweep& d = *in.sweep;
   const Spec& spec = in.sim->spec();
+  const std::vector<double> fim = d.column(SweepMetric::Fim), slowdown = d.column(SweepMetric::Slowdown);
+  const std::uint64_t best = d.summary.best, worst = d.summary.worst;
   const ScenarioResult* static_r = nullptr;
   const ScenarioResult* swept = nullptr;
   for (const auto& r : *in.results) {
@@ -203,8 +206,8 @@ std::string sweep_section(const ReportInput& in) {
   }
   auto markers = [&](const std::vector<double>& v, double static_value, double config_value) {
     std::vector<report::Marker> m{
-        {v[d.best], "best: seed " + std::to_string(d.seed(d.best)) + ", " + fixed(v[d.best], 4), html::kBest},
-        {v[d.worst], "worst: seed " + std::to_string(d.seed(d.worst)) + ", " + fixed(v[d.worst], 4), html::kWorst}};
+        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest},
+        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst}};
     if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef});
     if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted});
     return m;
@@ -212,46 +215,47 @@ std::string sweep_section(const ReportInput& in) {
   std::string body;
   std::string t = "<div class=\"table-wrap\"><table id=\"sweep-table\"><thead><tr><th>metric</th><th>min</th>"
                   "<th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
-  auto stat_row = [&](std::string_view name, const std::vector<double>& v) {
-    const Summary s = summarize(v);
+  auto stat_row = [&](std::string_view name, SweepMetric m) {
+    const MetricSummary& s = d.summary.metrics[static_cast<std::size_t>(m)];
     t += "<tr><td>" + escape(name) + "</td>";
     for (double x : {s.min, s.mean, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x, 4) + "</td>";
     t += "</tr>\n";
   };
-  const bool has_slowdown = !d.slowdown.empty() && std::isfinite(d.slowdown.front());
-  stat_row("FIM (flows)", d.fim);
-  const Summary fs = summarize(d.fim);
-  stat_row("max / mean (flows)", d.max_mean);
-  if (has_slowdown) stat_row("predicted slowdown", d.slowdown);
+  const bool has_slowdown = !slowdown.empty() && std::isfinite(slowdown.front());
+  stat_row("FIM (flows)", SweepMetric::Fim);
+  const MetricSummary& fs = d.summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
+  stat_row("max / mean (flows)", SweepMetric::MaxMean);
+  if (has_slowdown) stat_row("predicted slowdown", SweepMetric::Slowdown);
   body += t + "</tbody></table></div>\n";
   if (fs.min == fs.max)
     body += "<p class=\"note\">Every seed gives the same FIM here: the seed changes which member each flow takes "
             "but not which flows end up together. A CRC's seed XORs one constant into every hash of a given key "
             "length, which only relabels the members of a group whose size is a power of two. Vary source ports "
             "or QP numbers (or use a seed-sensitive hash) to see a spread.</p>\n";
-  const auto fim_markers = markers(d.fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
+  const auto fim_markers = markers(fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
   body += "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
-          report::histogram_svg(d.fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
-          report::cdf_svg(d.fim, "FIM (flows)", fim_markers) + "</figure>\n</div>\n";
+          report::histogram_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
+          report::cdf_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n</div>\n";
   if (has_slowdown) {
-    const auto sd_markers = markers(d.slowdown, std::nan(""), std::nan(""));
+    const auto sd_markers = markers(slowdown, std::nan(""), std::nan(""));
     body += "<h3>Predicted slowdown (completion / ideal)</h3>\n<div class=\"grid2\">\n<figure>" +
-            report::histogram_svg(d.slowdown, "predicted slowdown", sd_markers) + "</figure>\n<figure>" +
-            report::cdf_svg(d.slowdown, "predicted slowdown", sd_markers) + "</figure>\n</div>\n";
+            report::histogram_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n<figure>" +
+            report::cdf_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n</div>\n";
   }
   std::string bw = "<div class=\"table-wrap\"><table id=\"best-worst\"><thead><tr><th>variant</th><th>seed</th>"
                    "<th>FIM</th><th>max / mean</th>" +
                    std::string(has_slowdown ? "<th>slowdown</th>" : "") + "</tr></thead><tbody>\n";
-  for (auto [name, i, colour] : {std::tuple{"best", d.best, html::kBest}, std::tuple{"worst", d.worst, html::kWorst}}) {
+  for (auto [name, i, colour] : {std::tuple{"best", best, html::kBest}, std::tuple{"worst", worst, html::kWorst}}) {
+    const SweepValues& v = d.values[i];
     bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::hex(colour) + "\">\u25a0</span>" + name +
-          "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(d.fim[i], 4) + "</td><td>" +
-          fixed(d.max_mean[i], 4) + "</td>" + (has_slowdown ? "<td>" + fixed(d.slowdown[i], 4) + "</td>" : "") +
+          "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(v[0], 4) + "</td><td>" + fixed(v[1], 4) +
+          "</td>" + (has_slowdown ? "<td>" + fixed(v[5], 4) + "</td>" : "") +
           "</tr>\n";
   }
   body += "<h3>Best and worst variants</h3>\n" + bw + "</tbody></table></div>\n";
   return section("sweep", "Over " + html::grouped(d.seeds.size()) + " hash seeds",
                  "Scenario <code>" + escape(d.scenario) + "</code> evaluated with every switch's ECMP seed set to " +
-                     escape(format_seed_range(d.seeds)) + " (half-open) in " + escape(spec.source) +
+                     escape(format_range(d.seeds)) + " (half-open) in " + escape(spec.source) +
                      "; best and worst by FIM.",
                  body);
 }
@@ -396,15 +400,17 @@ std::string report_data_json(const ReportInput& in) {
   }
   doc["scenarios"] = std::move(scenarios);
   if (in.sweep) {
-    const SeedDistribution& d = *in.sweep;
-    json metrics{{"fim", summary_json(summarize(d.fim))}, {"max_mean", summary_json(summarize(d.max_mean))}};
-    if (!d.slowdown.empty() && std::isfinite(d.slowdown.front()))
-      metrics["slowdown"] = summary_json(summarize(d.slowdown));
+    const SeedSweep& d = *in.sweep;
+    auto metric = [&](SweepMetric m) { return summary_json(d.summary.metrics[static_cast<std::size_t>(m)]); };
+    json metrics{{"fim", metric(SweepMetric::Fim)}, {"max_mean", metric(SweepMetric::MaxMean)}};
+    if (!d.values.empty() && std::isfinite(d.values.front()[5])) metrics["slowdown"] = metric(SweepMetric::Slowdown);
     auto variant = [&](std::size_t i) {
-      return json{{"seed", d.seed(i)}, {"fim", d.fim[i]}, {"max_mean", d.max_mean[i]}, {"slowdown", d.slowdown[i]}};
+      const SweepValues& v = d.values[i];
+      return json{{"seed", d.seed(i)}, {"fim", v[0]}, {"max_mean", v[1]}, {"slowdown", v[5]}};
     };
-    doc["sweep"] = {{"scenario", d.scenario}, {"seeds", format_seed_range(d.seeds)}, {"samples", d.fim.size()},
-                    {"metrics", std::move(metrics)}, {"best", variant(d.best)}, {"worst", variant(d.worst)}};
+    doc["sweep"] = {{"scenario", d.scenario},         {"seeds", format_range(d.seeds)},
+                    {"samples", d.summary.samples},   {"metrics", std::move(metrics)},
+                    {"best", variant(d.summary.best)}, {"worst", variant(d.summary.worst)}};
   }
   if (in.flowtracer) {
     const FlowTracerComparison& c = *in.flowtracer;
@@ -448,7 +454,7 @@ std::string report_html(const ReportInput& in) {
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
   out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
-  if (in.sweep && !in.sweep->fim.empty()) out += sweep_section(in);
+  if (in.sweep && !in.sweep->values.empty()) out += sweep_section(in);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
   out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";

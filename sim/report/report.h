@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep/distribution.h"
+#include "sim/sweep/sweep.h"
 #include "sim/report/reproduce.h"
 #include "sim/model/simulation.h"
 
@@ -18,7 +18,7 @@ namespace ecmpsim {
 struct ReportInput {
   const Simulation* sim = nullptr;
   const std::vector<ScenarioResult>* results = nullptr;  // one per scenario of the spec, in order
-  const SeedDistribution* sweep = nullptr;               // optional
+  const SeedSweep* sweep = nullptr;                      // optional
   const FlowTracerComparison* flowtracer = nullptr;      // optional
   std::string command;                                   // the command line, shown in the header
   std::size_t max_bars = 40;                             // per-link bar chart rows per scenario

@@ -190,7 +190,9 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
     if (nodes[n].tier == Tier::Host && group_hosts) continue;
     const bool sw = fabric.is_switch(n);
     std::string label = nodes[n].name;
-    if (!sw && text_width(label.size(), 11) + 6 > box_w[n]) label = label.substr(label.find_first_of("0123456789"));
+    // A host's box shows its number when the whole name does not fit (and nothing when it has none).
+    const std::size_t digit = label.find_first_of("0123456789");
+    if (!sw && text_width(label.size(), 11) + 6 > box_w[n]) label = digit == std::string::npos ? "" : label.substr(digit);
     out += node_box(pos[n], box_w[n], sw ? "switch" : "host", label, nodes[n].name);
   }
   for (std::size_t i = 0; i < host_rows.size(); ++i)

@@ -5,6 +5,7 @@
 #include "sim/report/assumptions.h"
 #include "sim/base/error.h"
 #include "sim/report/html.h"
+#include "sim/config/ranges.h"
 
 namespace ecmpsim {
 
@@ -16,22 +17,23 @@ const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind) {
                                                 " scenario to compare");
 }
 
-FlowTracerComparison compare_flowtracer(const SeedDistribution& ecmp, const ScenarioResult& ecmp_config,
+FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioResult& ecmp_config,
                                         const ScenarioResult& static_result) {
   FlowTracerComparison c;
   c.ecmp_scenario = ecmp.scenario;
   c.static_scenario = static_result.spec->name;
   c.seeds = ecmp.seeds;
-  c.ecmp_fim = summarize(ecmp.fim);
+  c.samples = ecmp.summary.samples;
+  c.ecmp_fim = ecmp.summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
   c.ecmp_config_fim = ecmp_config.flows.fim;
   c.static_fim = static_result.flows.fim;
   auto reduction = [&](double ecmp_fim) { return ecmp_fim > 0 ? 1 - c.static_fim / ecmp_fim : std::nan(""); };
   c.reduction_vs_mean = reduction(c.ecmp_fim.mean);
   c.reduction_vs_median = reduction(c.ecmp_fim.p50);
   std::size_t better = 0;
-  for (double f : ecmp.fim) better += f > c.static_fim;
-  c.static_better = ecmp.fim.empty() ? 0 : static_cast<double>(better) / static_cast<double>(ecmp.fim.size());
-  c.ecmp_slowdown = summarize(ecmp.slowdown);
+  for (const SweepValues& v : ecmp.values) better += v[0] > c.static_fim;
+  c.static_better = ecmp.values.empty() ? 0 : static_cast<double>(better) / static_cast<double>(ecmp.values.size());
+  c.ecmp_slowdown = ecmp.summary.metrics[static_cast<std::size_t>(SweepMetric::Slowdown)];
   c.static_slowdown = static_result.predicted.all.slowdown;
   return c;
 }
@@ -50,7 +52,7 @@ std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
   out += row("", "FIM", "");
   out += std::string(60, '-') + "\n";
   const std::string ecmp = "ECMP '" + c.ecmp_scenario + "'";
-  const std::string seeds = "seeds " + format_seed_range(c.seeds) + " (" + std::to_string(c.ecmp_fim.count) + ")";
+  const std::string seeds = "seeds " + format_range(c.seeds) + " (" + std::to_string(c.samples) + ")";
   out += row(ecmp + " min", fixed(c.ecmp_fim.min, 4), seeds);
   out += row(ecmp + " mean", fixed(c.ecmp_fim.mean, 4));
   out += row(ecmp + " p50", fixed(c.ecmp_fim.p50, 4));

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/sweep/distribution.h"
+#include "sim/sweep/sweep.h"
 #include "sim/model/simulation.h"
 
 namespace ecmpsim {
@@ -15,14 +15,15 @@ inline constexpr double kPaperReduction = 0.30;
 
 struct FlowTracerComparison {
   std::string ecmp_scenario, static_scenario;
-  SeedRange seeds;
-  Summary ecmp_fim;         // over the seeds
+  UintRange seeds;
+  std::uint64_t samples = 0;
+  MetricSummary ecmp_fim;      // over the seeds
   double ecmp_config_fim = 0;  // at the config's own seed
   double static_fim = 0;
   double reduction_vs_mean = 0;    // 1 - static / mean(ECMP)
   double reduction_vs_median = 0;  // 1 - static / p50(ECMP)
   double static_better = 0;        // fraction of seeds whose ECMP FIM exceeds the static FIM
-  Summary ecmp_slowdown;           // NaN-free only when the flow model ran
+  MetricSummary ecmp_slowdown;
   double static_slowdown = 0;
 };
 
@@ -30,7 +31,7 @@ struct FlowTracerComparison {
 // naming the config when it lacks either.
 const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind);
 
-FlowTracerComparison compare_flowtracer(const SeedDistribution& ecmp, const ScenarioResult& ecmp_config,
+FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioResult& ecmp_config,
                                         const ScenarioResult& static_result);
 
 // The comparison table, then every assumption of the spec under it.

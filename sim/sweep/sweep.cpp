@@ -101,9 +101,6 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   const std::uint64_t n = end > begin ? end - begin : 0;
   threads = std::max(1u, threads);
   run.values.resize(n);
-  const std::uint64_t chunk = std::clamp<std::uint64_t>(n / (std::uint64_t{threads} * 256), 1, 1024);
-  const std::uint64_t chunks = (n + chunk - 1) / chunk;
-  std::vector<std::uint8_t> chunk_done(chunks, 0);
   const auto& seeds = sweep.space().axes().seeds;
 
   struct Local {
@@ -113,15 +110,10 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   };
   std::vector<Local> locals(threads);
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
-  for_each_chunk(threads, n, chunk, [&](unsigned thread, std::uint64_t k, std::uint64_t lo, std::uint64_t hi) {
-    if (stopped()) return false;
+  run.done = for_each_timed_chunk(threads, n, [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
     Local& local = locals[thread];
-    bool complete = true;
-    for (std::uint64_t i = lo; i < hi; ++i) {
-      if (stopped()) {
-        complete = false;
-        break;
-      }
+    std::uint64_t i = lo;
+    for (; i < hi && !stopped(); ++i) {
       const std::uint64_t index = begin + i;
       const VariantSpace::Coord c = sweep.space().coord(index);
       if (!local.loaded || c.combo != local.at.combo || c.workload != local.at.workload) {
@@ -132,17 +124,31 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
       const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
       run.values[i] = local.worker.evaluate(seed);
     }
-    chunk_done[k] = complete ? 1 : 0;
-    if (complete && control != nullptr) control->finished.fetch_add(hi - lo, std::memory_order_relaxed);
-    return true;
+    if (control != nullptr) control->finished.fetch_add(i - lo, std::memory_order_relaxed);
+    return i - lo;
   });
-  std::uint64_t prefix = 0;
-  while (prefix < chunks && chunk_done[prefix]) ++prefix;
-  run.done = std::min(n, prefix * chunk);
   run.interrupted = run.done < n;
   run.values.resize(run.done);
   for (const Local& l : locals) run.decisions += l.worker.decisions();
   return run;
+}
+
+std::vector<double> SeedSweep::column(SweepMetric m) const {
+  std::vector<double> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i][static_cast<std::size_t>(m)];
+  return out;
+}
+
+SeedSweep sweep_seeds(const Spec& spec, const ScenarioSpec& scenario, UintRange seeds, unsigned threads,
+                      unsigned bins) {
+  SweepSpec axes;
+  axes.scenarios = {scenario.name};
+  axes.seeds = seeds;
+  axes.seed_mode = scenario.hash.seed_mode;
+  const Sweep sweep(spec, axes);
+  SeedSweep out{scenario.name, seeds, run_sweep(sweep, 0, sweep.space().size(), threads).values, {}};
+  out.summary = summarize(out.values, bins, std::nullopt, SweepMetric::Fim);
+  return out;
 }
 
 }  // namespace ecmpsim

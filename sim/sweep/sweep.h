@@ -16,8 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/uninit_vector.h"
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_kernel.h"
+#include "sim/sweep/sweep_stats.h"
 #include "sim/config/variant.h"
 
 namespace ecmpsim {
@@ -77,7 +79,7 @@ struct SweepControl {
 struct SweepRun {
   std::uint64_t begin = 0;
   std::uint64_t done = 0;              // variants begin .. begin + done - 1 were evaluated
-  std::vector<SweepValues> values;     // their metrics, in index order
+  UninitVector<SweepValues> values;    // their metrics, in index order
   std::uint64_t decisions = 0;         // flow-hop decisions made
   bool interrupted = false;
 };
@@ -87,5 +89,21 @@ struct SweepRun {
 // is set the finished variants still form a prefix; `done` is its length.
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control = nullptr);
+
+// One ECMP scenario over a range of hash seeds, every other axis as the
+// config has it: the distribution `ecmpsim report` and `reproduce` show.
+struct SeedSweep {
+  std::string scenario;
+  UintRange seeds;
+  UninitVector<SweepValues> values;  // per seed, in order
+  SweepSummary summary;             // ranked by FIM: best and worst are the lowest and highest FIM
+  std::uint64_t seed(std::uint64_t i) const noexcept { return seeds.at(i); }
+  std::vector<double> column(SweepMetric m) const;
+};
+
+// The sweep engine on the seed axis of `scenario` (which must be an ECMP
+// scenario of `spec`), with the scenario's own seed mode; `bins` histogram bins.
+SeedSweep sweep_seeds(const Spec& spec, const ScenarioSpec& scenario, UintRange seeds, unsigned threads,
+                      unsigned bins = 20);
 
 }  // namespace ecmpsim

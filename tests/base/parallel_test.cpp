@@ -1,0 +1,65 @@
+// The time-sized chunk scheduler: every item exactly once, a stop leaves the
+// finished prefix, and costly items keep chunks small so progress shows.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "sim/base/parallel.h"
+
+using ecmpsim::for_each_timed_chunk;
+
+TEST_CASE("for_each_timed_chunk: every item exactly once, for any thread count") {
+  for (unsigned threads : {1u, 2u, 3u, 8u})
+    for (std::uint64_t n : {0ull, 1ull, 7ull, 1000ull, 300000ull}) {
+      std::vector<std::atomic<int>> seen(n);
+      const std::uint64_t prefix = for_each_timed_chunk(threads, n, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+        for (std::uint64_t i = lo; i < hi; ++i) seen[i].fetch_add(1);
+        return hi - lo;
+      });
+      CAPTURE(threads);
+      CAPTURE(n);
+      CHECK(prefix == n);
+      CHECK(std::all_of(seen.begin(), seen.end(), [](const std::atomic<int>& s) { return s.load() == 1; }));
+    }
+}
+
+TEST_CASE("for_each_timed_chunk: a stop leaves exactly the finished prefix") {
+  // Item 5000 stops its thread; every item before it was done (by whichever thread claimed it).
+  constexpr std::uint64_t kStop = 5000;
+  std::vector<std::atomic<int>> done(20000);
+  const std::uint64_t prefix = for_each_timed_chunk(2, done.size(), [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      if (i == kStop) return i - lo;
+      done[i].store(1);
+    }
+    return hi - lo;
+  });
+  CHECK(prefix == kStop);
+  for (std::uint64_t i = 0; i < kStop; ++i) REQUIRE(done[i].load() == 1);
+}
+
+TEST_CASE("for_each_timed_chunk: costly items keep chunks to a few items, so progress moves") {
+  // 3 ms per item: chunks start at 1 item and stop doubling once they pass 5 ms.
+  std::atomic<std::uint64_t> largest{0};
+  for_each_timed_chunk(2, 60, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t seen = largest.load();
+    while (hi - lo > seen && !largest.compare_exchange_weak(seen, hi - lo)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(3) * (hi - lo));
+    return hi - lo;
+  });
+  CHECK(largest.load() <= 4);
+  // Cheap items grow chunks well past one.
+  std::atomic<std::uint64_t> cheap{0};
+  for_each_timed_chunk(1, 100000, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t seen = cheap.load();
+    while (hi - lo > seen && !cheap.compare_exchange_weak(seen, hi - lo)) {
+    }
+    return hi - lo;
+  });
+  CHECK(cheap.load() >= 1024);
+}
