@@ -10,13 +10,18 @@ bool blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
 }  // namespace
 
+std::string_view take_line(std::string_view& rest) noexcept {
+  const auto nl = rest.find('\n');
+  std::string_view line = rest.substr(0, nl);
+  rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
 bool CsvReader::next(CsvLine& line) {
   while (!rest_.empty()) {
-    const auto nl = rest_.find('\n');
-    std::string_view text = rest_.substr(0, nl);
-    rest_.remove_prefix(nl == std::string_view::npos ? rest_.size() : nl + 1);
+    const std::string_view text = take_line(rest_);
     ++number_;
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     std::size_t first = 0;
     while (first < text.size() && blank(text[first])) ++first;
     if (first == text.size() || text[first] == '#') continue;

@@ -35,6 +35,9 @@ class CsvReader {
   std::uint32_t number_ = 0;
 };
 
+// Takes the next line off the front of `rest`, without its "\n" or "\r\n".
+std::string_view take_line(std::string_view& rest) noexcept;
+
 // `s` made safe to quote in a one-line message: bytes outside printable ASCII
 // as \xNN, only its first 40 bytes, then "...".
 std::string printable(std::string_view s);

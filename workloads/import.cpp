@@ -1,7 +1,10 @@
 #include "workloads/import.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+
+#include "workloads/csv_reader.h"
 
 namespace ecmpsim::workloads {
 
@@ -9,6 +12,24 @@ namespace {
 
 bool ends_with(std::string_view s, std::string_view suffix) noexcept {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The text `rdma resource show qp` prints: its first line that is not blank
+// or a shell prompt starts "link DEV/PORT" (a CSV flows file starts with its
+// header, src_ip,...). A prompt line runs the command ("$ rdma res show qp").
+bool rdma_text(std::string_view head) noexcept {
+  while (!head.empty()) {
+    std::string_view line = take_line(head);
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
+    if (line.empty()) continue;
+    if (line[0] == '$' || line[0] == '#') {
+      line.remove_prefix(1);
+      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+      return line.starts_with("rdma ");
+    }
+    return line.starts_with("link ");
+  }
+  return false;
 }
 
 }  // namespace
@@ -25,6 +46,7 @@ FlowsFormat detect_flows_format(std::string_view head, std::string_view name) no
     for (const auto& m : kMagics)
       if (std::memcmp(head.data(), m.data(), 4) == 0) return FlowsFormat::Pcap;
   }
+  if (rdma_text(head)) return FlowsFormat::Rdma;
   for (char c : head) {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
     if (c == '[' || c == '{') return FlowsFormat::Rdma;

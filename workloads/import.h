@@ -61,8 +61,10 @@ constexpr std::optional<FlowsFormat> parse_flows_format(std::string_view name) n
 constexpr std::string_view flows_format_name(FlowsFormat f) noexcept { return name_of(kFlowsFormats, f); }
 
 // From the first bytes of a file: pcap (any byte order, µs or ns) and pcapng
-// by magic number, JSON (first non-blank byte '[' or '{') as rdma; otherwise
-// by the name's extension (.pcap .pcapng .cap, .json), else CSV.
+// by magic number; as rdma, JSON (first non-blank byte '[' or '{') or the text
+// of `rdma resource show qp` (first line "link DEV/PORT ...", or a shell
+// prompt naming rdma); otherwise by the name's extension (.pcap .pcapng .cap,
+// .json), else CSV.
 FlowsFormat detect_flows_format(std::string_view head, std::string_view name) noexcept;
 
 }  // namespace ecmpsim::workloads

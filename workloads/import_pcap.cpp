@@ -3,6 +3,7 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -41,35 +42,83 @@ std::optional<Link> link_of(int dlt) noexcept {
 struct Packet {
   std::uint32_t src_ip, dst_ip, dst_qp;
   std::uint16_t sport;
+  std::uint8_t opcode;  // BTH byte 0
 };
 
-// The RoCEv2 header fields of one frame, or nullopt when it is not RoCEv2.
-std::optional<Packet> roce_of(const Link& link, const std::uint8_t* p, std::size_t n) noexcept {
+// What one frame is: not RoCEv2, a packet to port 4791 whose capture ends
+// before its BTH does (the snap length cut it), or a RoCEv2 packet.
+struct Frame {
+  enum Kind : std::uint8_t { Other, Truncated, Roce } kind = Other;
+  Packet packet{};
+};
+
+// The RoCEv2 header fields of one frame.
+Frame roce_of(const Link& link, const std::uint8_t* p, std::size_t n) noexcept {
   std::size_t ip = link.header;
   if (link.proto_at != ~std::size_t{0}) {
-    if (n < link.header) return std::nullopt;
+    if (n < link.header) return {};
     std::uint16_t type = be16(p + link.proto_at);
     // VLAN tags (802.1Q, 802.1ad, the old QinQ 0x9100) push the EtherType 4 bytes on.
     while ((type == 0x8100 || type == 0x88a8 || type == 0x9100) && n >= ip + 4) {
       type = be16(p + ip + 2);
       ip += 4;
     }
-    if (type != 0x0800) return std::nullopt;
+    if (type != 0x0800) return {};
   }
-  if (n < ip + 20 || p[ip] >> 4 != 4) return std::nullopt;
+  if (n < ip + 20 || p[ip] >> 4 != 4) return {};
   const std::size_t ihl = static_cast<std::size_t>(p[ip] & 0x0F) * 4;
   const bool first_fragment = (be16(p + ip + 6) & 0x1FFF) == 0;
-  if (ihl < 20 || p[ip + 9] != kProtoUdp || !first_fragment) return std::nullopt;
+  if (ihl < 20 || p[ip + 9] != kProtoUdp || !first_fragment) return {};
   const std::size_t udp = ip + ihl;
-  if (n < udp + 8 + kBthBytes || be16(p + udp + 2) != kRoceV2Port) return std::nullopt;
+  if (n < udp + 4 || be16(p + udp + 2) != kRoceV2Port) return {};
+  if (n < udp + 8 + kBthBytes) return {Frame::Truncated};
   const std::uint8_t* bth = p + udp + 8;
-  return Packet{be32(p + ip + 12), be32(p + ip + 16),
-                static_cast<std::uint32_t>(bth[5]) << 16 | static_cast<std::uint32_t>(bth[6]) << 8 | bth[7],
-                be16(p + udp)};
+  return {Frame::Roce,
+          {be32(p + ip + 12), be32(p + ip + 16),
+           static_cast<std::uint32_t>(bth[5]) << 16 | static_cast<std::uint32_t>(bth[6]) << 8 | bth[7],
+           be16(p + udp), bth[0]}};
+}
+
+// BTH opcodes of packets that carry no data of their own (IBA vol. 1, 9.2;
+// annex A17 for the CNP): the acknowledgements of the reliable transports
+// (RC 0x00, RD 0x40, XRC 0xA0 prefixes) and the congestion notification.
+enum class Control : std::uint8_t { Ack, AtomicAck, Cnp, None };
+constexpr Control control_of(std::uint8_t opcode) noexcept {
+  if (opcode == 0x81) return Control::Cnp;
+  const std::uint8_t transport = opcode & 0xE0, op = opcode & 0x1F;
+  if (transport != 0x00 && transport != 0x40 && transport != 0xA0) return Control::None;
+  if (op == 0x11) return Control::Ack;
+  if (op == 0x12) return Control::AtomicAck;
+  return Control::None;
 }
 
 std::string plural(std::uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// What was not a flow, by kind.
+struct Tally {
+  std::uint64_t skipped = 0;    // not RoCEv2
+  std::uint64_t truncated = 0;  // to port 4791, cut before the BTH's end
+  std::array<std::uint64_t, 3> control{};  // by Control: ACK/NAK, atomic ACK, CNP
+  std::uint64_t controls() const noexcept { return control[0] + control[1] + control[2]; }
+};
+
+// "4 RoCEv2 packets carry no data and make no flow: 2 ACK/NAKs (BTH opcode
+// 0x11), 1 atomic ACK (0x12), 1 CNP (0x81)", naming only the kinds present.
+std::string control_text(const Tally& t) {
+  static constexpr std::array<const char*, 3> kWhat{"ACK/NAK", "atomic ACK", "CNP"};
+  static constexpr std::array<const char*, 3> kOpcode{"0x11", "0x12", "0x81"};
+  std::string s = std::to_string(t.controls()) + " RoCEv2 packet" + (t.controls() == 1 ? "" : "s") +
+                  (t.controls() == 1 ? " carries" : " carry") + " no data and make" + (t.controls() == 1 ? "s" : "") +
+                  " no flow: ";
+  bool first = true;
+  for (std::size_t k = 0; k < kWhat.size(); ++k) {
+    if (t.control[k] == 0) continue;
+    s += (first ? "" : ", ") + plural(t.control[k], kWhat[k]) + " (" + (first ? "BTH opcode " : "") + kOpcode[k] + ")";
+    first = false;
+  }
+  return s;
 }
 
 struct PcapCloser {
@@ -106,29 +155,34 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   out.files.push_back(name);
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint16_t>, std::size_t> index;
   std::vector<bool> several_qps;
-  std::uint64_t skipped = 0;
+  Tally tally;
   std::uint32_t record = 0;
   pcap_pkthdr* header = nullptr;
   const u_char* data = nullptr;
   int rc;
   while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
     ++record;
-    const auto pkt = roce_of(*link, data, header->caplen);
-    if (!pkt) {
-      ++skipped;
+    const Frame frame = roce_of(*link, data, header->caplen);
+    if (frame.kind != Frame::Roce) {
+      ++(frame.kind == Frame::Truncated ? tally.truncated : tally.skipped);
+      continue;
+    }
+    const Packet& pkt = frame.packet;
+    if (const Control c = control_of(pkt.opcode); c != Control::None) {
+      ++tally.control[static_cast<std::size_t>(c)];
       continue;
     }
     // The wire length, with a cooked or raw capture's pseudo-header counted
     // as the Ethernet header it stands for.
     const std::uint64_t wire = std::uint64_t{header->len} - std::min<std::uint64_t>(header->len, link->header) +
                                (dlt == DLT_EN10MB ? link->header : kEthernetHeader);
-    const auto [it, fresh] = index.try_emplace({pkt->src_ip, pkt->dst_ip, pkt->sport}, out.flows.size());
+    const auto [it, fresh] = index.try_emplace({pkt.src_ip, pkt.dst_ip, pkt.sport}, out.flows.size());
     if (fresh) {
       FlowRecord r;
-      r.src_ip = pkt->src_ip;
-      r.dst_ip = pkt->dst_ip;
-      r.sport = pkt->sport;
-      r.rqpn = pkt->dst_qp;
+      r.src_ip = pkt.src_ip;
+      r.dst_ip = pkt.dst_ip;
+      r.sport = pkt.sport;
+      r.rqpn = pkt.dst_qp;
       r.bytes = wire;
       out.flows.push_back(r);
       out.src_where.push_back({0, 0, 0, record});
@@ -136,14 +190,22 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
       several_qps.push_back(false);
     } else {
       out.flows.bytes[it->second] += wire;
-      if (out.flows.rqpn[it->second] != pkt->dst_qp) several_qps[it->second] = true;
+      if (out.flows.rqpn[it->second] != pkt.dst_qp) several_qps[it->second] = true;
     }
   }
   if (rc == PCAP_ERROR)
     return error(record + 1, std::string("damaged or truncated capture (libpcap: ") + pcap_geterr(pcap.get()) + ")");
-  if (out.flows.size() == 0)
+  const std::string truncated = plural(tally.truncated, "packet") +
+                                " to port 4791 truncated before the BTH (snap length " +
+                                std::to_string(pcap_snapshot(pcap.get())) + ")";
+  if (out.flows.size() == 0) {
+    if (tally.truncated > 0) return error(0, truncated);
+    if (tally.controls() > 0) return error(0, "no RoCEv2 data packets: " + control_text(tally));
     return error(0, "no RoCEv2 packets (IPv4, UDP to port 4791) among its " + plural(record, "record"));
-  if (skipped > 0) out.notes.push_back(name + ": skipped " + plural(skipped, "non-RoCE packet"));
+  }
+  if (tally.skipped > 0) out.notes.push_back(name + ": skipped " + plural(tally.skipped, "non-RoCE packet"));
+  if (tally.truncated > 0) out.notes.push_back(name + ": skipped " + truncated);
+  if (tally.controls() > 0) out.notes.push_back(name + ": " + control_text(tally));
   std::uint64_t mixed = 0;
   for (bool b : several_qps) mixed += b;
   if (mixed > 0)

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "workloads/csv_reader.h"
+#include "workloads/import_rdma_text.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim::workloads {
@@ -26,12 +28,22 @@ struct Failure {
 struct Qp {
   std::uint32_t dump = 0;
   std::uint32_t record = 0;  // 1-based position in its dump
+  std::uint32_t line = 0;    // text dumps: the QP's line
   std::string ifname;
   std::uint32_t lqpn = 0;
   std::uint32_t rqpn = 0;
   bool has_rqpn = false;
   bool rc_rts = false;
 };
+
+// Where a QP was read, for errors: its line in a text dump, its record in JSON.
+[[noreturn]] void fail_at(const std::string& file, const Qp& q, std::string message) {
+  fail(file, q.line, q.line ? 1 : 0, q.line ? 0 : q.record, {}, std::move(message));
+}
+
+std::string place(const std::string& file, const Qp& q) {
+  return file + (q.line ? " line " + std::to_string(q.line) : " record " + std::to_string(q.record));
+}
 
 std::string describe(const Qp& q) {
   return "QP " + q.ifname + " lqpn " + std::to_string(q.lqpn) +
@@ -144,11 +156,33 @@ struct PositionedDom : nlohmann::detail::json_sax_dom_parser<json> {
   }
 };
 
+bool is_json(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (text[first] == '[' || text[first] == '{');
+}
+
+void read_text_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
+  auto parsed = parse_rdma_text(dump.text, dump.name);
+  if (auto* e = std::get_if<ImportError>(&parsed)) throw Failure{std::move(*e)};
+  for (RdmaQp& r : std::get<std::vector<RdmaQp>>(parsed)) {
+    Qp q{index, r.record, r.line, std::move(r.ifname), r.lqpn, r.rqpn, r.has_rqpn, r.type == "RC" && r.state == "RTS"};
+    if (q.rc_rts && !q.has_rqpn) fail_at(dump.name, q, describe(q) + ": RC QP in RTS state without rqpn");
+    out.push_back(std::move(q));
+  }
+}
+
 void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
+  if (!is_json(dump.text)) return read_text_dump(dump, index, out);
   json doc;
   PositionedDom dom(doc, false);
   if (!json::sax_parse(dump.text, &dom)) {
     const auto [line, column] = line_column(dump.text, dom.offset);
+    // iproute2 5.5 to 6.6 close each QP's object before -dd's driver fields
+    // (newline_indent() called newline(), which closed it): never valid JSON.
+    if (dump.text.find("\"drv_") != std::string_view::npos)
+      fail(dump.name, line, column, 0, {},
+           "invalid JSON from rdma -dd (iproute2 before 6.7 prints the driver fields outside each QP's "
+           "object): drop -dd and run rdma -j resource show qp again");
     fail(dump.name, line, column, 0, {}, "invalid JSON: " + dom.cause);
   }
   if (!doc.is_array()) fail(dump.name, 0, 0, 0, {}, "expected a JSON array of QPs (rdma resource show qp -j)");
@@ -180,6 +214,32 @@ std::string plural(std::uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+using PairIndex = std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>>;
+
+// The index of QP i's partner: the QP whose (lqpn, rqpn) is i's reversed.
+// None (when allowed) or several are errors naming the QP.
+std::optional<std::size_t> find_partner(std::span<const RdmaDump> dumps, const std::vector<Qp>& qps,
+                                        const PairIndex& by_pair, std::size_t i, bool allow_unpaired) {
+  const Qp& q = qps[i];
+  std::vector<std::size_t> partners;
+  if (const auto it = by_pair.find({q.rqpn, q.lqpn}); it != by_pair.end())
+    for (std::size_t p : it->second)
+      if (p != i) partners.push_back(p);
+  if (partners.empty()) {
+    if (allow_unpaired) return std::nullopt;
+    fail_at(dumps[q.dump].name, q,
+            describe(q) + " has no partner (no QP with lqpn " + std::to_string(q.rqpn) + " and rqpn " +
+                std::to_string(q.lqpn) + " in the dumps)");
+  }
+  if (partners.size() > 1) {
+    const Qp &a = qps[partners[0]], &b = qps[partners[1]];
+    fail_at(dumps[q.dump].name, q,
+            describe(q) + " has several partners: " + place(dumps[a.dump].name, a) + " and " +
+                place(dumps[b.dump].name, b));
+  }
+  return partners[0];
+}
+
 ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, const std::string& map_name,
                     const RdmaOptions& opt) {
   ImportedFlows out;
@@ -192,7 +252,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
   std::vector<Qp> qps;
   for (std::uint32_t d = 0; d < dumps.size(); ++d) read_dump(dumps[d], d, qps);
   // (lqpn, rqpn) -> QPs, to find each QP's partner: the one whose pair is reversed.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> by_pair;
+  PairIndex by_pair;
   for (std::size_t i = 0; i < qps.size(); ++i)
     if (qps[i].has_rqpn) by_pair[{qps[i].lqpn, qps[i].rqpn}].push_back(i);
 
@@ -201,35 +261,22 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
   auto where = [&](const Qp& q) -> const MapEntry& {
     const auto it = map.find({q.dump, q.ifname});
     if (it == map.end())
-      fail(dumps[q.dump].name, 0, 0, q.record, {},
-           describe(q) + ": " + map_name + " maps no address to device " + q.ifname + " of this host");
+      fail_at(dumps[q.dump].name, q,
+              describe(q) + ": " + map_name + " maps no address to device " + q.ifname + " of this host");
     return it->second;
   };
-  for (const Qp& q : qps) {
+  for (std::size_t i = 0; i < qps.size(); ++i) {
+    const Qp& q = qps[i];
     if (!q.rc_rts) {
       ++other[q.dump];
       continue;
     }
-    std::vector<std::size_t> partners;
-    if (const auto it = by_pair.find({q.rqpn, q.lqpn}); it != by_pair.end())
-      for (std::size_t p : it->second)
-        if (!(qps[p].dump == q.dump && qps[p].record == q.record)) partners.push_back(p);
-    if (partners.empty()) {
-      if (opt.allow_unpaired) {
-        ++unpaired;
-        continue;
-      }
-      fail(dumps[q.dump].name, 0, 0, q.record, {},
-           describe(q) + " has no partner (no QP with lqpn " + std::to_string(q.rqpn) + " and rqpn " +
-               std::to_string(q.lqpn) + " in the dumps)");
+    const auto partner = find_partner(dumps, qps, by_pair, i, opt.allow_unpaired);
+    if (!partner) {
+      ++unpaired;
+      continue;
     }
-    if (partners.size() > 1) {
-      const Qp &a = qps[partners[0]], &b = qps[partners[1]];
-      fail(dumps[q.dump].name, 0, 0, q.record, {},
-           describe(q) + " has several partners: " + dumps[a.dump].name + " record " + std::to_string(a.record) +
-               " and " + dumps[b.dump].name + " record " + std::to_string(b.record));
-    }
-    const Qp& p = qps[partners[0]];
+    const Qp& p = qps[*partner];
     if (p.dump == q.dump && p.ifname == q.ifname) {
       ++loopback;
       continue;
@@ -241,7 +288,9 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
     r.sport = linux_roce_sport(q.lqpn, q.rqpn);
     r.lqpn = q.lqpn;
     r.rqpn = q.rqpn;
-    r.bytes = opt.flow_bytes;
+    // The pair's traffic counted once: its two directions share flow_bytes,
+    // the QP read first taking the odd byte (each direction at least one).
+    r.bytes = std::max<std::uint64_t>(1, share(opt.flow_bytes, 2, i < *partner ? 0 : 1));
     out.flows.push_back(r);
     out.src_where.push_back(src.where);
     out.dst_where.push_back(dst.where);

@@ -1,6 +1,7 @@
-// RoCEv2 flows from the QP tables of the hosts of a job: the JSON that
-// `rdma resource show qp -j` (iproute2, rdma/res-qp.c) prints on each host,
-// plus a map from (host, RDMA device) to the device's IP address.
+// RoCEv2 flows from the QP tables of the hosts of a job: what `rdma resource
+// show qp` (iproute2, rdma/res-qp.c) prints on each host, as JSON (-j) or as
+// the text people paste (import_rdma_text.h), plus a map from (host, RDMA
+// device) to the device's IP address.
 //
 // The map is CSV with a header line `host,ifname,ip`: `host` names a dump (its
 // name as given, its file name, or its file name without the extension:
@@ -10,9 +11,14 @@
 // Each RC QP in state RTS is one flow from its device's address to its
 // partner's: the QP on another dump, or another device, whose lqpn is this
 // QP's rqpn and whose rqpn is this QP's lqpn. The source port is the kernel's
-// for the pair (linux_roce_sport(lqpn, rqpn)), the destination port 4791,
-// and the bytes `flow_bytes` (rdma shows no traffic counts). Other QPs (UD,
-// GSI, not yet or no longer in RTS) are skipped and counted in a note.
+// for the pair (linux_roce_sport(lqpn, rqpn), the same both ways), the
+// destination port 4791. A pair is one RC connection, so its traffic is
+// counted once: `flow_bytes` is what the pair carries, split evenly over its
+// two directions (each QP's flow carries half). rdma shows no byte counters
+// and nothing that tells the QP that sends data from the one that answers (an
+// NCCL connection's sender and receiver QPs look alike; their PSNs start at 0
+// but wrap every 2^24 packets), so the split cannot follow the data. Other QPs
+// (UD, GSI, not yet or no longer in RTS) are skipped and counted in a note.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +32,11 @@ namespace ecmpsim::workloads {
 
 struct RdmaDump {
   std::string name;       // for messages and for matching the map's `host`
-  std::string_view text;  // the JSON
+  std::string_view text;  // the JSON or text output
 };
 
 struct RdmaOptions {
-  std::uint64_t flow_bytes = 1;
+  std::uint64_t flow_bytes = 1;  // per QP pair, half each way
   // Skip a QP whose partner is in none of the dumps (counted in a note)
   // instead of failing.
   bool allow_unpaired = false;

@@ -2,9 +2,11 @@
 // collective generator takes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "hashing/named.h"
 #include "workloads/collective.h"
 #include "workloads/flow.h"
 #include "workloads/roce.h"
@@ -23,6 +25,12 @@ struct JobLayout {
   std::uint32_t nic(std::uint32_t node, std::uint32_t k) const { return nics[node * nics_per_node + k]; }
 };
 
+// What a config says about the crossNic of NCCL's ring graph (ring.h,
+// ring_graph): derive it from NCCL_CROSS_NIC, or force it off or on.
+enum class CrossNicOutcome : std::uint8_t { Auto, Off, On };
+inline constexpr std::array<Named<CrossNicOutcome>, 3> kCrossNicOutcomes{
+    {{CrossNicOutcome::Auto, "auto"}, {CrossNicOutcome::Off, "off"}, {CrossNicOutcome::On, "on"}}};
+
 struct CollectiveParams {
   Collective collective = Collective::RingAllReduce;
   std::uint64_t message_bytes = 0;  // S
@@ -30,12 +38,17 @@ struct CollectiveParams {
   std::uint32_t search_channels = 0;  // channels the topology search found; 0 = default_search_channels(C)
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;       // NCCL_CROSS_NIC: 0, 1 or 2
+  CrossNicOutcome ring_cross_nic = CrossNicOutcome::Auto;
+  bool pxn = true;                  // NCCL_PXN_DISABLE=0: p2p sends via the destination GPU's rail
   std::uint32_t peer_offset = 1;    // send/recv: rank r sends to rank r + offset
 };
 
-// NCCL doubles the channels its search finds: C/2 when C is even, else C.
+// The P channels ncclTopoPostset (src/graph/connect.cc) starts from: it always
+// doubles them (channel c+P copies channel c's ring and runs tree 1), so C = 2P.
+// An odd C comes from NCCL_MAX_NCHANNELS cutting 2P short, most simply by one:
+// P = (C+1)/2, as ceil(C/2) for every C.
 constexpr std::uint32_t default_search_channels(std::uint32_t channels) noexcept {
-  return channels % 2 == 0 ? channels / 2 : channels;
+  return channels / 2 + channels % 2;
 }
 
 // Appends the network flows of one collective (traffic between GPUs of the

@@ -17,23 +17,51 @@ struct RingNics {
   friend constexpr bool operator==(RingNics, RingNics) = default;
 };
 
+// The crossNic value of the ring graph NCCL's search ended with. NCCL_CROSS_NIC
+// is a permission, not an outcome: with 2 (the default) ncclTopoCompute
+// (src/graph/search.cc) sets graph->crossNic = 0, searches, and retries with
+// crossNic 2 only after every crossNic 0 search at that speed fell short; the
+// crossNic 2 graph replaces the first one only if it has more bandwidth
+// (ncclTopoCompareGraphs). With 1 it searches with crossNic 1 from the start.
+enum class RingGraph : std::uint8_t {
+  SameNic,    // crossNic 0: a channel leaves every node by the NIC it entered
+  CrossNic1,  // crossNic 1: channels pair NICs (enter a, leave b), no exchange
+  CrossNic2,  // crossNic 2: paired, and channels c, c^1 swap on odd nodes
+};
+
+// The crossNic 0 search falls short only where a ring cannot leave a node by
+// the NIC it entered at the bandwidth a crossing ring gets. ecmpsim's nodes
+// are identical and rail-aligned (NIC k close to GPUs floor(kG/K) ..
+// floor((k+1)G/K)-1) and a ring's last GPU reaches its entry NIC at full
+// bandwidth: from the same GPU (G = 1), from a second GPU close to it
+// (G >= 2K), or over NVLink through a GPU close to it (a PXN path, NCCL >=
+// 2.12). So Auto never needs cross-NIC here: NCCL_CROSS_NIC 0 and 2 give
+// SameNic, 1 gives CrossNic1. Nodes outside this model (a path back that
+// crosses CPU sockets, NICs of unequal speed, asymmetric nodes) make NCCL log
+// "Pattern 4, crossNic 2" for its ring graph: force On for them.
+constexpr RingGraph ring_graph(std::uint8_t cross_nic, CrossNicOutcome outcome) noexcept {
+  if (cross_nic == 0 || outcome == CrossNicOutcome::Off) return RingGraph::SameNic;
+  if (cross_nic == 1) return RingGraph::CrossNic1;
+  return outcome == CrossNicOutcome::On ? RingGraph::CrossNic2 : RingGraph::SameNic;
+}
+
 // The model of NCCL's ring graph (src/graph/search.cc, connect.cc):
 //  - search channel ch = channel mod search_channels;
 //  - the search starts channel ch at NIC ch mod K (ncclTopoSearchRecNet tries
 //    nets[(nChannels + i) % netCount] first);
-//  - cross_nic 0: the ring leaves by the NIC it entered (same asic/port);
-//  - cross_nic 1 or 2: channels pair up, 2p entering on NIC a = 2p mod K and
+//  - crossNic 0: the ring leaves by the NIC it entered (ncclTopoSearchCheckNet);
+//  - crossNic 1 or 2: channels pair up, 2p entering on NIC a = 2p mod K and
 //    leaving on b = (2p+1) mod K, 2p+1 entering on b and leaving on a (with
-//    NCCL_CROSS_NIC=2 an odd channel must reuse its partner's NICs swapped);
-//  - cross_nic 2, an even number of search channels and an odd node index:
-//    channels c and c^1 swap on that node (ncclTopoPostset), so node n's
-//    send NIC is node n+1's receive NIC and every hop stays on one rail.
+//    crossNic 2 an odd channel must reuse its partner's NICs swapped);
+//  - crossNic 2, an even number of search channels and an odd node index:
+//    channels c and c^1 swap on that node (ncclTopoPostset, "Alternate rings
+//    to avoid crossing rails"), so node n's send NIC is node n+1's receive NIC.
 constexpr RingNics ring_nics(std::uint32_t node, std::uint32_t channel, std::uint32_t search_channels,
-                             std::uint32_t nics, std::uint8_t cross_nic) noexcept {
+                             std::uint32_t nics, RingGraph graph) noexcept {
   std::uint32_t ch = channel % search_channels;
-  if (cross_nic == 2 && search_channels % 2 == 0 && node % 2 == 1) ch ^= 1;
+  if (graph == RingGraph::CrossNic2 && search_channels % 2 == 0 && node % 2 == 1) ch ^= 1;
   const std::uint32_t recv = ch % nics;
-  return {recv, cross_nic == 0 ? recv : (ch ^ 1) % nics};
+  return {recv, graph == RingGraph::SameNic ? recv : (ch ^ 1) % nics};
 }
 
 // For every channel c and each of its QPs, node n's sender sends to node

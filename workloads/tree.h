@@ -21,11 +21,12 @@ TreeLinks btree(int n, int r) noexcept;
 // ncclGetDtree: tree 0 is btree; tree 1 shifts it by one (n odd) or mirrors it (n even).
 std::array<TreeLinks, 2> dtree(int n, int r) noexcept;
 
-// Channel c runs tree (c / search_channels) mod 2 — tree 0 on the first half
-// of the channels, tree 1 on the second — and uses NIC (c mod
-// search_channels) mod K on both ends of an edge (tree graphs are symmetric).
-// Each edge carries the channel's share of S, S/C, up (reduce) and the same
-// down (broadcast), split over the QPs of a connection.
+// Channel c runs tree (c / P) mod 2, P = search_channels: ncclTopoPreset gives
+// channel c < P tree 0 and its copy c+P tree 1 (connectTrees), and the copies
+// NCCL makes after (copyChannels) repeat that pattern every 2P channels. It
+// uses NIC (c mod P) mod K on both ends of an edge (tree graphs are
+// symmetric). Each edge carries the channel's share of S, S/C, up (reduce)
+// and the same down (broadcast), split over the QPs of a connection.
 void tree_flows(const CollectiveParams& p, const JobLayout& layout, FlowMaker& maker, Flows& out);
 
 }  // namespace ecmpsim::workloads

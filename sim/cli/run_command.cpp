@@ -83,7 +83,8 @@ Action add_run_command(CLI::App& app) {
       ->check(one_of(workloads::kFlowsFormats));
   sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses");
   sub->add_option("--flow-bytes", opt->flow_bytes,
-                  "rdma: bytes each imported QP flow carries (default: the first job's message_bytes)");
+                  "rdma: bytes each QP pair carries, half in each direction (default: the first job's "
+                  "message_bytes)");
   sub->add_flag("--allow-unpaired", opt->import.allow_unpaired,
                 "rdma: skip (and count) QPs with no partner instead of failing");
   sub->footer("Config keys (TOML):\n" + config_reference());

@@ -37,6 +37,9 @@ JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string&
   if (job.search_channels > job.channels)
     throw InputError(key_pos(t, "search_channels", at, file, section),
                      "search_channels exceeds channels (" + std::to_string(job.channels) + ")");
+  if (job.cross_nic == 0 && job.ring_cross_nic == workloads::CrossNicOutcome::On)
+    throw InputError(key_pos(t, "ring_cross_nic", at, file, section),
+                     "\"on\" needs a cross_nic that permits crossing (1 or 2), not 0");
   if (std::uint64_t{job.roce.sport_base} + job.roce.sport_range > 65536)
     throw InputError(key_pos(t, "sport_range", at, file, section), "sport_base + sport_range exceeds 65536");
   return job;

@@ -41,13 +41,26 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
                          "the channels per peer pair (NCCL_NCHANNELS_PER_NET_PEER).",
                          1, 1024, [](auto& s) -> auto& { return s.channels; }),
       uint_knob<JobSpec>("search_channels",
-                         "Channels NCCL's topology search found (they decide the NICs); 0 = channels/2 when "
-                         "channels is even (NCCL doubles what it finds), else channels.",
+                         "The P channels NCCL's search handed on (they decide the NICs): NCCL doubles them, channel "
+                         "c+P copying channel c's ring and running tree 1; 0 = ceil(channels/2).",
                          0, 1024, [](auto& s) -> auto& { return s.search_channels; }),
       uint_knob<JobSpec>("qps_per_connection", "NCCL_IB_QPS_PER_CONNECTION: RC QPs per connection.", 1, 128,
                          [](auto& s) -> auto& { return s.qps_per_connection; }),
-      uint_knob<JobSpec>("cross_nic", "NCCL_CROSS_NIC: 0 rings leave by the NIC they entered, 1 they may cross, 2 (NCCL's default) alternate channels and swap them on odd nodes.", 0, 2,
-                         [](auto& s) -> auto& { return s.cross_nic; }),
+      uint_knob<JobSpec>("cross_nic",
+                         "NCCL_CROSS_NIC, a permission: 0 rings never change NIC inside a node, 1 they may, 2 "
+                         "(NCCL's default) only if the search without crossing falls short (see ring_cross_nic).",
+                         0, 2, [](auto& s) -> auto& { return s.cross_nic; }),
+      enum_knob<JobSpec>(
+          "ring_cross_nic",
+          "The crossNic of the ring graph NCCL ends with (its log: \"Pattern 4, crossNic N\"). \"auto\": 0 for "
+          "cross_nic 0 and 2 on these identical rail-aligned nodes (each channel enters and leaves a node by one "
+          "NIC), 1 for cross_nic 1; \"off\" forces 0; \"on\" forces cross_nic's value (2: channels pair NICs "
+          "and swap on odd nodes).",
+          kCrossNicOutcomes, [](auto& s) -> auto& { return s.ring_cross_nic; }),
+      bool_knob<JobSpec>("pxn",
+                         "PXN (NCCL >= 2.12, NCCL_PXN_DISABLE=0): all-to-all and send/recv leave the sender's node "
+                         "by the NIC of the destination GPU's rail, reached over NVLink; false = the sender's own NIC.",
+                         [](auto& s) -> auto& { return s.pxn; }),
       uint_knob<JobSpec>("peer_offset", "Send/recv: rank r sends to rank (r + peer_offset) mod ranks.", 1, 1u << 24,
                          [](auto& s) -> auto& { return s.peer_offset; }),
       enum_knob<JobSpec>("sport_model",

@@ -16,6 +16,7 @@
 #include "sim/config/sweep_metric.h"
 #include "sim/base/units.h"
 #include "workloads/collective.h"
+#include "workloads/job.h"
 #include "workloads/placement.h"
 #include "workloads/roce.h"
 
@@ -189,9 +190,11 @@ struct JobSpec {
   std::uint64_t seed = 0;          // random placement, QP numbers and source ports
   Bytes message{1ULL << 30};
   std::uint32_t channels = 4;
-  std::uint32_t search_channels = 0;  // 0 = channels/2 when even, else channels
+  std::uint32_t search_channels = 0;  // 0 = ceil(channels/2)
   std::uint32_t qps_per_connection = 1;
   std::uint8_t cross_nic = 2;
+  workloads::CrossNicOutcome ring_cross_nic = workloads::CrossNicOutcome::Auto;
+  bool pxn = true;
   std::uint32_t peer_offset = 1;
   workloads::RoceParams roce;
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built

@@ -51,9 +51,10 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
       throw InputError({{}, 0, 0, "--flows"}, "a directory is only read for rdma dumps");
     format = FlowsFormat::Rdma;
     for (const auto& entry : fs::directory_iterator(o.flows, ec))
-      if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) paths.push_back(entry.path().string());
+      if ((entry.path().extension() == ".json" || entry.path().extension() == ".txt") && entry.is_regular_file(ec))
+        paths.push_back(entry.path().string());
     std::sort(paths.begin(), paths.end());
-    if (paths.empty()) throw InputError({o.flows, 0, 0, {}}, "no *.json rdma dumps in this directory");
+    if (paths.empty()) throw InputError({o.flows, 0, 0, {}}, "no *.json or *.txt rdma dumps in this directory");
   } else {
     std::string_view rest = o.flows;
     for (;;) {
@@ -89,7 +90,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
   workloads::RdmaOptions ropt;
-  // rdma shows no traffic counts: by default each flow carries the first job's message size.
+  // rdma shows no traffic counts: by default each QP pair carries the first job's message size.
   const Bytes fallback = spec.jobs.empty() ? JobSpec{}.message : spec.jobs.front().message;
   ropt.flow_bytes = (o.flow_bytes ? *o.flow_bytes : fallback).value;
   ropt.allow_unpaired = o.allow_unpaired;

@@ -17,7 +17,7 @@ struct FlowsImportOptions {
   std::string flows;   // a file; for rdma also comma-separated files or a directory
   std::string format;  // "csv", "rdma", "pcap"; empty = detect from content and name
   std::string rdma_map;  // rdma: the device -> IP map file
-  std::optional<Bytes> flow_bytes;  // rdma: bytes per flow; default the first job's message size
+  std::optional<Bytes> flow_bytes;  // rdma: bytes per QP pair; default the first job's message size
   bool allow_unpaired = false;      // rdma: skip QPs without a partner instead of failing
 };
 

@@ -64,6 +64,8 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     p.search_channels = job.search_channels;
     p.qps_per_connection = job.qps_per_connection;
     p.cross_nic = job.cross_nic;
+    p.ring_cross_nic = job.ring_cross_nic;
+    p.pxn = job.pxn;
     p.peer_offset = job.peer_offset;
     workloads::QpnAllocator qpns(endpoints.size(), job.roce);
     workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);

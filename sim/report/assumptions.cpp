@@ -5,6 +5,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "sim/base/parse.h"
+#include "workloads/ring.h"
 
 namespace ecmpsim {
 namespace {
@@ -136,6 +137,22 @@ std::string routing_summary(const ScenarioSpec& s) {
   return "static " + std::string(name_of(kStaticPolicies, s.policy));
 }
 
+// How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
+// the search channel for trees.
+std::string nic_choice(const JobSpec& j) {
+  using workloads::Collective;
+  if (j.collective == Collective::AllToAll || j.collective == Collective::SendRecv)
+    return j.pxn || j.cross_nic == 0 ? "; the sender uses the NIC of the destination GPU's rail (PXN)"
+                                     : "; each GPU sends on its own NIC (PXN off)";
+  if (j.collective == Collective::TreeAllReduce)
+    return "; tree edges of channel c use NIC (c mod P) mod K at both ends";
+  const auto g = workloads::ring_graph(j.cross_nic, j.ring_cross_nic);
+  std::string s = "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic) + ", ring graph crossNic ";
+  if (g == workloads::RingGraph::SameNic) return s + "0 (each channel enters and leaves a node by one NIC)";
+  if (g == workloads::RingGraph::CrossNic1) return s + "1 (channels pair NICs)";
+  return s + "2 (channels pair NICs and swap on odd nodes)";
+}
+
 std::vector<Assumption> assumptions(const Spec& spec) {
   std::vector<Assumption> out;
   fabric_assumptions(spec.fabric, out);
@@ -158,8 +175,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     out.push_back({"collective" + p, coll});
     out.push_back({"message" + p, "S = " + size_text(j.message)});
     out.push_back({"channels" + p, std::to_string(j.channels) + " NCCL channels, each with its own connections" +
-                                       (fs.nics_per_node > 1 ? "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic)
-                                                             : std::string())});
+                                       (fs.nics_per_node > 1 ? nic_choice(j) : std::string())});
     const workloads::RoceParams& r = j.roce;
     std::string qps = std::to_string(j.qps_per_connection) + " QP" + (j.qps_per_connection == 1 ? "" : "s") +
                       " per connection (bytes split evenly); QP numbers ";

@@ -43,9 +43,11 @@ TEST_CASE("ecmpsim flows on the shipped multi-NIC config") {
     }
   }
   CHECK(ring == 64);
-  // Channel 0 of the ring: node0 sends on NIC 1 (search channel 0: in 0, out 1).
-  CHECK(flows[0].at("src") == "node0.nic1");
-  CHECK(flows[0].at("dst") == "node2.nic1");
+  // Channel 0 of the ring: the search kept crossNic 0 (NCCL_CROSS_NIC=2 on
+  // identical nodes), so node0 receives and sends on NIC 0 (search channel 0).
+  CHECK(flows[0].at("src") == "node0.nic0");
+  CHECK(flows[0].at("dst") == "node2.nic0");
+  CHECK(flows[1].at("src") == "node2.nic0");
 }
 
 TEST_CASE("ecmpsim flows --format csv has a header and one row per flow") {

@@ -16,3 +16,9 @@ head -c 200 roce_mixed.pcap > roce_truncated.pcap
 # Cut the pcapng 10 bytes short: record 7's block loses its end.
 size=$(stat -c %s roce_mixed.pcapng)
 head -c $((size - 10)) roce_mixed.pcapng > roce_truncated.pcapng
+text2pcap -q -F pcap roce_control.hex roce_control.pcap
+# Snap lengths that cut the BTH (editcap, also from wireshark-common, keeps each
+# frame's original length): 50 bytes cut every RoCEv2 packet of roce_mixed
+# before its BTH ends (byte 54, 58 with the VLAN tag); 54 cut only record 7's.
+editcap -F pcap -s 50 roce_mixed.pcap roce_snap50.pcap
+editcap -F pcap -s 54 roce_mixed.pcap roce_snap54.pcap

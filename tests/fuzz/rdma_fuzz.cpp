@@ -1,6 +1,7 @@
-// The `rdma resource show qp -j` importer. The input is split at the first
-// NUL byte (or kept whole) into two host dumps, and the device map is fixed,
-// so the fuzzer explores pairing across hosts as well as the JSON parser.
+// The `rdma resource show qp` importer, JSON (-j) and text. The input is split
+// at the first NUL byte (or kept whole) into two host dumps, and the device map
+// is fixed, so the fuzzer explores pairing across hosts as well as both parsers
+// (each dump's first non-blank byte picks its form).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

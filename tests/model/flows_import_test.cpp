@@ -43,6 +43,35 @@ TEST_CASE("the input format is recognised by magic number, JSON start or extensi
   CHECK(detect_flows_format("", "x.pcapng") == FlowsFormat::Pcap);
   CHECK(detect_flows_format("", "x.json") == FlowsFormat::Rdma);
   CHECK(detect_flows_format("src_ip,dst_ip", "x.txt") == FlowsFormat::Csv);
+  // The text `rdma resource show qp` prints, pasted as it is, with or without the prompt.
+  CHECK(detect_flows_format("link mlx5_0/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core] ", "h.txt") ==
+        FlowsFormat::Rdma);
+  CHECK(detect_flows_format("\n  link mlx5_0/- lqpn 7", "h") == FlowsFormat::Rdma);
+  CHECK(detect_flows_format("$ rdma res show qp\nlink mlx5_0/1 lqpn 1", "h.log") == FlowsFormat::Rdma);
+  CHECK(detect_flows_format("# rdma -dd resource show qp\n", "h.log") == FlowsFormat::Rdma);
+  // Negative controls: CSV comments and headers stay CSV.
+  CHECK(detect_flows_format("# flows of job 3\nsrc_ip,dst_ip", "f.csv") == FlowsFormat::Csv);
+  CHECK(detect_flows_format("linked,src_ip", "f") == FlowsFormat::Csv);
+}
+
+TEST_CASE("ecmpsim run --flows reads pasted rdma text dumps like their JSON") {
+  const std::string json = kSrc + "/tests/data/rdma", text = kSrc + "/tests/data/rdma_text";
+  const auto a = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", json, "--rdma-map", json + "/map.csv",
+                          "--format", "csv"});
+  // A directory of *.txt dumps; files detected as rdma without --flows-format.
+  const auto b = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", text, "--rdma-map", json + "/map.csv",
+                          "--format", "csv"});
+  const auto c = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", text + "/host1.txt," + text + "/host2.txt",
+                          "--rdma-map", json + "/map.csv", "--format", "csv"});
+  REQUIRE(a.code == 0);
+  REQUIRE(b.code == 0);
+  REQUIRE(c.code == 0);
+  CHECK(b.out == a.out);
+  CHECK(c.out == a.out);
+  // One text dump alone is detected as rdma, not CSV: it asks for its map.
+  const auto d = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", text + "/host1.txt"});
+  CHECK(d.code == 2);
+  CHECK(d.err == "ecmpsim: --rdma-map: required for rdma flows (a CSV host,ifname,ip)\n");
 }
 
 TEST_CASE("imported flows are placed on the endpoints owning their addresses") {
@@ -121,10 +150,11 @@ TEST_CASE("ecmpsim run --flows reads a capture and reports the skipped packets o
   const std::string cap = kSrc + "/tests/data/roce_mixed.pcap";
   const auto r = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", cap, "--format", "json"});
   REQUIRE(r.code == 0);
-  CHECK(r.err == "ecmpsim: " + cap + ": skipped 2 non-RoCE packets\n");
-  // Three flows (tests/import_pcap_test.cpp): 148 + 62 + 152 bytes.
+  CHECK(r.err == "ecmpsim: " + cap + ": skipped 2 non-RoCE packets\necmpsim: " + cap +
+                     ": 1 RoCEv2 packet carries no data and makes no flow: 1 ACK/NAK (BTH opcode 0x11)\n");
+  // Two flows (tests/import_pcap_test.cpp): 148 + 152 bytes; the ACK is no flow.
   CHECK(r.out.find("\"collective\": \"imported\",\n    \"format\": \"pcap\",\n    \"files\": \"" + cap +
-                   "\",\n    \"flows\": 3,\n    \"bytes\": 362") != std::string::npos);
+                   "\",\n    \"flows\": 2,\n    \"bytes\": 300") != std::string::npos);
 }
 
 TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes them") {
@@ -136,22 +166,23 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
                      "/host2.json: skipped 1 QP not RC in RTS state\n");
   // Four flows (tests/import_rdma_test.cpp): 10.0.0.1 (host0) <-> 10.0.1.1 (host4) and
   // 10.0.0.2 (host1) <-> 10.0.1.2 (host5). dst-mod sends host K's traffic over spine K mod 4:
-  // host4 and host0 over spine0, host5 and host1 over spine1, 1 MiB each.
+  // host4 and host0 over spine0, host5 and host1 over spine1. Each QP pair
+  // carries 1 MiB, half each way: 512 KiB per flow.
   std::string busy;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);)
     if (line.rfind("static,", 0) == 0 && line.find(",0,0") == std::string::npos) busy += line + "\n";
   // Each flow is alone on every link of its path, so it starts at the full 400 Gb/s (start_gbps).
   CHECK(busy ==
-        "static,leaf0,spine0,1,1048576,400\nstatic,spine0,leaf0,1,1048576,400\nstatic,leaf0,spine1,1,1048576,400\n"
-        "static,spine1,leaf0,1,1048576,400\nstatic,leaf1,spine0,1,1048576,400\nstatic,spine0,leaf1,1,1048576,400\n"
-        "static,leaf1,spine1,1,1048576,400\nstatic,spine1,leaf1,1,1048576,400\n");
-  // Comma-separated dumps read the same, and without --flow-bytes each flow
-  // carries the config's message size (1 GiB).
+        "static,leaf0,spine0,1,524288,400\nstatic,spine0,leaf0,1,524288,400\nstatic,leaf0,spine1,1,524288,400\n"
+        "static,spine1,leaf0,1,524288,400\nstatic,leaf1,spine0,1,524288,400\nstatic,spine0,leaf1,1,524288,400\n"
+        "static,leaf1,spine1,1,524288,400\nstatic,spine1,leaf1,1,524288,400\n");
+  // Comma-separated dumps read the same, and without --flow-bytes each of the
+  // two QP pairs carries the config's message size (1 GiB): 2 GiB in all.
   const auto j = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir + "/host1.json," + dir + "/host2.json",
                           "--rdma-map", dir + "/map.csv", "--format", "json"});
   REQUIRE(j.code == 0);
-  CHECK(j.out.find("\"flows\": 4,\n    \"bytes\": 4294967296") != std::string::npos);
+  CHECK(j.out.find("\"flows\": 4,\n    \"bytes\": 2147483648") != std::string::npos);
 }
 
 TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {

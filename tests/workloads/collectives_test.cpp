@@ -11,7 +11,7 @@ using namespace ecmpsim::workloads;
 namespace {
 
 Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics, std::uint64_t s,
-          std::uint32_t channels = 2, std::uint32_t qps = 2) {
+          std::uint32_t channels = 2, std::uint32_t qps = 2, bool pxn = true) {
   JobLayout layout{gpus, nics, {}};
   for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
   std::vector<std::uint32_t> ips(nodes * nics, 1);
@@ -24,6 +24,7 @@ Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t n
   p.message_bytes = s;
   p.channels = channels;
   p.qps_per_connection = qps;
+  p.pxn = pxn;
   generate(p, layout, maker, out);
   return out;
 }
@@ -60,12 +61,17 @@ TEST_CASE("traffic inside a node never enters the network (2 nodes x 8 GPUs x 8 
   CHECK(total(a2a) == 8 * s);
   CHECK(a2a.size() == 16 * 8);
   for (std::size_t f = 0; f < a2a.size(); ++f) CHECK(a2a.src[f] / 8 != a2a.dst[f] / 8);
-  // Send/recv to rank r+1: only 7 -> 8 and 15 -> 0 cross, from GPU 7's NIC 7
-  // to GPU 0's NIC 0 (endpoint 8), and from endpoint 15 to endpoint 0.
+  // Send/recv to rank r+1: only 7 -> 8 and 15 -> 0 cross, to GPU 0's NIC 0
+  // (endpoints 8 and 0). With PXN GPU 7 hands the data over NVLink to GPU 0 of
+  // its own node, which sends on its NIC 0 (endpoints 0 and 8); without, GPU 7
+  // sends on its own NIC 7 (endpoints 7 and 15).
   const Flows sr = run(Collective::SendRecv, 2, 8, 8, s, 1, 1);
   REQUIRE(sr.size() == 2);
-  CHECK(sr.src == std::vector<std::uint32_t>{7, 15});
+  CHECK(sr.src == std::vector<std::uint32_t>{0, 8});
   CHECK(sr.dst == std::vector<std::uint32_t>{8, 0});
+  const Flows own = run(Collective::SendRecv, 2, 8, 8, s, 1, 1, false);
+  CHECK(own.src == std::vector<std::uint32_t>{7, 15});
+  CHECK(own.dst == std::vector<std::uint32_t>{8, 0});
   CHECK(total(sr) == 2 * s);
   CHECK(sr.job[0] == 3);
   CHECK(sr.collective[0] == static_cast<std::uint8_t>(Collective::SendRecv));
@@ -77,6 +83,39 @@ TEST_CASE("p2p NIC of a GPU") {
   CHECK(p2p_nic(1, 2, 4, 0) == 2);  // GPU 1 of 2 has NICs 2 and 3, by channel
   CHECK(p2p_nic(1, 2, 4, 1) == 3);
   CHECK(p2p_nic(7, 8, 1, 5) == 0);
+}
+
+TEST_CASE("p2p NICs of a connection: the receiver's own, the sender's by PXN or its own") {
+  // 8 GPUs x 4 NICs: GPU 5 (NIC 2) sends to a GPU 2 (NIC 1) of another node.
+  CHECK(p2p_nics(5, 2, 8, 4, 0, true, 2) == P2pNics{1, 1});   // PXN: via local GPU 2's NIC 1
+  CHECK(p2p_nics(5, 2, 8, 4, 0, false, 2) == P2pNics{2, 1});  // PXN off: its own NIC 2
+  CHECK(p2p_nics(5, 2, 8, 4, 0, false, 0) == P2pNics{1, 1});  // NCCL_CROSS_NIC=0: rail NIC over PCIe
+  // 2 GPUs x 4 NICs: GPU 1 has NICs 2, 3 and GPU 0 NICs 0, 1, rotated by channel.
+  CHECK(p2p_nics(1, 0, 2, 4, 1, true, 2) == P2pNics{1, 1});
+  CHECK(p2p_nics(1, 0, 2, 4, 1, false, 2) == P2pNics{3, 1});
+}
+
+TEST_CASE("all-to-all with PXN stays on the destination's rail; without, it leaves by the sender's NIC") {
+  // 2 nodes x 8 GPUs x 8 NICs: endpoint e is NIC e mod 8 of node e / 8, and
+  // GPU g's NIC is g. Flows run i = 0..15 over j of the other node in order.
+  const Flows pxn = run(Collective::AllToAll, 2, 8, 8, 16 << 20, 1, 1);
+  const Flows own = run(Collective::AllToAll, 2, 8, 8, 16 << 20, 1, 1, false);
+  REQUIRE(pxn.size() == 128);
+  REQUIRE(own.size() == 128);
+  std::size_t f = 0;
+  for (std::uint32_t i = 0; i < 16; ++i)
+    for (std::uint32_t j = 0; j < 16; ++j) {
+      if (i / 8 == j / 8) continue;
+      CAPTURE(i);
+      CAPTURE(j);
+      CHECK(pxn.src[f] == (i / 8) * 8 + j % 8);  // the destination GPU's rail, on the sender's node
+      CHECK(pxn.dst[f] == j);
+      CHECK(own.src[f] == i);  // the sender GPU's own NIC
+      CHECK(own.dst[f] == j);
+      ++f;
+    }
+  // Same bytes either way: PXN changes the NIC, not the traffic.
+  CHECK(total(pxn) == total(own));
 }
 
 TEST_CASE("a job on one node makes no flows") {

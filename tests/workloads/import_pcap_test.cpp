@@ -37,10 +37,10 @@ void check_mixed(const ImportResult& r, const std::string& name) {
   REQUIRE(std::holds_alternative<ImportedFlows>(r));
   const auto& im = std::get<ImportedFlows>(r);
   CHECK(im.format == "pcap");
-  REQUIRE(im.flows.size() == 3);
+  REQUIRE(im.flows.size() == 2);
   // Flow 1: records 1 and 3, two 74-byte frames, to QP 0x2b7; its source port
   // is the kernel's for the QP pair (0x1a5, 0x2b7): 63202.
-  const FlowRecord a = im.flows[0], b = im.flows[1], c = im.flows[2];
+  const FlowRecord a = im.flows[0], c = im.flows[1];
   CHECK(a.src_ip == ip(10, 0, 0, 1));
   CHECK(a.dst_ip == ip(10, 0, 1, 2));
   CHECK(a.proto == 17);
@@ -50,22 +50,17 @@ void check_mixed(const ImportResult& r, const std::string& name) {
   CHECK(a.bytes == 148);
   CHECK(a.rqpn == 0x2b7);
   CHECK(im.src_where[0].record == 1);
-  // Flow 2: the responder's ACK (record 4), a 62-byte frame, to QP 0x1a5.
-  CHECK(b.src_ip == ip(10, 0, 1, 2));
-  CHECK(b.dst_ip == ip(10, 0, 0, 1));
-  CHECK(b.sport == 63202);
-  CHECK(b.bytes == 62);
-  CHECK(b.rqpn == 0x1a5);
-  CHECK(im.src_where[1].record == 4);
-  // Flow 3: records 5 (74 bytes) and 7 (78 bytes: the same packet with an 802.1Q tag).
+  // Flow 2: records 5 (74 bytes) and 7 (78 bytes: the same packet with an 802.1Q tag).
   CHECK(c.src_ip == ip(10, 0, 0, 2));
   CHECK(c.dst_ip == ip(10, 0, 2, 1));
   CHECK(c.sport == 49153);
   CHECK(c.bytes == 152);
   CHECK(c.rqpn == 0x105);
-  CHECK(im.dst_where[2].record == 5);
-  // Records 2 (ARP) and 6 (DNS).
-  CHECK(im.notes == std::vector<std::string>{name + ": skipped 2 non-RoCE packets"});
+  CHECK(im.dst_where[1].record == 5);
+  // Records 2 (ARP) and 6 (DNS) skipped; record 4, the responder's ACK, counted apart.
+  CHECK(im.notes == std::vector<std::string>{
+                        name + ": skipped 2 non-RoCE packets",
+                        name + ": 1 RoCEv2 packet carries no data and makes no flow: 1 ACK/NAK (BTH opcode 0x11)"});
 }
 
 }  // namespace
@@ -111,11 +106,60 @@ TEST_CASE("truncated, empty, foreign and RoCE-free captures are errors naming th
 
 TEST_CASE("every prefix of a capture is read without crashing") {
   // Cutting the file anywhere must give an error or fewer flows, never undefined behaviour.
-  for (const char* name : {"roce_mixed.pcap", "roce_mixed.pcapng", "roce_sll.pcap"}) {
+  for (const char* name : {"roce_mixed.pcap", "roce_mixed.pcapng", "roce_sll.pcap", "roce_control.pcap"}) {
     const std::string all = slurp(name);
     for (std::size_t n = 0; n < all.size(); ++n) {
       const auto r = parse_pcap(std::string_view(all).substr(0, n), name);
-      if (const auto* im = std::get_if<ImportedFlows>(&r)) CHECK(im->flows.size() <= 3);
+      if (const auto* im = std::get_if<ImportedFlows>(&r)) CHECK(im->flows.size() <= 2);
     }
   }
+}
+
+TEST_CASE("ACKs, NAKs, atomic ACKs and CNPs are counted apart, not made flows") {
+  // tests/data/roce_control.hex: one RDMA WRITE in two packets (records 1, 6),
+  // an ACK and a NAK (2, 3), a CNP with UDP source port 0 (4), an atomic ACK (5).
+  const auto r = read("roce_control.pcap");
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const auto& im = std::get<ImportedFlows>(r);
+  REQUIRE(im.flows.size() == 1);
+  const FlowRecord f = im.flows[0];
+  CHECK(f.src_ip == ip(10, 0, 0, 1));
+  CHECK(f.dst_ip == ip(10, 0, 1, 2));
+  CHECK(f.sport == 63202);
+  CHECK(f.bytes == 106 + 90);
+  CHECK(f.rqpn == 0x2b7);
+  CHECK(im.notes == std::vector<std::string>{"roce_control.pcap: 4 RoCEv2 packets carry no data and make no flow: "
+                                             "2 ACK/NAKs (BTH opcode 0x11), 1 atomic ACK (0x12), 1 CNP (0x81)"});
+  // Negative control: no flow has source port 0 (the CNP's) or runs 10.0.1.2 -> 10.0.0.1.
+  for (std::size_t i = 0; i < im.flows.size(); ++i) {
+    CHECK(im.flows.sport[i] != 0);
+    CHECK(im.flows.src_ip[i] != ip(10, 0, 1, 2));
+  }
+  // A capture of control packets alone has no flow: the error says what it held.
+  const std::string all = slurp("roce_control.pcap");
+  // The file header (24 bytes), record 1 (16 + 106): records 2-5 start at 146 and
+  // end where record 6 starts, 146 + (16+62) * 2 + 16+74 + 16+70.
+  const std::string control_only = all.substr(0, 24) + all.substr(146, 2 * 78 + 90 + 86);
+  CHECK(error_of(parse_pcap(control_only, "c.pcap")) ==
+        "c.pcap: no RoCEv2 data packets: 4 RoCEv2 packets carry no data and make no flow: "
+        "2 ACK/NAKs (BTH opcode 0x11), 1 atomic ACK (0x12), 1 CNP (0x81)");
+}
+
+TEST_CASE("a snap length that cut the BTH is named, not called 'no RoCEv2 packets'") {
+  // editcap -s 50 on roce_mixed.pcap: the five RoCEv2 frames end at byte 50,
+  // before their BTH (bytes 42..53, or 46..57 with the VLAN tag).
+  CHECK(error_of(read("roce_snap50.pcap")) ==
+        "roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (snap length 50)");
+  // editcap -s 54 keeps every untagged BTH whole; record 7's (VLAN) is cut. The
+  // original lengths still count: flow 2 is record 5 alone, 74 bytes.
+  const auto r = read("roce_snap54.pcap");
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const auto& im = std::get<ImportedFlows>(r);
+  REQUIRE(im.flows.size() == 2);
+  CHECK(im.flows.bytes[0] == 148);
+  CHECK(im.flows.bytes[1] == 74);
+  CHECK(im.notes == std::vector<std::string>{
+                        "roce_snap54.pcap: skipped 2 non-RoCE packets",
+                        "roce_snap54.pcap: skipped 1 packet to port 4791 truncated before the BTH (snap length 54)",
+                        "roce_snap54.pcap: 1 RoCEv2 packet carries no data and makes no flow: 1 ACK/NAK (BTH opcode 0x11)"});
 }

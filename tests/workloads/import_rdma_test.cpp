@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +10,7 @@ using namespace ecmpsim::workloads;
 
 namespace {
 
+// `name` relative to tests/data/rdma/ (or "../rdma_text/...").
 std::string slurp(const std::string& name) {
   std::ifstream in(std::string(ECMPSIM_SOURCE_DIR "/tests/data/rdma/") + name, std::ios::binary);
   REQUIRE(in);
@@ -80,7 +82,7 @@ TEST_CASE("QPs pair across two hosts; each RC QP in RTS is one flow with the ker
     CHECK(f.sport == want[i].sport);
     CHECK(f.dport == 4791);
     CHECK(f.proto == 17);
-    CHECK(f.bytes == (1u << 20));
+    CHECK(f.bytes == (1u << 19));  // each pair carries 1 MiB, half each way
   }
   // Addresses are located in the map: host1,mlx5_0 on line 4, host2,mlx5_1 on line 7, the ip column at 14.
   CHECK(im.files.at(im.src_where[0].file) == "map.csv");
@@ -166,4 +168,107 @@ TEST_CASE("bad dumps and maps name the file, the line:column or record, and the 
         "map.csv:3:8: ifname: device mlx5_0 of a.json already mapped on line 2");
   CHECK(error_of(run({{"x/a.json", ok}, {"y/a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.1\n")) ==
         "map.csv:2:1: host: 'a' matches both x/a.json and y/a.json");
+}
+
+TEST_CASE("a QP pair's traffic is counted once: its two directions share flow_bytes") {
+  const std::string a = "[" + rc("mlx5_0", 10, 20) + "]", b = "[" + rc("mlx5_0", 20, 10) + "]";
+  const std::vector<RdmaDump> dumps{{"a.json", a}, {"b.json", b}};
+  for (const std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{5}, std::uint64_t{1}}) {
+    CAPTURE(bytes);
+    const auto r = parse_rdma(dumps, kMap, "map.csv", {bytes, false});
+    REQUIRE(std::holds_alternative<ImportedFlows>(r));
+    const auto& f = std::get<ImportedFlows>(r).flows;
+    REQUIRE(f.size() == 2);
+    // One flow each way, with the same kernel source port.
+    CHECK(f.src_ip[0] == f.dst_ip[1]);
+    CHECK(f.src_ip[1] == f.dst_ip[0]);
+    CHECK(f.sport[0] == f.sport[1]);
+    // The QP read first takes the odd byte; a 1-byte pair still gives each direction a byte.
+    CHECK(f.bytes[0] == std::max<std::uint64_t>(1, (bytes + 1) / 2));
+    CHECK(f.bytes[1] == std::max<std::uint64_t>(1, bytes / 2));
+    if (bytes > 1) CHECK(f.bytes[0] + f.bytes[1] == bytes);
+  }
+}
+
+TEST_CASE("the text `rdma resource show qp` prints reads to the same flows as its -j JSON") {
+  const std::string map = slurp("map.csv");
+  const std::string j1 = slurp("host1.json"), j2 = slurp("host2.json");
+  const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
+  const std::vector<RdmaDump> json{{"host1.json", j1}, {"host2.json", j2}};
+  const std::vector<RdmaDump> text{{"host1.txt", t1}, {"host2.txt", t2}};
+  const std::vector<RdmaDump> mixed{json[0], text[1]};
+  const auto a = parse_rdma(json, map, "map.csv", {1 << 20, false});
+  const auto b = parse_rdma(text, map, "map.csv", {1 << 20, false});
+  const auto c = parse_rdma(mixed, map, "map.csv", {1 << 20, false});
+  REQUIRE(std::holds_alternative<ImportedFlows>(a));
+  REQUIRE(std::holds_alternative<ImportedFlows>(b));
+  REQUIRE(std::holds_alternative<ImportedFlows>(c));
+  const auto &fa = std::get<ImportedFlows>(a).flows, &fb = std::get<ImportedFlows>(b).flows,
+             &fc = std::get<ImportedFlows>(c).flows;
+  REQUIRE(fa.size() == 4);
+  for (const Flows* f : {&fb, &fc}) {
+    CHECK(f->src_ip == fa.src_ip);
+    CHECK(f->dst_ip == fa.dst_ip);
+    CHECK(f->lqpn == fa.lqpn);
+    CHECK(f->rqpn == fa.rqpn);
+    CHECK(f->sport == fa.sport);
+    CHECK(f->bytes == fa.bytes);
+  }
+  // The same QPs skipped: host2.txt's prompt line is not a QP.
+  CHECK(std::get<ImportedFlows>(b).notes == std::vector<std::string>{"host1.txt: skipped 3 QPs not RC in RTS state",
+                                                                    "host2.txt: skipped 1 QP not RC in RTS state"});
+}
+
+TEST_CASE("rdma -dd: indented driver fields are skipped in text; its broken JSON says to drop -dd") {
+  // hns RoCE QPs with the driver fields iproute2 prints after -dd (hns_roce restrack).
+  const std::string map = "host,ifname,ip\na,hns_0,10.0.0.1\nb,hns_0,10.0.1.1\n";
+  const std::string a =
+      "link hns_0/1 lqpn 8 rqpn 9 type RC state RTS rq-psn 0 sq-psn 0 path-mig-state MIGRATED pdn 5 pid 77 comm ib_send_bw \n"
+      "    drv_sq_wqe_cnt 128 drv_sq_max_gs 2 drv_rq_wqe_cnt 512 drv_rq_max_gs 1 drv_ext_sge_sge_cnt 0 \n";
+  const std::string b =
+      "link hns_0/1 lqpn 9 rqpn 8 type RC state RTS rq-psn 0 sq-psn 0 path-mig-state MIGRATED pdn 5 pid 78 comm ib_send_bw \\"
+      "    drv_sq_wqe_cnt 128 drv_sq_max_gs 2 \n";  // -o: one line, driver fields after a backslash
+  const auto r = parse_rdma(std::vector<RdmaDump>{{"a", a}, {"b", b}}, map, "m.csv", {2, false});
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  CHECK(std::get<ImportedFlows>(r).flows.size() == 2);
+  // iproute2 5.5-6.6 with -j -dd: the QP's object is closed before the driver fields.
+  const std::string broken =
+      "[{\"ifindex\":3,\"ifname\":\"hns_0\",\"port\":1,\"lqpn\":8,\"rqpn\":9,\"type\":\"RC\",\"state\":\"RTS\","
+      "\"rq-psn\":0,\"sq-psn\":0,\"path-mig-state\":\"MIGRATED\",\"pdn\":5,\"pid\":77,\"comm\":\"ib_send_bw\"},"
+      "\"drv_sq_wqe_cnt\":128,\"drv_sq_max_gs\":2}]";
+  const std::string e = error_of(parse_rdma(std::vector<RdmaDump>{{"a.json", broken}}, map, "m.csv", {2, false}));
+  CHECK(e.rfind("a.json:1:", 0) == 0);
+  CHECK(e.find("drop -dd") != std::string::npos);
+  // Negative control: other broken JSON keeps the parser's own message.
+  CHECK(error_of(run({{"a.json", "[{\"ifname\": \"x\",,}]"}})).find("drop -dd") == std::string::npos);
+}
+
+TEST_CASE("bad text dumps name the file, line, column and field") {
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 7 rqpn 9 type RC state RTS\nmlx5_0 lqpn 8\n"}})) ==
+        "a.txt:2:1: expected a QP line 'link DEV/PORT lqpn N ...' (rdma resource show qp), found 'mlx5_0'");
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 16777216 type RC state RTS\n"}})) ==
+        "a.txt:1:20: lqpn: expected an unsigned integer <= 16777215, found '16777216'");
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 7 rqpn x9 type RC state RTS\n"}})) ==
+        "a.txt:1:27: rqpn: expected an unsigned integer <= 16777215, found 'x9'");
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 type RC state RTS sq-psn 0\n"}})) ==
+        "a.txt:1:41: lqpn: missing (raw -r dumps hold no QP numbers: drop -r)");
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 7 type RC state\n"}})) == "a.txt:1:35: state: missing value");
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 7 type RC state RTS\n"}})) ==
+        "a.txt:1:1: QP mlx5_0 lqpn 7: RC QP in RTS state without rqpn");
+  CHECK(error_of(run({{"a.txt", "link\n"}})) == "a.txt:1:5: link: missing DEV/PORT");
+  // Pairing errors point at the line of the QP.
+  CHECK(error_of(run({{"a.txt", "\nlink mlx5_0/1 lqpn 10 rqpn 20 type RC state RTS\n"},
+                      {"b.txt", "link mlx5_0/1 lqpn 20 rqpn 10 type RC state RTS\n"},
+                      {"c.txt", "link mlx5_0/1 lqpn 20 rqpn 10 type RC state RTS\n"}})) ==
+        "a.txt:2:1: QP mlx5_0 lqpn 10 rqpn 20 has several partners: b.txt line 1 and c.txt line 1");
+}
+
+TEST_CASE("every prefix of a text dump is read without crashing") {
+  const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
+  const std::string map = slurp("map.csv");
+  for (std::size_t n = 0; n <= t1.size(); ++n) {
+    const std::string cut = t1.substr(0, n);
+    const auto r = parse_rdma(std::vector<RdmaDump>{{"host1.txt", cut}, {"host2.txt", t2}}, map, "map.csv", {2, true});
+    if (const auto* im = std::get_if<ImportedFlows>(&r)) CHECK(im->flows.size() <= 4);
+  }
 }

@@ -73,33 +73,37 @@ TEST_CASE("bytes that do not divide evenly go one each to the first channels") {
 }
 
 // 2 nodes x 8 GPUs x 8 NICs, 8 channels: NCCL found 4 (search channels 0..3)
-// and doubled them. Worked by hand from the model in ring.h:
+// and doubled them. Worked by hand from the crossNic 2 model in ring.h:
 //   node 0 (even):  search ch s: recv NIC s, send NIC s^1
 //     c0: recv 0 send 1 | c1: recv 1 send 0 | c2: recv 2 send 3 | c3: recv 3 send 2
-//   node 1 (odd, 4 search channels is even, NCCL_CROSS_NIC=2): channels s and s^1 swap
+//   node 1 (odd, 4 search channels is even, graph crossNic 2): channels s and s^1 swap
 //     c0: recv 1 send 0 | c1: recv 0 send 1 | c2: recv 3 send 2 | c3: recv 2 send 3
 // so on channel 0 node 0 sends from NIC 1 to node 1's NIC 1, node 1 from NIC 0
 // to node 0's NIC 0: every hop stays on one rail. Channels 4..7 repeat 0..3.
-TEST_CASE("ring NICs per channel on 2 nodes x 8 GPUs x 8 NICs, worked by hand") {
-  CHECK(ring_nics(0, 0, 4, 8, 2) == RingNics{0, 1});
-  CHECK(ring_nics(0, 1, 4, 8, 2) == RingNics{1, 0});
-  CHECK(ring_nics(0, 2, 4, 8, 2) == RingNics{2, 3});
-  CHECK(ring_nics(0, 3, 4, 8, 2) == RingNics{3, 2});
-  CHECK(ring_nics(1, 0, 4, 8, 2) == RingNics{1, 0});
-  CHECK(ring_nics(1, 1, 4, 8, 2) == RingNics{0, 1});
-  CHECK(ring_nics(1, 2, 4, 8, 2) == RingNics{3, 2});
-  CHECK(ring_nics(1, 7, 4, 8, 2) == RingNics{2, 3});  // channel 7 is search channel 3
-  // NCCL_CROSS_NIC=0: in and out by the same NIC, no swap.
-  CHECK(ring_nics(1, 2, 4, 8, 0) == RingNics{2, 2});
+TEST_CASE("ring NICs per channel on 2 nodes x 8 GPUs x 8 NICs with a crossNic 2 graph, worked by hand") {
+  constexpr RingGraph x2 = RingGraph::CrossNic2;
+  CHECK(ring_nics(0, 0, 4, 8, x2) == RingNics{0, 1});
+  CHECK(ring_nics(0, 1, 4, 8, x2) == RingNics{1, 0});
+  CHECK(ring_nics(0, 2, 4, 8, x2) == RingNics{2, 3});
+  CHECK(ring_nics(0, 3, 4, 8, x2) == RingNics{3, 2});
+  CHECK(ring_nics(1, 0, 4, 8, x2) == RingNics{1, 0});
+  CHECK(ring_nics(1, 1, 4, 8, x2) == RingNics{0, 1});
+  CHECK(ring_nics(1, 2, 4, 8, x2) == RingNics{3, 2});
+  CHECK(ring_nics(1, 7, 4, 8, x2) == RingNics{2, 3});  // channel 7 is search channel 3
+  // A crossNic 0 graph: in and out by the same NIC, no swap.
+  CHECK(ring_nics(1, 2, 4, 8, RingGraph::SameNic) == RingNics{2, 2});
+  // crossNic 1: paired, but no swap on odd nodes.
+  CHECK(ring_nics(1, 0, 4, 8, RingGraph::CrossNic1) == RingNics{0, 1});
   // An odd number of search channels: no swap on odd nodes.
-  CHECK(ring_nics(1, 0, 3, 8, 2) == RingNics{0, 1});
+  CHECK(ring_nics(1, 0, 3, 8, x2) == RingNics{0, 1});
   // One NIC: everything on NIC 0.
-  CHECK(ring_nics(1, 5, 4, 1, 2) == RingNics{0, 0});
+  CHECK(ring_nics(1, 5, 4, 1, x2) == RingNics{0, 0});
 
   Fixture fx(2, 8, 8);  // node 0 NICs = endpoints 0..7, node 1 = 8..15
   CollectiveParams p;
   p.message_bytes = 1ULL << 30;
   p.channels = 8;
+  p.ring_cross_nic = CrossNicOutcome::On;
   generate(p, fx.layout, fx.maker, fx.flows);
   REQUIRE(fx.flows.size() == 16);  // 8 channels x 2 nodes x 1 QP
   using Hop = std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>;
@@ -114,7 +118,7 @@ TEST_CASE("ring NICs per channel on 2 nodes x 8 GPUs x 8 NICs, worked by hand") 
   for (auto b : fx.flows.bytes) CHECK(b == 251658240);
 }
 
-TEST_CASE("an odd number of nodes leaves one cross-rail hop") {
+TEST_CASE("with a crossNic 2 graph an odd number of nodes leaves one cross-rail hop") {
   // 3 nodes x 8 NICs, 4 channels = 2 search channels (even: odd nodes swap).
   // Channel 0: node 0 sends on NIC 1 -> node 1 (odd, swapped) receives on NIC 1;
   // node 1 sends on NIC 0 -> node 2 receives on NIC 0; node 2 (even) sends on
@@ -123,6 +127,7 @@ TEST_CASE("an odd number of nodes leaves one cross-rail hop") {
   CollectiveParams p;
   p.message_bytes = 3 * 8 * 1000;
   p.channels = 4;
+  p.ring_cross_nic = CrossNicOutcome::On;
   generate(p, fx.layout, fx.maker, fx.flows);
   REQUIRE(fx.flows.size() == 12);
   CHECK(fx.flows.src[0] == 1);
@@ -131,4 +136,34 @@ TEST_CASE("an odd number of nodes leaves one cross-rail hop") {
   CHECK(fx.flows.dst[1] == 16);
   CHECK(fx.flows.src[2] == 17);
   CHECK(fx.flows.dst[2] == 0);
+}
+
+TEST_CASE("the ring graph's crossNic: NCCL_CROSS_NIC is a permission, the outcome is derived or forced") {
+  using O = CrossNicOutcome;
+  // ncclTopoCompute keeps crossNic 0 when that search reaches full bandwidth,
+  // which it always does on identical rail-aligned nodes.
+  CHECK(ring_graph(2, O::Auto) == RingGraph::SameNic);
+  CHECK(ring_graph(0, O::Auto) == RingGraph::SameNic);
+  CHECK(ring_graph(1, O::Auto) == RingGraph::CrossNic1);
+  CHECK(ring_graph(2, O::On) == RingGraph::CrossNic2);
+  CHECK(ring_graph(1, O::On) == RingGraph::CrossNic1);
+  CHECK(ring_graph(2, O::Off) == RingGraph::SameNic);
+  CHECK(ring_graph(1, O::Off) == RingGraph::SameNic);
+}
+
+TEST_CASE("by default a ring channel enters and leaves every node by NIC (c mod P) mod K") {
+  // 3 nodes x 8 GPUs x 4 NICs, 6 channels: P = 3 search channels, so channel c
+  // uses NIC c mod 3 everywhere (channels 3..5 repeat 0..2), nodes in ring order.
+  Fixture fx(3, 8, 4);
+  CollectiveParams p;
+  p.message_bytes = 1 << 20;
+  p.channels = 6;
+  generate(p, fx.layout, fx.maker, fx.flows);
+  REQUIRE(fx.flows.size() == 18);
+  for (std::size_t f = 0; f < fx.flows.size(); ++f) {
+    const std::uint32_t nic = fx.flows.channel[f] % 3u;
+    CHECK(fx.flows.src[f] % 4 == nic);
+    CHECK(fx.flows.dst[f] % 4 == nic);
+    CHECK(fx.flows.dst[f] / 4 == (fx.flows.src[f] / 4 + 1) % 3);
+  }
 }

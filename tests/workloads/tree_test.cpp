@@ -69,25 +69,95 @@ TEST_CASE("both trees are trees: every node but the root is a child of its paren
     }
 }
 
-TEST_CASE("tree all-reduce flows on 2 nodes x 8 NICs, worked by hand") {
-  // 4 channels = 2 search channels: channels 0, 1 run tree 0 (node 1's parent
-  // is node 0), channels 2, 3 tree 1 (node 0's parent is node 1). Channel c
-  // uses NIC (c mod 2) on both nodes; each edge carries S/4 each way.
-  JobLayout layout{8, 8, {}};
-  std::vector<std::uint32_t> ips(16);
-  for (std::uint32_t e = 0; e < 16; ++e) layout.nics.push_back(e);
+namespace {
+
+// A tree all-reduce of `bytes` over nodes of `nics` NICs each (node n's NIC k
+// is endpoint n*nics + k).
+Flows tree_allreduce(std::uint32_t nodes, std::uint32_t nics, std::uint64_t bytes, std::uint32_t channels,
+                     std::uint32_t search_channels = 0) {
+  JobLayout layout{8, nics, {}};
+  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
+  std::vector<std::uint32_t> ips(nodes * nics);
   RoceParams roce;
-  QpnAllocator qpns(16, roce);
+  QpnAllocator qpns(ips.size(), roce);
   FlowMaker maker(roce, qpns, ips, 0, Collective::TreeAllReduce);
   Flows flows;
   CollectiveParams p;
   p.collective = Collective::TreeAllReduce;
-  p.message_bytes = 4000;
-  p.channels = 4;
+  p.message_bytes = bytes;
+  p.channels = channels;
+  p.search_channels = search_channels;
   generate(p, layout, maker, flows);
+  return flows;
+}
+
+}  // namespace
+
+TEST_CASE("tree all-reduce flows on 2 nodes x 8 NICs, worked by hand") {
+  // 4 channels = 2 search channels: channels 0, 1 run tree 0 (node 1's parent
+  // is node 0), channels 2, 3 tree 1 (node 0's parent is node 1). Channel c
+  // uses NIC (c mod 2) on both nodes; each edge carries S/4 each way.
+  const Flows flows = tree_allreduce(2, 8, 4000, 4);
   REQUIRE(flows.size() == 8);
   const std::vector<std::uint32_t> src{8, 0, 9, 1, 0, 8, 1, 9}, dst{0, 8, 1, 9, 8, 0, 9, 1};
   CHECK(flows.src == src);
   CHECK(flows.dst == dst);
   for (auto b : flows.bytes) CHECK(b == 1000);
+}
+
+namespace {
+
+// NCCL's channel bookkeeping for trees, replayed on arrays as its source does it:
+// ncclTopoPreset copies channels 0..P-1 to P..2P-1 and connectTrees gives the
+// first half tree 0 and the copies tree 1; ncclTopoPostset then has 2P channels,
+// which NCCL_MAX_NCHANNELS cuts to C, or copyChannels(comm, 2P, C) extends
+// (channel c copies channel c - 2P, for the H100 doubling or NCCL_MIN_NCHANNELS).
+std::vector<int> nccl_trees(std::uint32_t p, std::uint32_t c) {
+  std::vector<int> tree(2 * p);
+  for (std::uint32_t i = 0; i < p; ++i) {
+    tree[i] = 0;
+    tree[i + p] = 1;
+  }
+  if (c <= 2 * p) {
+    tree.resize(c);
+  } else {
+    const std::uint32_t start = 2 * p;
+    tree.resize(c);
+    for (std::uint32_t i = start; i < c; ++i) tree[i] = tree[i - start];
+  }
+  return tree;
+}
+
+// The tree each channel of a 2-node tree all-reduce runs: on tree 0 node 1's
+// parent is node 0, on tree 1 node 0's parent is node 1; the first flow of a
+// channel goes child -> parent.
+std::vector<int> generated_trees(std::uint32_t channels, std::uint32_t search_channels) {
+  const Flows flows = tree_allreduce(2, 1, 1 << 20, channels, search_channels);
+  std::vector<int> tree;
+  for (std::size_t f = 0; f < flows.size(); f += 2) tree.push_back(flows.src[f] == 1 ? 0 : 1);
+  return tree;
+}
+
+}  // namespace
+
+TEST_CASE("tree per channel follows NCCL's channel doubling, for every channel count") {
+  // Odd counts worked by hand: C = 3 is 2P = 4 cut by one, P = 2 (trees 0, 0, 1);
+  // C = 5: P = 3 (0, 0, 0, 1, 1); C = 1: P = 1, tree 0 only.
+  CHECK(generated_trees(3, 0) == std::vector<int>{0, 0, 1});
+  CHECK(generated_trees(5, 0) == std::vector<int>{0, 0, 0, 1, 1});
+  CHECK(generated_trees(1, 0) == std::vector<int>{0});
+  for (std::uint32_t c = 1; c <= 24; ++c) {
+    CAPTURE(c);
+    // The default P = ceil(C/2): both trees get channels whenever C > 1.
+    CHECK(generated_trees(c, 0) == nccl_trees((c + 1) / 2, c));
+    // Every explicit P <= C, including P = C (NCCL_MAX_NCHANNELS cut the doubled
+    // channels back to the search's: NCCL itself then runs tree 0 only) and
+    // P = C/4 (H100 doubling after the usual one).
+    for (std::uint32_t p = 1; p <= c; ++p) {
+      CAPTURE(p);
+      CHECK(generated_trees(c, p) == nccl_trees(p, c));
+    }
+  }
+  // Negative control: the reference tells the trees apart.
+  CHECK(nccl_trees(2, 4) != nccl_trees(4, 4));
 }

@@ -1,0 +1,43 @@
+// The QPs of one `rdma resource show qp` dump, from either of the two forms
+// iproute2 prints (rdma/res-qp.c, rdma/res.c): the JSON of `-j`, or the text
+// people paste, one QP per line:
+//
+//   link mlx5_0/1 lqpn 421 rqpn 695 type RC state RTS rq-psn 9240651 sq-psn 3313207 path-mig-state MIGRATED pdn 3 pid 4721 comm python3
+//
+// Fields after `link DEV/PORT` are "key value" pairs in a fixed order, each
+// printed only when the kernel reports it (rqpn, rq-psn, path-mig-state, pdn,
+// pid; `comm [name]` in brackets for kernel QPs); `comm` ends the QP. With -dd
+// the driver's fields (`drv_*`) follow on indented lines (or, with -o, on the
+// same line after a backslash). Blank lines, indented `drv_*` lines and shell
+// prompt or comment lines (starting with `$` or `#`) are skipped, so a pasted
+// terminal session reads as it is.
+//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "workloads/import.h"
+
+namespace ecmpsim::workloads {
+
+struct RdmaQp {
+  std::string ifname;
+  std::uint32_t lqpn = 0;
+  std::uint32_t rqpn = 0;
+  bool has_rqpn = false;
+  std::string type, state;
+  std::uint32_t record = 0;  // 1-based position in its dump
+  std::uint32_t line = 0;    // text: the QP's line; JSON: 0
+};
+
+using RdmaQps = std::variant<std::vector<RdmaQp>, ImportError>;
+
+// The text form (import_rdma.cpp reads the JSON one and tells them apart).
+// Errors name the line and column.
+RdmaQps parse_rdma_text(std::string_view text, const std::string& name);
+
+}  // namespace ecmpsim::workloads
