@@ -1,0 +1,100 @@
+#include "sim/routing/selection.h"
+
+#include <algorithm>
+
+#include "sim/fabric/failures.h"
+#include "sim/routing/seeds.h"
+
+namespace ecmpsim {
+
+SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
+  SwitchHash h;
+  h.algo = hashing::find(spec.algo);
+  if (h.algo == nullptr) throw InputError(where, "unknown hash algorithm '" + spec.algo + "'");
+  if (const auto r = hashing::repeated_field(spec.fields)) {
+    SourcePos at = where;
+    at.field = "scenario.hash.fields";
+    throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+  }
+  h.fields = spec.fields;
+  h.seed = spec.seed;
+  h.offset = spec.offset;
+  h.select = spec.select;
+  h.buckets = spec.buckets;
+  return h;
+}
+
+namespace {
+
+void apply(HashSpec& to, const HashOverride& o) {
+  if (o.keys & kHashAlgo) to.algo = o.values.algo;
+  if (o.keys & kHashFields) to.fields = o.values.fields;
+  if (o.keys & kHashSeed) to.seed = o.values.seed;
+  if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
+  if (o.keys & kHashOffset) to.offset = o.values.offset;
+  if (o.keys & kHashSelect) to.select = o.values.select;
+  if (o.keys & kHashBuckets) to.buckets = o.values.buckets;
+}
+
+}  // namespace
+
+HashSpec hash_for_switch(const ScenarioSpec& scenario, Tier tier, std::string_view name) {
+  HashSpec h = scenario.hash;
+  for (const HashOverride& o : scenario.hash_tiers)
+    if (o.tier == tier) apply(h, o);
+  for (const HashOverride& o : scenario.hash_switches)
+    if (o.switch_name == name) apply(h, o);
+  return h;
+}
+
+EcmpSelection::EcmpSelection(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario,
+                             const std::string& source) {
+  for (const HashOverride& o : scenario.hash_switches) {
+    const NodeId n = fabric.find(o.switch_name);
+    if (n == kNone || !fabric.is_switch(n)) throw InputError(o.where, "no switch named '" + o.switch_name + "'");
+  }
+  hashes_.reserve(fabric.switches().size());
+  const SourcePos algo_at{source, 0, 0, "scenario.hash.algo"};
+  for (NodeId sw : fabric.switches()) {
+    const Node& n = fabric.node(sw);
+    const HashSpec spec = hash_for_switch(scenario, n.tier, n.name);
+    hashes_.push_back(resolve_hash(spec, algo_at));
+    hashes_.back().seed = derive_seed(spec.seed, spec.seed_mode, static_cast<std::uint32_t>(n.tier),
+                                      static_cast<std::uint32_t>(hashes_.size() - 1));
+  }
+  build_tables(fabric, sets, scenario);
+}
+
+void EcmpSelection::build_tables(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario) {
+  const std::vector<std::uint32_t> weight = link_weights(fabric, scenario.weights);
+  const auto ng = sets.groups();
+  bounds_begin_.assign(ng, 0);
+  table_begin_.assign(ng, 0);
+  table_size_.assign(ng, 0);
+  std::vector<std::uint32_t> w;
+  for (std::uint32_t g = 0; g < ng; ++g) {
+    const auto members = sets.members(g);
+    // A group's members all leave one switch: that switch's hash decides.
+    const SwitchHash& h = hashes_[fabric.switch_index(fabric.link(members[0]).from)];
+    w.clear();
+    for (LinkId l : members) w.push_back(weight[l]);
+    const bool weighted = std::any_of(w.begin(), w.end(), [](auto x) { return x != 1; });
+    if (h.select == hashing::Selection::Threshold) {
+      bounds_begin_[g] = static_cast<std::uint32_t>(bounds_.size());
+      const auto b = hashing::threshold_bounds(w, h.algo->bits);
+      bounds_.insert(bounds_.end(), b.begin(), b.end());
+    } else if (h.select == hashing::Selection::Resilient) {
+      table_begin_[g] = static_cast<std::uint32_t>(table_.size());
+      const auto b = hashing::resilient_buckets(w, h.buckets);
+      table_.insert(table_.end(), b.begin(), b.end());
+      table_size_[g] = static_cast<std::uint32_t>(b.size());
+    } else if (weighted) {
+      // Weighted modulo, as WCMP hardware does it: member i replicated w_i times.
+      table_begin_[g] = static_cast<std::uint32_t>(table_.size());
+      for (std::uint32_t i = 0; i < w.size(); ++i) table_.insert(table_.end(), w[i], i);
+      table_size_[g] = static_cast<std::uint32_t>(table_.size()) - table_begin_[g];
+    }
+  }
+}
+
+}  // namespace ecmpsim
