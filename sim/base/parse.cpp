@@ -35,11 +35,6 @@ std::optional<std::uint32_t> parse_ipv4(std::string_view s) noexcept {
   return ip;
 }
 
-std::string format_ipv4(std::uint32_t ip) {
-  return std::to_string(ip >> 24) + '.' + std::to_string((ip >> 16) & 255) + '.' +
-         std::to_string((ip >> 8) & 255) + '.' + std::to_string(ip & 255);
-}
-
 std::optional<std::pair<std::uint32_t, std::uint8_t>> parse_prefix(std::string_view s) noexcept {
   const auto slash = s.find('/');
   const auto ip = parse_ipv4(s.substr(0, slash));
@@ -74,26 +69,6 @@ std::optional<Bytes> parse_size(std::string_view s) noexcept {
     return Bytes{*num * u.mult};
   }
   return std::nullopt;
-}
-
-std::string format_number(double v) {
-  char buf[64];
-  const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc{} ? std::string(buf, p) : std::string("nan");
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string pad_left(std::string s, std::size_t w) {
-  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
-}
-
-std::string pad_right(std::string s, std::size_t w) {
-  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
 }
 
 }  // namespace ecmpsim

@@ -13,6 +13,7 @@
 #include "hashing/named.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "sim/base/units.h"
 
 namespace ecmpsim::config {

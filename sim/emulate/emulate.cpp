@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "sim/base/error.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 namespace {

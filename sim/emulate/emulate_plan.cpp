@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "sim/base/error.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 namespace {

@@ -8,7 +8,7 @@
 #include "hashing/hasher.h"
 #include "sim/emulate/emulate.h"
 #include "sim/fabric/failures.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 namespace {

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "sim/base/input_file.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "workloads/import_csv.h"
 #include "workloads/import_pcap.h"
 #include "workloads/import_rdma.h"

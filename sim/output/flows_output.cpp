@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "workloads/collective.h"
 
 namespace ecmpsim {

@@ -3,19 +3,15 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "hashing/key.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
+#include "sim/output/metrics_json.h"
 
 namespace ecmpsim {
 namespace {
 
-using json = nlohmann::ordered_json;
-
-json metrics_json(const Imbalance& m) {
-  return {{"fim", m.fim}, {"max_mean", m.max_mean}, {"cov", m.cov}, {"jain", m.jain}};
-}
+using json = Json;
 
 json hash_json(const HashSpec& h) {
   json fields = json::array();
@@ -42,11 +38,6 @@ json override_json(const HashOverride& o) {
   return j;
 }
 
-json prediction_json(const JobPrediction& p) {
-  return {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
-          {"busbw_gbps", p.busbw.value},       {"algbw_gbps", p.algbw.value}};
-}
-
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
   if (p.jobs.size() > 1) {
@@ -61,36 +52,7 @@ json predicted_json(const Simulation& sim, const Prediction& p) {
   return out;
 }
 
-// The shape of "metrics": ratios by flow count, then "bytes" with the ratios by bytes.
-json imbalance_json(const Imbalance& flows, const Imbalance& bytes) {
-  json m = metrics_json(flows);
-  m["max_flows"] = flows.max;
-  m["mean_flows"] = flows.mean;
-  m["links"] = flows.links;
-  m["bytes"] = metrics_json(bytes);
-  m["bytes"]["max_bytes"] = bytes.max;
-  m["bytes"]["mean_bytes"] = bytes.mean;
-  return m;
-}
 
-// digits >= 0: that many decimals; digits < 0: -digits significant digits.
-// The shortest decimal that reads back as the same double.
-std::string shortest(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return {buf, r.ptr};
-}
-
-std::string human_bytes(std::uint64_t b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(b);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  return fixed(v, u == 0 ? 0 : 2) + " " + units[u];
-}
 
 }  // namespace
 
@@ -101,9 +63,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
   for (auto b : flows.bytes) total += b;
   json doc;
   doc["config"] = sim.spec().source;
-  doc["fabric"] = {{"switches", fabric.switches().size()},
-                   {"endpoints", fabric.endpoints().size()},
-                   {"metric_links", sim.metric_links().size()}};
+  doc["fabric"] = fabric_json(sim);
   const auto& jobs = sim.spec().jobs;
   if (const auto& im = sim.imported()) {
     doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
@@ -157,16 +117,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
     s["predicted"] = predicted_json(sim, r.predicted);
-    json links = json::array();
-    for (LinkId l : sim.metric_links()) {
-      const Link& link = fabric.link(l);
-      links.push_back({{"from", fabric.node(link.from).name},
-                       {"to", fabric.node(link.to).name},
-                       {"flows", r.trace.link_flows[l]},
-                       {"bytes", r.trace.link_bytes[l]}});
-      if (r.is_down(l)) links.back()["down"] = true;
-    }
-    s["links"] = std::move(links);
+    s["links"] = links_json(sim, r);
     json fl = json::array();
     for (std::size_t f = 0; f < flows.size(); ++f) {
       json path = json::array();
@@ -217,7 +168,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       std::size_t n = 0;
       for (auto id : sim.flows().job) n += id == j;
       out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
-             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(w.message.value) + ", " +
+             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(static_cast<double>(w.message.value)) + ", " +
              std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
              " QP: " + std::to_string(n) + " flows\n";
     }
@@ -246,15 +197,15 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   out += "\npredicted (max-min fair flow model)\n";
-  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, -6);
-  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, -6);
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
   row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";
       row(job + "completion (ms)",
-          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, -6);
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, 6);
       row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
       row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
           1);
@@ -288,7 +239,7 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
       const Link& link = fabric.link(l);
       out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + "," +
              std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
-             shortest(start_gbps[l]) + "\n";
+             format_number(start_gbps[l]) + "\n";
     }
   }
   return out;

@@ -1,16 +1,16 @@
 #include "sim/output/sweep_output.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "sim/config/ranges.h"
+#include "sim/output/metrics_json.h"
 #include "sim/routing/seeds.h"
 
 namespace ecmpsim {
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = Json;
 
 constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",  "max/mean (flows)",    "CoV (flows)",
                                                 "Jain (flows)", "max flows on a link", "predicted slowdown"};
@@ -83,9 +83,9 @@ std::string sweep_json(const SweepReport& r) {
   for (std::size_t k : shown(r)) {
     if (r.summary.samples == 0) break;
     const MetricSummary& m = r.summary.metrics[k];
-    metrics[std::string(sweep_metric_name(k))] = {
-        {"min", m.min}, {"mean", m.mean}, {"p50", m.p50}, {"p90", m.p90}, {"p99", m.p99}, {"max", m.max},
-        {"histogram", {{"lo", m.histogram.lo}, {"hi", m.histogram.hi}, {"counts", m.histogram.counts}}}};
+    Json one = summary_json(m);
+    one["histogram"] = {{"lo", m.histogram.lo}, {"hi", m.histogram.hi}, {"counts", m.histogram.counts}};
+    metrics[std::string(sweep_metric_name(k))] = std::move(one);
   }
   doc["metrics"] = std::move(metrics);
   if (r.summary.threshold)

@@ -4,7 +4,7 @@
 
 #include "hashing/key.h"
 #include "hashing/select.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "workloads/ring.h"
 
 namespace ecmpsim {
@@ -20,12 +20,6 @@ std::string size_text(Bytes b) {
     if (v >= (1ULL << shifts[i]) && v % (1ULL << shifts[i]) == 0)
       return std::to_string(v >> shifts[i]) + " " + units[i] + " (" + std::to_string(v) + " bytes)";
   return std::to_string(v) + " bytes";
-}
-
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", v);
-  return buf;
 }
 
 std::string ratio(double a, double b) {
@@ -180,7 +174,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     std::string qps = std::to_string(j.qps_per_connection) + " QP" + (j.qps_per_connection == 1 ? "" : "s") +
                       " per connection (bytes split evenly); QP numbers ";
     if (r.qpn == workloads::QpnModel::Sequential)
-      qps += "allocated per NIC from " + hex(r.qpn_base) + " in steps of " + std::to_string(r.qpn_stride);
+      qps += "allocated per NIC from " + format_hex(r.qpn_base) + " in steps of " + std::to_string(r.qpn_stride);
     else
       qps += "drawn at random per NIC (seed " + std::to_string(r.seed) + ")";
     out.push_back({"QPs" + p, qps});

@@ -23,14 +23,6 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-std::string fixed(double v, int digits) {
-  if (std::isnan(v)) return "-";
-  if (std::isinf(v)) return v > 0 ? "\u221e" : "-\u221e";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 std::string grouped(std::uint64_t v) {
   std::string digits = std::to_string(v);
   std::string out;
@@ -41,25 +33,7 @@ std::string grouped(std::uint64_t v) {
   return out;
 }
 
-std::string human_bytes(double bytes) {
-  constexpr std::array<const char*, 6> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  std::size_t u = 0;
-  while (bytes >= 1024 && u + 1 < units.size()) {
-    bytes /= 1024;
-    ++u;
-  }
-  return fixed(bytes, u == 0 ? 0 : 2) + " " + units[u];
-}
-
-std::string human_seconds(double s) {
-  if (!std::isfinite(s)) return fixed(s, 0);
-  const double a = std::abs(s);
-  if (a >= 1) return fixed(s, 3) + " s";
-  if (a >= 1e-3) return fixed(s * 1e3, 3) + " ms";
-  return fixed(s * 1e6, 3) + " \u00b5s";
-}
-
-std::string hex(Rgb c) {
+std::string css_colour(Rgb c) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
   return buf;

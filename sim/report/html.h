@@ -1,4 +1,4 @@
-// Building blocks for the HTML report: escaping, number text, the sequential
+// Building blocks for the HTML report: escaping, grouped counts, the sequential
 // colour scale and chart axes. Everything returns text; nothing here reads
 // simulation state.
 #pragma once
@@ -13,20 +13,14 @@ namespace ecmpsim::html {
 // Escapes & < > " ' so `s` is safe as element text and as an attribute value.
 std::string escape(std::string_view s);
 
-// `v` with `digits` decimals ("%.*f"); "-" for NaN, "∞" for infinity.
-std::string fixed(double v, int digits);
 // A count with thin-space thousands separators, e.g. "12 345".
 std::string grouped(std::uint64_t v);
-// Bytes in binary units with two decimals: "1.50 GiB".
-std::string human_bytes(double bytes);
-// Seconds in the unit that keeps 3 significant digits readable: "12.3 ms".
-std::string human_seconds(double s);
 
 struct Rgb {
   std::uint8_t r = 0, g = 0, b = 0;
   friend bool operator==(Rgb, Rgb) = default;
 };
-std::string hex(Rgb c);  // "#rrggbb"
+std::string css_colour(Rgb c);  // "#rrggbb"
 
 // The load scale: a sequential yellow-orange-red ramp, light for the least
 // loaded link and dark red for the most. `t` is clamped to [0, 1] and the

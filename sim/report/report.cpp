@@ -2,11 +2,11 @@
 
 #include <cmath>
 #include <functional>
-#include <nlohmann/json.hpp>
 
+#include "sim/output/metrics_json.h"
 #include "sim/report/assumptions.h"
 #include "sim/report/html.h"
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "sim/config/ranges.h"
 #include "sim/report/report_charts.h"
 #include "sim/report/report_style.h"
@@ -15,8 +15,7 @@ namespace ecmpsim {
 namespace {
 
 using html::escape;
-using html::fixed;
-using json = nlohmann::ordered_json;
+using json = Json;
 
 // A row of the scenario comparison: `better` is -1 when lower is better, +1
 // when higher is, 0 when neither.
@@ -52,14 +51,6 @@ std::vector<MetricRow> metric_rows() {
   };
 }
 
-json imbalance_json(const Imbalance& m) {
-  return {{"fim", m.fim}, {"max_mean", m.max_mean}, {"cov", m.cov}, {"jain", m.jain}};
-}
-
-json summary_json(const MetricSummary& s) {
-  return {{"min", s.min}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
-}
-
 std::string node_name(const Fabric& f, NodeId n) { return f.node(n).name; }
 
 report::LoadScale load_scale(const ReportInput& in) {
@@ -79,7 +70,7 @@ std::string section(std::string_view id, std::string_view title, std::string_vie
 }
 
 std::string card(std::string_view key, std::string_view value, std::string_view sub, html::Rgb accent) {
-  return "<div class=\"card\" style=\"border-top-color:" + html::hex(accent) + "\"><div class=\"k\">" + escape(key) +
+  return "<div class=\"card\" style=\"border-top-color:" + html::css_colour(accent) + "\"><div class=\"k\">" + escape(key) +
          "</div><div class=\"v\">" + escape(value) + "</div><div class=\"s\">" + escape(sub) + "</div></div>\n";
 }
 
@@ -248,7 +239,7 @@ std::string sweep_section(const ReportInput& in) {
                    std::string(has_slowdown ? "<th>slowdown</th>" : "") + "</tr></thead><tbody>\n";
   for (auto [name, i, colour] : {std::tuple{"best", best, html::kBest}, std::tuple{"worst", worst, html::kWorst}}) {
     const SweepValues& v = d.values[i];
-    bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::hex(colour) + "\">\u25a0</span>" + name +
+    bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::css_colour(colour) + "\">\u25a0</span>" + name +
           "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(v[0], 4) + "</td><td>" + fixed(v[1], 4) +
           "</td>" + (has_slowdown ? "<td>" + fixed(v[5], 4) + "</td>" : "") +
           "</tr>\n";
@@ -288,7 +279,7 @@ std::string hottest_section(const ReportInput& in) {
     if (hot == kNone) continue;
     const auto on = flows_on(r.trace, flows.size(), hot);
     body += "<h3>" + escape(r.spec->name) + ": <code>" + escape(fabric.link_name(hot)) + "</code> <span class=\"sub\">" +
-            html::grouped(on.size()) + " flows, " + html::human_bytes(static_cast<double>(r.trace.link_bytes[hot])) +
+            html::grouped(on.size()) + " flows, " + human_bytes(static_cast<double>(r.trace.link_bytes[hot])) +
             "</span></h3>\n";
     body += "<div class=\"table-wrap\"><table class=\"hot-flows\"><thead><tr><th>#</th><th class=\"mono\">src ip</th>"
             "<th class=\"mono\">sport</th><th class=\"mono\">dst ip</th><th class=\"mono\">dport</th><th>proto</th>"
@@ -301,7 +292,7 @@ std::string hottest_section(const ReportInput& in) {
               format_ipv4(flows.dst_ip[f]) + "</td><td class=\"mono\">" + std::to_string(flows.dport[f]) +
               "</td><td>" + std::to_string(flows.proto[f]) + "</td><td>" + std::to_string(flows.lqpn[f]) + " \u2192 " +
               std::to_string(flows.rqpn[f]) + "</td><td>" + std::to_string(flows.channel[f]) + "</td><td>" +
-              html::human_bytes(static_cast<double>(flows.bytes[f])) + "</td><td class=\"path\">" +
+              human_bytes(static_cast<double>(flows.bytes[f])) + "</td><td class=\"path\">" +
               escape(path_text(fabric, r.trace, f)) + "</td></tr>\n";
     }
     body += "</tbody></table></div>\n";
@@ -328,7 +319,7 @@ std::string jobs_text(const Spec& spec) {
   for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
     const JobSpec& j = spec.jobs[i];
     out += (i ? "; " : "") + std::string(workloads::collective_name(j.collective)) + " of " +
-           html::human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
+           human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
            " channels \u00d7 " + std::to_string(j.qps_per_connection) + " QP";
   }
   return out;
@@ -355,34 +346,17 @@ std::string report_data_json(const ReportInput& in) {
   const auto& flows = sim.flows();
   json doc;
   doc["config"] = sim.spec().source;
-  doc["fabric"] = {{"switches", fabric.switches().size()},
-                   {"endpoints", fabric.endpoints().size()},
-                   {"metric_links", sim.metric_links().size()}};
+  doc["fabric"] = fabric_json(sim);
   std::uint64_t total = 0;
   for (auto b : flows.bytes) total += b;
   doc["workload"] = {{"flows", flows.size()}, {"bytes", total}};
   json scenarios = json::array();
   for (const auto& r : *in.results) {
     json s{{"name", r.spec->name}};
-    json m = imbalance_json(r.flows);
-    m["max_flows"] = r.flows.max;
-    m["mean_flows"] = r.flows.mean;
-    m["links"] = r.flows.links;
-    m["bytes"] = imbalance_json(r.bytes);
-    m["bytes"]["max_bytes"] = r.bytes.max;
-    m["bytes"]["mean_bytes"] = r.bytes.mean;
-    s["metrics"] = std::move(m);
+    s["metrics"] = imbalance_json(r.flows, r.bytes);
     s["collisions"] = r.collisions;
-    const JobPrediction& p = r.predicted.all;
-    s["predicted"] = {{"completion_s", p.completion.value}, {"ideal_s", p.ideal.value}, {"slowdown", p.slowdown},
-                      {"busbw_gbps", p.busbw.value}, {"algbw_gbps", p.algbw.value}};
-    json links = json::array();
-    for (LinkId l : sim.metric_links())
-      links.push_back({{"from", node_name(fabric, fabric.link(l).from)},
-                       {"to", node_name(fabric, fabric.link(l).to)},
-                       {"flows", r.trace.link_flows[l]},
-                       {"bytes", r.trace.link_bytes[l]}});
-    s["links"] = std::move(links);
+    s["predicted"] = prediction_json(r.predicted.all);
+    s["links"] = links_json(sim, r);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
       json tuples = json::array();

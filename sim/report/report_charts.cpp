@@ -1,3 +1,4 @@
+#include "sim/base/text.h"
 #include "sim/report/report_charts.h"
 
 #include <algorithm>
@@ -10,8 +11,7 @@ namespace ecmpsim::report {
 namespace {
 
 using html::escape;
-using html::fixed;
-using html::hex;
+using html::css_colour;
 
 // Estimated width of `chars` characters of the page's sans-serif at `size` px.
 double text_width(std::size_t chars, double size) { return static_cast<double>(chars) * size * 0.6; }
@@ -143,11 +143,11 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const std::string name = nodes[link.from].name + " \u2192 " + nodes[link.to].name;
       const bool up = !down(links[k]);
       const std::string tip = up ? name + ": " + flows_text(flows) + ", " +
-                                       html::human_bytes(static_cast<double>(trace.link_bytes[links[k]]))
+                                       human_bytes(static_cast<double>(trace.link_bytes[links[k]]))
                                  : name + ": down";
       std::string svg = "<line class=\"link" + std::string(up ? "" : " down") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
                         num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
-                        hex(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
+                        css_colour(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
                         escape(nodes[link.from].name + "->" + nodes[link.to].name) + "\" data-flows=\"" +
                         std::to_string(trace.link_flows[links[k]]) + "\"><title>" + escape(tip) + "</title></line>\n";
       drawn.push_back({up ? flows : -1, std::move(svg)});
@@ -161,7 +161,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const Box box{at.x - w / 2, at.y - 8, at.x + w / 2, at.y + 8};
       labels.emplace_back(box, "<g class=\"count\"><rect x=\"" + num(box.x0) + "\" y=\"" + num(box.y0) +
                                    "\" width=\"" + num(w) + "\" height=\"16\" rx=\"3\" stroke=\"" +
-                                   hex(scale.colour(flows)) + "\"/>" +
+                                   css_colour(scale.colour(flows)) + "\"/>" +
                                    text(at.x, at.y + 4, t) +
                                    "<title>" + escape(tip) + "</title></g>\n");
     }
@@ -211,7 +211,7 @@ std::string legend_svg(const LoadScale& scale) {
   std::string out = svg_open(kW, kH, "colour scale: flows per link", "legend");
   out += "<defs><linearGradient id=\"load-ramp\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">";
   for (int i = 0; i <= 10; ++i)
-    out += "<stop offset=\"" + fixed(i / 10.0, 1) + "\" stop-color=\"" + hex(html::load_colour(i / 10.0)) + "\"/>";
+    out += "<stop offset=\"" + fixed(i / 10.0, 1) + "\" stop-color=\"" + css_colour(html::load_colour(i / 10.0)) + "\"/>";
   out += "</linearGradient></defs>\n";
   out += text(0, 19, "flows/link", "class=\"axis-label\"");
   out += "<rect x=\"" + num(kBarX) + "\" y=\"8\" width=\"" + num(kBarW) + "\" height=\"14\" fill=\"url(#load-ramp)\"/>\n";
@@ -224,7 +224,7 @@ std::string legend_svg(const LoadScale& scale) {
     out += line(x, 22, x, 26, "class=\"tick\"");
     out += text(x, 38, fixed(t, digits), "text-anchor=\"middle\" class=\"tick-label\"");
   }
-  out += "<rect x=\"" + num(kBarX + kBarW + 28) + "\" y=\"8\" width=\"22\" height=\"14\" fill=\"" + hex(html::kIdle) +
+  out += "<rect x=\"" + num(kBarX + kBarW + 28) + "\" y=\"8\" width=\"22\" height=\"14\" fill=\"" + css_colour(html::kIdle) +
          "\"/>\n";
   out += text(kBarX + kBarW + 56, 19, "idle (0 flows)", "class=\"tick-label\"");
   return out + "</svg>\n";
@@ -263,11 +263,11 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
     const double f = trace.link_flows[l];
     const double yy = kTop + kRow * static_cast<double>(i);
     const std::string tip = fabric.link_name(l) + ": " + flows_text(f) + ", " +
-                            html::human_bytes(static_cast<double>(trace.link_bytes[l]));
+                            human_bytes(static_cast<double>(trace.link_bytes[l]));
     out += "<g class=\"bar\"><title>" + escape(tip) + "</title>";
     out += text(label_w - 6, yy + 12, fabric.link_name(l), "text-anchor=\"end\" class=\"bar-label\"");
     out += "<rect x=\"" + num(label_w) + "\" y=\"" + num(yy + 2) + "\" width=\"" + num(std::max(0.0, x_of(f) - label_w)) +
-           "\" height=\"" + num(kRow - 4) + "\" fill=\"" + hex(scale.colour(f)) + "\"/>";
+           "\" height=\"" + num(kRow - 4) + "\" fill=\"" + css_colour(scale.colour(f)) + "\"/>";
     out += text(x_of(f) + 4, yy + 12, std::to_string(trace.link_flows[l]), "class=\"bar-value\"");
     out += "</g>\n";
   }
@@ -345,7 +345,7 @@ std::string markers_svg(const Frame& f, std::span<const Marker> markers) {
       ++row;
     rows[row].emplace_back(x0, x1);
     const double ty = Frame::kT - 8 - 12.0 * static_cast<double>(row);
-    const std::string c = hex(m.colour);
+    const std::string c = css_colour(m.colour);
     out += "<g class=\"marker\">";
     out += line(x, ty + 3, x, Frame::kH - Frame::kB, "stroke=\"" + c + "\" stroke-width=\"2\"");
     out += text(right ? x - 3 : x + 3, ty, m.label,
@@ -392,7 +392,7 @@ std::string histogram_svg(std::span<const double> values, std::string_view x_lab
   f.ymax = yticks.back();
   std::string out = svg_open(Frame::kW, Frame::kH, "histogram of " + std::string(x_label), "hist");
   out += axes(f, yticks, html::tick_digits(yticks[1] - yticks[0]), x_label, "variants");
-  out += "<g class=\"hist-bars\" fill=\"" + hex(html::kBar) + "\">\n";
+  out += "<g class=\"hist-bars\" fill=\"" + css_colour(html::kBar) + "\">\n";
   for (const auto& [at, count] : bins) {
     if (count == 0) continue;
     const double x0 = f.x(at - bin_w / 2), x1 = f.x(at + bin_w / 2);
@@ -424,7 +424,7 @@ std::string cdf_svg(std::span<const double> values, std::string_view x_label, st
     i = j;
   }
   d += " H" + num(f.x(f.hi));
-  out += "<path class=\"cdf-line\" d=\"" + d + "\" fill=\"none\" stroke=\"" + hex(html::kBar) + "\"/>\n";
+  out += "<path class=\"cdf-line\" d=\"" + d + "\" fill=\"none\" stroke=\"" + css_colour(html::kBar) + "\"/>\n";
   out += markers_svg(f, markers);
   return out + "</svg>\n";
 }

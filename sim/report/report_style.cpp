@@ -5,11 +5,11 @@
 namespace ecmpsim::report {
 
 std::string stylesheet() {
-  using html::hex;
-  std::string css = ":root{--ink:" + hex(html::kInk) + ";--muted:" + hex(html::kMuted) + ";--grid:" +
-                    hex(html::kGrid) + ";--bar:" + hex(html::kBar) + ";--switch:" + hex(html::kSwitch) +
-                    ";--host:" + hex(html::kHost) + ";--best:" + hex(html::kBest) + ";--worst:" +
-                    hex(html::kWorst) + "}\n";
+  using html::css_colour;
+  std::string css = ":root{--ink:" + css_colour(html::kInk) + ";--muted:" + css_colour(html::kMuted) + ";--grid:" +
+                    css_colour(html::kGrid) + ";--bar:" + css_colour(html::kBar) + ";--switch:" + css_colour(html::kSwitch) +
+                    ";--host:" + css_colour(html::kHost) + ";--best:" + css_colour(html::kBest) + ";--worst:" +
+                    css_colour(html::kWorst) + "}\n";
   css += R"css(*{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f3f4f6;color:var(--ink);font:14px/1.5 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "sim/base/text.h"
 #include "sim/report/assumptions.h"
 #include "sim/base/error.h"
 #include "sim/report/html.h"
@@ -39,8 +40,7 @@ FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioRes
 }
 
 std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
-  using html::fixed;
-  auto pct = [](double v) { return std::isnan(v) ? std::string("-") : fixed(100 * v, 1) + " %"; };
+    auto pct = [](double v) { return std::isnan(v) ? std::string("-") : fixed(100 * v, 1) + " %"; };
   auto row = [](std::string label, std::string value, std::string note = {}) {
     label.resize(std::max<std::size_t>(label.size(), 34), ' ');
     std::string v(value);

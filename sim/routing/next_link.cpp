@@ -1,6 +1,6 @@
 #include "sim/routing/next_link.h"
 
-#include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 

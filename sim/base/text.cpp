@@ -1,0 +1,61 @@
+#include "sim/base/text.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace ecmpsim {
+
+std::string format_ipv4(std::uint32_t ip) {
+  return std::to_string(ip >> 24) + '.' + std::to_string((ip >> 16) & 255) + '.' +
+         std::to_string((ip >> 8) & 255) + '.' + std::to_string(ip & 255);
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  const auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc{} ? std::string(buf, p) : std::string("nan");
+}
+
+std::string fixed(double v, int decimals) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "\u221e" : "-\u221e";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string human_bytes(double bytes) {
+  constexpr std::array<const char*, 6> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  std::size_t u = 0;
+  while (bytes >= 1024 && u + 1 < units.size()) {
+    bytes /= 1024;
+    ++u;
+  }
+  return fixed(bytes, u == 0 ? 0 : 2) + " " + units[u];
+}
+
+std::string human_seconds(double s) {
+  if (!std::isfinite(s)) return fixed(s, 0);
+  const double a = std::abs(s);
+  if (a >= 1) return fixed(s, 3) + " s";
+  if (a >= 1e-3) return fixed(s * 1e3, 3) + " ms";
+  return fixed(s * 1e6, 3) + " \u00b5s";
+}
+
+std::string format_hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
+  return buf;
+}
+
+std::string pad_left(std::string s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string pad_right(std::string s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,28 @@
+// Text formatting shared by every writer (terminal tables, CSV, JSON helpers,
+// the HTML report, the assumptions text): one function per way of printing a
+// value, so two outputs of one number cannot disagree.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ecmpsim {
+
+// "a.b.c.d" from an address in host byte order.
+std::string format_ipv4(std::uint32_t ip);
+// The shortest decimal that reads back as the same double ("nan", "inf" as is).
+std::string format_number(double v);
+// `decimals` digits after the point, as printf's "%.*f"; an undefined value
+// (NaN) prints "-" and an infinite one "∞" or "-∞", in tables and pages alike.
+std::string fixed(double v, int decimals);
+// 4096 -> "4.00 KiB": binary units, two decimals above bytes.
+std::string human_bytes(double bytes);
+// 0.0123 -> "12.300 ms": s, ms or µs with three decimals.
+std::string human_seconds(double s);
+// "0x1f".
+std::string format_hex(std::uint32_t v);
+// `s` padded with spaces to width `w`: pad_left right-aligns, pad_right left-aligns.
+std::string pad_left(std::string s, std::size_t w);
+std::string pad_right(std::string s, std::size_t w);
+
+}  // namespace ecmpsim
