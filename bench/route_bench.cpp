@@ -45,9 +45,9 @@ void BM_Trace(benchmark::State& state) {
   const Simulation sim = paper16();
   const Forwarding fwd(sim.fabric(), sim.sets(), sim.spec().scenarios.front(), sim.spec().source);
   Trace t;
-  trace(sim.fabric(), fwd, sim.flows(), t);
+  route_and_count(sim.fabric(), fwd, sim.flows(), t);
   for (auto _ : state) {
-    trace(sim.fabric(), fwd, sim.flows(), t);
+    route_and_count(sim.fabric(), fwd, sim.flows(), t);
     benchmark::DoNotOptimize(t.link_flows.data());
   }
   state.SetItemsProcessed(state.iterations() * flow_hops(t));

@@ -24,7 +24,7 @@ Action add_flows_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);
-    const Fabric fabric = build_fabric(spec);
+    const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
     emit(io, opt->format == "csv" ? flows_csv(spec, fabric, flows) : flows_json(spec, fabric, flows), opt->out);
     return 0;

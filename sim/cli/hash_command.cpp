@@ -1,7 +1,6 @@
 #include <charconv>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "sim/cli/cli.h"
 #include "sim/base/error.h"
@@ -18,7 +17,8 @@ struct Options {
   std::string src = "0.0.0.0", dst = "0.0.0.0";
   std::string proto = "17", sport = "0", dport = "4791", seed = "0", offset = "0";
   std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
-  std::string fields, members = "1", select, weights, buckets = "128";
+  std::vector<std::string> fields, weights;
+  std::string members = "1", select, buckets = "128";
   std::string format = "table", tuples, out;
 };
 
@@ -28,20 +28,13 @@ std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_
   return *n;
 }
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
-  return out;
-}
-
 HashQuery make_query(const Options& o) {
   HashQuery q;
   q.algo = hashing::find(o.algo);
   if (q.algo == nullptr) throw InputError({{}, 0, 0, "--algo"}, "unknown hash algorithm '" + o.algo + "'");
   if (!o.fields.empty()) {
     q.fields.clear();
-    for (const auto& name : split(o.fields)) {
+    for (const auto& name : o.fields) {
       const auto f = hashing::parse_field(name);
       if (!f) throw InputError({{}, 0, 0, "--fields"}, "unknown hash field '" + name + "'");
       q.fields.push_back(*f);
@@ -57,7 +50,7 @@ HashQuery make_query(const Options& o) {
   q.members = static_cast<std::uint32_t>(number("--members", o.members, 1u << 16));
   if (q.members == 0) throw InputError({{}, 0, 0, "--members"}, "need at least one member");
   if (!o.weights.empty()) {
-    for (const auto& w : split(o.weights)) q.weights.push_back(static_cast<std::uint32_t>(number("--weights", w, 1u << 24)));
+    for (const auto& w : o.weights) q.weights.push_back(static_cast<std::uint32_t>(number("--weights", w, 1u << 24)));
     if (q.weights.size() != q.members)
       throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(q.members) + " weights, one per member");
     for (auto w : q.weights)
@@ -174,11 +167,13 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--rss-key", o->rss_key, "toeplitz: a 40-byte key as 80 hex digits (default the standard RSS key)");
   sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
   sub->add_option("--fields", o->fields,
-                  "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)");
+                  "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)")
+      ->delimiter(',');
   sub->add_option("--members", o->members, "Members in the ECMP group")->default_str("1");
   sub->add_option("--select", o->select,
                   "modulo, threshold or resilient (default: threshold for linux-l3/l4, else modulo)");
-  sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated");
+  sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated")
+      ->delimiter(',');
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
   sub->add_option("--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport with a header ('-' = stdin); prints hash,member per line");

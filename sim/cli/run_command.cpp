@@ -8,7 +8,7 @@
 #include "sim/base/parse.h"
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
-#include "sim/config/variant.h"
+#include "sim/config/overrides.h"
 
 namespace ecmpsim::cli {
 namespace {
@@ -28,17 +28,9 @@ void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
 }
 
 // Every scenario gets a twin NAME+down with the listed failures added.
-void add_down_scenarios(Spec& spec, const std::string& list) {
+void add_down_scenarios(Spec& spec, const std::vector<std::string>& list) {
   std::vector<LinkRef> refs;
-  std::size_t start = 0;
-  for (;;) {
-    const auto comma = list.find(',', start);
-    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (item.empty()) throw InputError({{}, 0, 0, "--down"}, "empty item in '" + list + "'");
-    refs.push_back({item, {{}, 0, 0, "--down"}});
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (const std::string& item : list) refs.push_back({item, {{}, 0, 0, "--down"}});
   std::vector<ScenarioSpec> out;
   for (const ScenarioSpec& s : spec.scenarios) {
     out.push_back(s);
@@ -61,7 +53,7 @@ Action add_run_command(CLI::App& app) {
     std::string out;
     Overrides overrides;
     std::string seed_mode;
-    std::string down;
+    std::vector<std::string> down;
     FlowsImportOptions import;
     std::string flow_bytes;
   };
@@ -75,7 +67,8 @@ Action add_run_command(CLI::App& app) {
   add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->add_option("--down", opt->down,
                   "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
-                  "each scenario is reported healthy and, next to it, as NAME+down with these down");
+                  "each scenario is reported healthy and, next to it, as NAME+down with these down")
+      ->delimiter(',');
   sub->add_option("--flows", opt->import.flows,
                   "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
                   "or a directory)");

@@ -91,7 +91,8 @@ class Monitor {
     thread_.join();
     // A stop signal that arrived after the sweep ended is consumed, not delivered late.
     const timespec zero{0, 0};
-    while (sigtimedwait(&set_, nullptr, &zero) > 0) interrupted_ = true;
+    while (sigtimedwait(&set_, nullptr, &zero) > 0) {
+    }
     pthread_sigmask(SIG_SETMASK, &old_, nullptr);
   }
   Monitor(const Monitor&) = delete;
@@ -125,7 +126,6 @@ class Monitor {
   bool tty_;
   sigset_t set_{}, old_{};
   std::atomic<bool> done_{false};
-  bool interrupted_ = false;
   std::thread thread_;
 };
 

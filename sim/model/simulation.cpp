@@ -80,7 +80,7 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   return flows;
 }
 
-Fabric build_fabric(const Spec& spec) {
+Fabric fabric_for(const Spec& spec) {
   const std::uint64_t hosts = endpoint_count(spec.fabric);
   if (hosts > spec.limits.max_hosts)
     throw InputError({spec.source, 0, 0, "--max-hosts"},
@@ -142,7 +142,7 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
 
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)),
-      fabric_(build_fabric(spec_)),
+      fabric_(fabric_for(spec_)),
       healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(generate_flows(spec_, fabric_)) {
   prepare();
@@ -150,7 +150,7 @@ Simulation::Simulation(Spec spec)
 
 Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
     : spec_(std::move(spec)),
-      fabric_(build_fabric(spec_)),
+      fabric_(fabric_for(spec_)),
       healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(place_imported_flows(imported, fabric_, spec_.limits)) {
   std::string files;
@@ -222,7 +222,7 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   const auto sets = sets_for(scenario);
   r.down.assign(sets->down().begin(), sets->down().end());
   const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
-  trace(fabric_, fwd, flows_, r.trace);
+  route_and_count(fabric_, fwd, flows_, r.trace);
   // Down links leave the metrics and carry nothing in the flow model.
   std::vector<LinkId> working;
   std::vector<Gbps> capacity;

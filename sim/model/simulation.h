@@ -22,7 +22,7 @@
 namespace ecmpsim {
 
 struct ScenarioResult {
-  const ScenarioSpec* spec = nullptr;
+  const ScenarioSpec* spec = nullptr;  // the scenario run() was given; it must outlive the result
   Trace trace;
   Imbalance flows;  // over the scenario's working switch-to-switch links, by flow count
   Imbalance bytes;  // the same links, by bytes
@@ -95,7 +95,7 @@ class Simulation {
 
 // The spec's fabric, refused past --max-hosts before it is built; errors
 // without a file of their own name the config.
-Fabric build_fabric(const Spec& spec);
+Fabric fabric_for(const Spec& spec);
 
 // Flows of the spec's jobs on the fabric, job by job. Each job takes its
 // nodes among those no earlier job took; placement errors are InputErrors

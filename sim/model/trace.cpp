@@ -4,7 +4,7 @@
 
 namespace ecmpsim {
 
-void trace(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out) {
+void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out) {
   out.link_flows.assign(fabric.links().size(), 0);
   out.link_bytes.assign(fabric.links().size(), 0);
   out.path_begin.assign(1, 0);

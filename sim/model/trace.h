@@ -22,8 +22,9 @@ struct Trace {
   }
 };
 
-// Routes every flow hop by hop. A flow with no route, or one caught in a
-// loop, is an InputError naming the switch and destination.
-void trace(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out);
+// Routes every flow hop by hop and counts flows and bytes per link. A flow
+// with no route, or one caught in a loop, is an InputError naming the switch
+// and destination.
+void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out);
 
 }  // namespace ecmpsim

@@ -16,7 +16,6 @@ class EqualCostSets {
  public:
   static constexpr std::uint32_t kNoGroup = ~0u;
 
-  std::uint32_t tors() const noexcept { return tors_; }
   // kNoGroup when the switch is the ToR itself or cannot reach it.
   std::uint32_t group(std::uint32_t switch_index, std::uint32_t tor) const {
     return group_of_[std::size_t{switch_index} * tors_ + tor];

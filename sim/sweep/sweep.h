@@ -20,7 +20,7 @@
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_kernel.h"
 #include "sim/sweep/sweep_stats.h"
-#include "sim/config/variant.h"
+#include "sim/config/overrides.h"
 
 namespace ecmpsim {
 

@@ -35,3 +35,20 @@ TEST_CASE("ecmpsim run --format: an unknown format is a usage error naming the f
   CHECK(r.out.empty());
   CHECK(r.err.find("--format") != std::string::npos);
 }
+
+TEST_CASE("ecmpsim run --down: a comma list and repeated flags name the same failures") {
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
+  const auto listed = cli_run({"run", cfg, "--down", "leaf0-spine0,spine1", "--format", "json"});
+  const auto repeated = cli_run({"run", cfg, "--down", "leaf0-spine0", "--down", "spine1", "--format", "json"});
+  REQUIRE(listed.code == 0);
+  CHECK(listed.out == repeated.out);
+  // Each scenario and its twin; the twin lists both failures in order.
+  CHECK(listed.out.find("\"name\": \"ecmp+down\"") != std::string::npos);
+  CHECK(listed.out.find("\"down\": [\n        \"leaf0-spine0\",\n        \"spine1\"\n      ]") != std::string::npos);
+  // paper16's spine1 carries 8 directed links to and from the 4 leaves and
+  // leaf0-spine0 one cable (2 directed links): 10 of 32 down in the twin.
+  std::size_t downs = 0;
+  for (auto at = listed.out.find("\"down\": true"); at != std::string::npos; at = listed.out.find("\"down\": true", at + 1))
+    ++downs;
+  CHECK(downs == 2 * 10);  // ecmp+down and static+down
+}

@@ -51,7 +51,7 @@ struct Generated {
   Fabric fabric;
   workloads::Flows flows;
   explicit Generated(const std::string& toml)
-      : spec(parse_config(toml, "cluster.toml")), fabric(build_fabric(spec)), flows(generate_flows(spec, fabric)) {}
+      : spec(parse_config(toml, "cluster.toml")), fabric(fabric_for(spec)), flows(generate_flows(spec, fabric)) {}
 
   // (node, NIC index) of an endpoint.
   std::pair<std::uint32_t, std::uint32_t> where(std::uint32_t endpoint) const {

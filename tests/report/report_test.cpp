@@ -10,7 +10,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
-#include "sim/config/variant.h"
+#include "sim/config/overrides.h"
 #include "sim/sweep/sweep.h"
 #include "sim/report/html.h"
 #include "sim/report/report.h"

@@ -30,7 +30,7 @@ double max_fabric_load(const Fabric& f, const EqualCostSets& s, const workloads:
   sc.policy = StaticPolicy::Balanced;
   const Forwarding fwd(f, s, sc, "t", &flows);
   Trace t;
-  trace(f, fwd, flows, t);
+  route_and_count(f, fwd, flows, t);
   double max = 0;
   for (LinkId l = 0; l < f.links().size(); ++l)
     if (f.is_switch(f.link(l).from) && f.is_switch(f.link(l).to)) max = std::max<double>(max, t.link_bytes[l]);

@@ -51,7 +51,7 @@ struct Setup {
   CoreLoad run(const ScenarioSpec& sc) const {
     const Forwarding fwd(fabric, sets, sc, "polarization");
     Trace t;
-    trace(fabric, fwd, flows, t);
+    route_and_count(fabric, fwd, flows, t);
     std::set<NodeId> cores;
     double sum = 0, max = 0, n = 0;
     for (LinkId l = 0; l < fabric.links().size(); ++l) {

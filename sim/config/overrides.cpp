@@ -1,4 +1,4 @@
-#include "sim/config/variant.h"
+#include "sim/config/overrides.h"
 
 #include <algorithm>
 

@@ -130,7 +130,7 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
 
   const auto predict_sets = sim.sets_for(predict_sc);
   const Forwarding predict_fwd(fabric, *predict_sets, predict_sc, spec.source);
-  trace(fabric, predict_fwd, sim.flows(), r.predicted);
+  route_and_count(fabric, predict_fwd, sim.flows(), r.predicted);
   std::vector<double> load;
   for (LinkId l : r.metric_links) load.push_back(r.predicted.link_flows[l]);
   r.predicted_imbalance = imbalance(load);
