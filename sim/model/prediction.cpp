@@ -1,19 +1,14 @@
 #include "sim/model/prediction.h"
 
 #include <algorithm>
+#include <boost/pending/disjoint_sets.hpp>
 #include <limits>
-#include <numeric>
 
 namespace ecmpsim {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::uint32_t find_root(std::vector<std::uint32_t>& parent, std::uint32_t v) {
-  while (parent[v] != v) v = parent[v] = parent[parent[v]];
-  return v;
-}
 
 // Time to push `bytes` through `gbps`; +inf through a cut of capacity 0.
 double cut_time(double bytes, double gbps) {
@@ -41,28 +36,30 @@ CutBounds::CutBounds(const Fabric& fabric) {
   const auto nodes = fabric.nodes();
   std::uint8_t top = 0;
   for (const Node& n : nodes) top = std::max(top, static_cast<std::uint8_t>(n.tier));
-  std::vector<std::uint32_t> parent(nodes.size()), dense(nodes.size());
+  std::vector<std::uint32_t> dense(nodes.size());
   for (std::uint8_t k = 0; k < top; ++k) {
     auto inside = [&](NodeId v) { return static_cast<std::uint8_t>(nodes[v].tier) <= k; };
-    std::iota(parent.begin(), parent.end(), 0u);
+    // The blocks of level k: nodes of tier <= k joined by links among them.
+    boost::disjoint_sets_with_storage<> blocks_of(nodes.size());
     for (const Link& l : fabric.links())
-      if (inside(l.from) && inside(l.to)) parent[find_root(parent, l.from)] = find_root(parent, l.to);
+      if (inside(l.from) && inside(l.to)) blocks_of.union_set(l.from, l.to);
+    auto find_root = [&](NodeId v) { return static_cast<std::uint32_t>(blocks_of.find_set(v)); };
     Level level;
     std::fill(dense.begin(), dense.end(), kNone);
     std::uint32_t blocks = 0;
     for (NodeId v = 0; v < nodes.size(); ++v) {
       if (!inside(v)) continue;
-      const std::uint32_t r = find_root(parent, v);
+      const std::uint32_t r = find_root(v);
       if (dense[r] == kNone) dense[r] = blocks++;
     }
     level.out_gbps.assign(blocks, 0);
     level.in_gbps.assign(blocks, 0);
     for (const Link& l : fabric.links()) {
       const bool from_in = inside(l.from), to_in = inside(l.to);
-      if (from_in && !to_in) level.out_gbps[dense[find_root(parent, l.from)]] += l.speed.value;
-      if (to_in && !from_in) level.in_gbps[dense[find_root(parent, l.to)]] += l.speed.value;
+      if (from_in && !to_in) level.out_gbps[dense[find_root(l.from)]] += l.speed.value;
+      if (to_in && !from_in) level.in_gbps[dense[find_root(l.to)]] += l.speed.value;
     }
-    for (NodeId e : fabric.endpoints()) level.block_of.push_back(dense[find_root(parent, e)]);
+    for (NodeId e : fabric.endpoints()) level.block_of.push_back(dense[find_root(e)]);
     levels_.push_back(std::move(level));
   }
 }
