@@ -17,6 +17,7 @@
 #include <vector>
 
 #ifdef ECMPSIM_STD_THREADS
+#include <exception>
 #include <thread>
 #else
 #include <tbb/blocked_range.h>
@@ -32,11 +33,23 @@ template <class Body>
 void on_threads(unsigned threads, const Body& body) {
   if (threads == 0) threads = 1;
 #ifdef ECMPSIM_STD_THREADS
+  // An exception leaves its thread as TBB's does: every thread is joined,
+  // then the lowest-numbered thread's exception is rethrown.
+  std::vector<std::exception_ptr> errors(threads);
+  auto guarded = [&body, &errors](unsigned t) {
+    try {
+      body(t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
   std::vector<std::thread> pool;
   pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&body, t] { body(t); });
-  body(0u);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  guarded(0u);
   for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 #else
   // global_control lets `threads` exceed the core count (TBB otherwise caps its workers there).
   const tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, threads);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "hashing/suggest.h"
 #include "sim/cli/ranks.h"
 #include "sim/config/config.h"
 #include "sim/base/error.h"
@@ -68,7 +69,7 @@ Spec load_spec(const std::string& path, const Limits& limits) {
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
-  return sub->add_option("--out", out,
+  return sub->add_option("-o,--out", out,
                          "Write " + what + " to FILE ('-': stdout). A file is replaced atomically (through a symlink, "
                          "its target); a device, FIFO or socket is written in place");
 }
@@ -87,6 +88,23 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// "did you mean '--seed'?" for a misspelt flag of the command being parsed.
+std::string flag_hint(const CLI::ParseError& e, const std::vector<std::pair<CLI::App*, Action>>& commands) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return {};
+  for (const auto& [sub, _] : commands) {
+    if (!sub->parsed()) continue;
+    std::vector<std::string> flags;
+    for (const CLI::Option* o : sub->get_options()) {
+      for (const auto& n : o->get_lnames()) flags.push_back("--" + n);
+      for (const auto& n : o->get_snames()) flags.push_back("-" + n);
+    }
+    std::vector<std::string_view> names(flags.begin(), flags.end());
+    for (const std::string& extra : sub->remaining())
+      if (!extra.empty() && extra[0] == '-') return did_you_mean(extra.substr(0, extra.find('=')), names, 0);
+  }
+  return {};
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, Io io) {
@@ -94,7 +112,7 @@ int run(int argc, const char* const* argv, Io io) {
   app.set_version_flag("--version", std::string("ecmpsim ") + ECMPSIM_VERSION);
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, Action>> commands;
-  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command, add_reproduce_command, add_emulate_command}) {
+  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command, add_reproduce_command, add_emulate_command, add_init_command}) {
     const auto before = app.get_subcommands({}).size();
     Action action = add(app);
     commands.emplace_back(app.get_subcommands({})[before], std::move(action));
@@ -105,9 +123,9 @@ int run(int argc, const char* const* argv, Io io) {
     return std::any_of(commands.begin(), commands.end(), [&](const auto& c) { return c.first->check_name(name); });
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-    std::string names;
-    for (const auto& [sub, _] : commands) names += (names.empty() ? "" : ", ") + sub->get_name();
-    io.err << "ecmpsim: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+    std::vector<std::string_view> names;
+    for (const auto& [sub, _] : commands) names.push_back(sub->get_name());
+    io.err << "ecmpsim: unknown command '" << argv[1] << "'" << did_you_mean(argv[1], names) << "\n";
     return 2;
   }
   try {
@@ -128,7 +146,7 @@ int run(int argc, const char* const* argv, Io io) {
         if (sub->parsed()) io.out << sub->help();
       return 0;
     }
-    io.err << "ecmpsim: " << one_line(e.what()) << "\n";
+    io.err << "ecmpsim: " << one_line(e.what()) << flag_hint(e, commands) << "\n";
     return 2;
   }
   try {

@@ -76,7 +76,7 @@ Action add_emulate_command(CLI::App& app) {
   sub->add_option("--method", opt->method, "packets, route-get or both")
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
-  sub->add_option("--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
+  sub->add_option("-f,--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");

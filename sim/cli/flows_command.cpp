@@ -18,7 +18,7 @@ Action add_flows_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("--format", opt->format, "Output format: json (default) or csv")
+  sub->add_option("-f,--format", opt->format, "Output format: json (default) or csv")
       ->check(CLI::IsMember({"json", "csv"}));
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);

@@ -1,8 +1,12 @@
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <memory>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
+#include "hashing/suggest.h"
 #include "sim/base/error.h"
 #include "sim/routing/hash_query.h"
 #include "sim/base/input_file.h"
@@ -14,11 +18,11 @@ namespace {
 struct Options {
   bool list = false;
   std::string algo;
-  std::string src = "0.0.0.0", dst = "0.0.0.0";
-  std::string proto = "17", sport = "0", dport = "4791", seed = "0", offset = "0";
+  std::string src, dst;
+  std::string proto = "17", sport, dport = "4791", seed = "0", offset = "0";
   std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
   std::vector<std::string> fields, weights;
-  std::string members = "1", select, buckets = "128";
+  std::string members, select, buckets = "128";
   std::string format = "table", tuples, out;
 };
 
@@ -31,12 +35,12 @@ std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_
 HashQuery make_query(const Options& o) {
   HashQuery q;
   q.algo = hashing::find(o.algo);
-  if (q.algo == nullptr) throw InputError({{}, 0, 0, "--algo"}, "unknown hash algorithm '" + o.algo + "'");
+  if (q.algo == nullptr) throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(o.algo));
   if (!o.fields.empty()) {
     q.fields.clear();
     for (const auto& name : o.fields) {
       const auto f = hashing::parse_field(name);
-      if (!f) throw InputError({{}, 0, 0, "--fields"}, "unknown hash field '" + name + "'");
+      if (!f) throw InputError({{}, 0, 0, "--fields"}, unknown_field(name));
       q.fields.push_back(*f);
     }
     if (const auto r = hashing::repeated_field(q.fields))
@@ -47,6 +51,7 @@ HashQuery make_query(const Options& o) {
   const auto sel = o.select.empty() ? hashing::default_selection(*q.algo) : hashing::parse_selection(o.select);
   if (!sel) throw InputError({{}, 0, 0, "--select"}, "unknown selection '" + o.select + "' (modulo, threshold, resilient)");
   q.select = *sel;
+  if (o.members.empty()) throw InputError({{}, 0, 0, "--members"}, "required: the members in the ECMP group");
   q.members = static_cast<std::uint32_t>(number("--members", o.members, 1u << 16));
   if (q.members == 0) throw InputError({{}, 0, 0, "--members"}, "need at least one member");
   if (!o.weights.empty()) {
@@ -85,6 +90,23 @@ std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
   return s;
 }
 
+// The addresses and source port the key hashes must be given: hashing a
+// forgotten one as zero would print a plausible, wrong member.
+void require_hashed(const Options& o, const HashQuery& q) {
+  const auto layout = q.algo->layout;
+  const bool linux_key = layout == hashing::KeyLayout::LinuxL3 || layout == hashing::KeyLayout::LinuxL4;
+  auto hashed = [&](hashing::Field f) {
+    if (linux_key) return f != hashing::Field::SrcPort || layout == hashing::KeyLayout::LinuxL4;
+    return std::find(q.fields.begin(), q.fields.end(), f) != q.fields.end();
+  };
+  const std::array<std::tuple<hashing::Field, const char*, const std::string*>, 3> flags{
+      {{hashing::Field::SrcIp, "--src", &o.src}, {hashing::Field::DstIp, "--dst", &o.dst},
+       {hashing::Field::SrcPort, "--sport", &o.sport}}};
+  for (const auto& [field, flag, value] : flags)
+    if (value->empty() && hashed(field))
+      throw InputError({{}, 0, 0, flag}, "required: the key hashes it (or give flows with --tuples FILE)");
+}
+
 int run_hash(const Options& o, Io io) {
   if (o.list) {
     std::string text;
@@ -95,6 +117,7 @@ int run_hash(const Options& o, Io io) {
   }
   if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
   const HashCalculator calc(make_query(o));
+  if (o.tuples.empty()) require_hashed(o, calc.query());
   if (!o.tuples.empty()) {
     const std::string input = read_tuples(o.tuples);
     std::string text;
@@ -113,14 +136,15 @@ int run_hash(const Options& o, Io io) {
     return 0;
   }
   hashing::Tuple t;
-  const auto src = parse_ipv4(o.src);
+  // Fields the key does not hash may be left out (require_hashed): zero.
+  const auto src = o.src.empty() ? 0u : parse_ipv4(o.src);
   if (!src) throw InputError({{}, 0, 0, "--src"}, "invalid IPv4 address '" + o.src + "'");
-  const auto dst = parse_ipv4(o.dst);
+  const auto dst = o.dst.empty() ? 0u : parse_ipv4(o.dst);
   if (!dst) throw InputError({{}, 0, 0, "--dst"}, "invalid IPv4 address '" + o.dst + "'");
   t.src_ip = *src;
   t.dst_ip = *dst;
   t.proto = static_cast<std::uint8_t>(number("--proto", o.proto, 255));
-  t.sport = static_cast<std::uint16_t>(number("--sport", o.sport, 65535));
+  t.sport = o.sport.empty() ? 0 : static_cast<std::uint16_t>(number("--sport", o.sport, 65535));
   t.dport = static_cast<std::uint16_t>(number("--dport", o.dport, 65535));
   t.dst_qp = static_cast<std::uint32_t>(number("--dst-qp", o.dst_qp, 0xFFFFFF));
   t.flow_label = static_cast<std::uint32_t>(number("--flow-label", o.flow_label, 0xFFFFF));
@@ -154,10 +178,10 @@ Action add_hash_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("hash", "Hash one flow (or a CSV of flows) and pick its ECMP member");
   sub->add_flag("--list", o->list, "List the hash algorithms");
   sub->add_option("--algo", o->algo, "Hash algorithm (see --list)");
-  sub->add_option("--src", o->src, "Source IPv4 address");
-  sub->add_option("--dst", o->dst, "Destination IPv4 address");
+  sub->add_option("--src", o->src, "Source IPv4 address (required without --tuples)");
+  sub->add_option("--dst", o->dst, "Destination IPv4 address (required without --tuples)");
   sub->add_option("--proto", o->proto, "IP protocol")->default_str("17");
-  sub->add_option("--sport", o->sport, "UDP/TCP source port");
+  sub->add_option("--sport", o->sport, "UDP/TCP source port (required without --tuples)");
   sub->add_option("--dport", o->dport, "Destination port")->default_str("4791");
   sub->add_option("--dst-qp", o->dst_qp, "RoCEv2 destination QP number (24-bit; hashed by the dst-qp field)")
       ->default_str("0");
@@ -169,13 +193,13 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--fields", o->fields,
                   "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)")
       ->delimiter(',');
-  sub->add_option("--members", o->members, "Members in the ECMP group")->default_str("1");
+  sub->add_option("-n,--members", o->members, "Members in the ECMP group (required)");
   sub->add_option("--select", o->select,
                   "modulo, threshold or resilient (default: threshold for linux-l3/l4, else modulo)");
   sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated")
       ->delimiter(',');
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
-  sub->add_option("--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
+  sub->add_option("-f,--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport with a header ('-' = stdin); prints hash,member per line");
   add_out_flag(sub, o->out, "the output");
   return [o](Io io) { return run_hash(*o, io); };

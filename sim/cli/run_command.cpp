@@ -60,7 +60,7 @@ Action add_run_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
+  sub->add_option("-f,--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
       ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);

@@ -145,7 +145,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3");
   sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
   sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first");
-  sub->add_option("--threads", opt->threads, "Threads; default all cores")->check(integer_in(1, 4096));
+  sub->add_option("-j,--threads", opt->threads, "Threads; default all cores")->check(integer_in(1, 4096));
   sub->add_option("--metric", opt->metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
@@ -158,7 +158,7 @@ Action add_sweep_command(CLI::App& app) {
       ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
-  sub->add_option("--format", opt->format, "Output format: table, json or csv")
+  sub->add_option("-f,--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hashing/suggest.h"
 #include "sim/config/config_sections.h"
 #include "sim/base/input_file.h"
 
@@ -118,7 +119,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
         throw InputError(config::pos_of(*table.get("slowdown"), path, "sweep.slowdown"),
                          "metric \"slowdown\" needs the flow model that slowdown = false turns off");
     } else {
-      throw InputError(at, "unknown section");
+      throw InputError(at, "unknown section" + did_you_mean(key, {"fabric", "workload", "job", "scenario", "sweep"}));
     }
   }
   if (spec.scenarios.empty()) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "sim/config/config_sections.h"
+#include "hashing/suggest.h"
 #include "sim/base/input_file.h"
 
 namespace ecmpsim::config {
@@ -140,7 +141,8 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
         static const std::vector<std::string_view> link_keys{"a", "b", "speed_gbps", "count", "weight"};
         const auto& allowed = key == "node" ? node_keys : link_keys;
         if (std::find(allowed.begin(), allowed.end(), rk.str()) == allowed.end())
-          throw InputError(pos_of(rv, path, key + "." + std::string(rk.str())), "unknown key");
+          throw InputError(pos_of(rv, path, key + "." + std::string(rk.str())),
+                           "unknown key" + did_you_mean(rk.str(), allowed));
       }
       if (key == "node") {
         const std::string tier_text = str(row, "tier", row_at);

@@ -1,11 +1,25 @@
 #include "sim/config/config_sections.h"
 
+#include "hashing/suggest.h"
 #include "hashing/hasher.h"
 
 namespace ecmpsim::config {
 namespace {
 
 std::uint32_t hash_key_bit(std::string_view key) { return parse_name(kHashKeys, key).value_or(HashKey{}); }
+
+// The keys of a [scenario.hash] table (with its tier and switch sub-tables)
+// or of an override, for suggestions.
+std::vector<std::string_view> hash_key_names(bool with_overrides) {
+  std::vector<std::string_view> names;
+  for (const auto& k : hash_knobs()) names.push_back(k.key);
+  if (with_overrides) {
+    for (const auto& t : kTiers)
+      if (t.value != Tier::Host) names.push_back(t.name);
+    names.push_back("switch");
+  }
+  return names;
+}
 
 const Knob<HashSpec>* hash_knob(std::string_view key) {
   for (const auto& k : hash_knobs())
@@ -29,7 +43,7 @@ HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos&
       continue;
     }
     const Knob<HashSpec>* knob = hash_knob(k.str());
-    if (knob == nullptr) throw InputError(kat, "unknown key");
+    if (knob == nullptr) throw InputError(kat, "unknown key" + did_you_mean(k.str(), hash_key_names(false), 0));
     knob->read(node, o.values, kat);
     o.keys |= hash_key_bit(k.str());
   }
@@ -59,7 +73,7 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
     } else if (const Knob<HashSpec>* knob = hash_knob(name)) {
       knob->read(node, s.hash, at);
     } else {
-      throw InputError(at, "unknown key");
+      throw InputError(at, "unknown key" + did_you_mean(name, hash_key_names(true), 0));
     }
   }
 }
@@ -70,7 +84,7 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v) throw InputError(at, "expected a string");
-         if (!hashing::find(*v)) throw InputError(at, "unknown hash algorithm '" + *v + "'");
+         if (!hashing::find(*v)) throw InputError(at, unknown_algorithm(*v));
          s.algo = *v;
        },
        [](const HashSpec& s) { return "\"" + s.algo + "\""; }},
@@ -83,7 +97,7 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
          for (const auto& e : *arr) {
            const auto v = e.value<std::string>();
            const auto f = v ? hashing::parse_field(*v) : std::nullopt;
-           if (!f) throw InputError(at, "unknown hash field '" + v.value_or("?") + "'");
+           if (!f) throw InputError(at, unknown_field(v.value_or("?")));
            s.fields.push_back(*f);
          }
          if (const auto r = hashing::repeated_field(s.fields))

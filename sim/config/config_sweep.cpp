@@ -1,4 +1,5 @@
 #include "hashing/hasher.h"
+#include "hashing/suggest.h"
 #include "sim/config/config_sections.h"
 #include "sim/config/ranges.h"
 
@@ -52,7 +53,7 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                              &SweepSpec::algos, [](const toml::node& e, const SourcePos& at) {
                                const auto v = e.value<std::string>();
                                if (!e.is_string() || !v) throw InputError(at, "expected algorithm names");
-                               if (!hashing::find(*v)) throw InputError(at, "unknown hash algorithm '" + *v + "'");
+                               if (!hashing::find(*v)) throw InputError(at, unknown_algorithm(*v));
                                return *v;
                              }),
       list_knob<std::string>("scenarios", "array of strings",

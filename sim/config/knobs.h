@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 #include <toml++/toml.h>
+#include <vector>
 
 #include "hashing/named.h"
+#include "hashing/suggest.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
 #include "sim/base/text.h"
@@ -41,8 +43,11 @@ void read_section(const toml::table& table, std::span<const Knob<S>> knobs, S& o
     for (const auto& kn : knobs)
       if (kn.key == k.str()) knob = &kn;
     const std::string key = std::string(section) + "." + std::string(k.str());
-    if (knob == nullptr)
-      throw InputError(pos_of(node, file, key), "unknown key");
+    if (knob == nullptr) {
+      std::vector<std::string_view> keys;
+      for (const auto& kn : knobs) keys.push_back(kn.key);
+      throw InputError(pos_of(node, file, key), "unknown key" + did_you_mean(k.str(), keys, 0));
+    }
     knob->read(node, out, pos_of(node, file, key));
   }
 }

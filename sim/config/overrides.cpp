@@ -3,20 +3,26 @@
 #include <algorithm>
 
 #include "hashing/hasher.h"
-
+#include "hashing/suggest.h"
 
 namespace ecmpsim {
+
+std::string no_scenario_named(const Spec& spec, std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const ScenarioSpec& s : spec.scenarios) names.push_back(s.name);
+  return "no scenario named '" + std::string(name) + "'" + did_you_mean(name, names);
+}
 
 void apply_overrides(Spec& spec, const Overrides& o) {
   if (o.scenario) {
     std::vector<ScenarioSpec> kept;
     for (auto& s : spec.scenarios)
       if (s.name == *o.scenario) kept.push_back(std::move(s));
-    if (kept.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no scenario named '" + *o.scenario + "'");
+    if (kept.empty()) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, *o.scenario));
     spec.scenarios = std::move(kept);
   }
   if (o.algo && !hashing::find(*o.algo))
-    throw InputError({{}, 0, 0, "--algo"}, "unknown hash algorithm '" + *o.algo + "'");
+    throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(*o.algo));
   for (auto& s : spec.scenarios) {
     if (s.routing != RoutingKind::Ecmp) continue;
     if (o.algo) s.hash.algo = *o.algo;

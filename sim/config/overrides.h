@@ -23,6 +23,9 @@ struct Overrides {
   std::optional<std::uint64_t> placement_seed;   // --placement-seed: placement "random", job seed = this
 };
 
+// "no scenario named 'x' (did you mean 'y'? one of ...)".
+std::string no_scenario_named(const Spec& spec, std::string_view name);
+
 // Throws InputError naming the flag for an unknown scenario or algorithm.
 void apply_overrides(Spec& spec, const Overrides& o);
 

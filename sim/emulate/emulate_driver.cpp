@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "hashing/hasher.h"
+#include "sim/config/overrides.h"
 #include "sim/emulate/emulate.h"
 #include "sim/fabric/failures.h"
 #include "sim/base/text.h"
@@ -28,7 +29,7 @@ const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, con
     return s;
   }
   throw InputError({{}, 0, 0, flag}, name.empty() ? spec.source + " has no ECMP scenario"
-                                                  : "no scenario named '" + name + "' in " + spec.source);
+                                                  : no_scenario_named(spec, name));
 }
 
 // The scenario as Linux routers can run it: a Linux hash stays (with --hash

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hashing/suggest.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/seeds.h"
 
@@ -10,7 +11,7 @@ namespace ecmpsim {
 SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
   SwitchHash h;
   h.algo = hashing::find(spec.algo);
-  if (h.algo == nullptr) throw InputError(where, "unknown hash algorithm '" + spec.algo + "'");
+  if (h.algo == nullptr) throw InputError(where, unknown_algorithm(spec.algo));
   if (const auto r = hashing::repeated_field(spec.fields)) {
     SourcePos at = where;
     at.field = "scenario.hash.fields";

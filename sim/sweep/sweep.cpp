@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hashing/suggest.h"
+#include "sim/config/overrides.h"
 #include "hashing/hasher.h"
 #include "sim/base/parallel.h"
 
@@ -26,12 +28,12 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
     for (const auto& name : axes.scenarios) {
       const bool known = std::any_of(spec.scenarios.begin(), spec.scenarios.end(),
                                      [&](const ScenarioSpec& s) { return s.name == name; });
-      if (!known) throw InputError({{}, 0, 0, "--scenario"}, "no scenario named '" + name + "'");
+      if (!known) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, name));
       if (std::find(scenarios_.begin(), scenarios_.end(), name) == scenarios_.end()) scenarios_.push_back(name);
     }
   }
   for (const auto& a : axes.algos)
-    if (!hashing::find(a)) throw InputError({{}, 0, 0, "--algos"}, "unknown hash algorithm '" + a + "'");
+    if (!hashing::find(a)) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
   algos_ = std::max<std::uint64_t>(1, axes.algos.size());
   placements_ = axis_size(axes.placement_seeds);
   qps_ = std::max<std::uint64_t>(1, axes.qps.size());

@@ -63,3 +63,13 @@ TEST_CASE("for_each_timed_chunk: costly items keep chunks to a few items, so pro
   });
   CHECK(cheap.load() >= 1024);
 }
+
+TEST_CASE("an exception in any thread reaches the caller") {
+  std::atomic<unsigned> ran{0};
+  CHECK_THROWS_WITH_AS(ecmpsim::on_threads(4, [&](unsigned t) {
+                         ++ran;
+                         if (t == 2) throw std::runtime_error("thread 2");
+                       }),
+                       "thread 2", std::runtime_error);
+  CHECK(ran.load() >= 1);
+}

@@ -272,7 +272,7 @@ const std::vector<ErrorCase> kCases{
     {"unknown command",
      {},
      {"runn", "x.toml"},
-     "ecmpsim: unknown command 'runn' (commands: run, hash, flows, sweep, report, reproduce, emulate)"},
+     "ecmpsim: unknown command 'runn' (did you mean 'run'? one of run, hash, flows, sweep, report, reproduce, emulate, init)"},
     {"limit not an integer",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--max-hosts", "1.5"},

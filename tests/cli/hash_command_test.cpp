@@ -87,17 +87,17 @@ TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2"
   auto r = cli_run({"hash", "--algo", "md5"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'md5'\n");
+  CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'md5' (ecmpsim hash --list shows them)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--seed", "4294967296"});
   CHECK(r.err == "ecmpsim: --seed: invalid value '4294967296' (0..4294967295)\n");
-  r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3", "--dst", "10.0.0.2", "--sport", "1", "-n", "2"});
   CHECK(r.err == "ecmpsim: --src: invalid IPv4 address '1.2.3'\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
-  CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac'\n");
+  CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,dst-port,src-ip"});
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: --fields: hash field 'src-ip' listed twice\n");
-  r = cli_run({"hash", "--algo", "crc16-ccitt", "--tuples", "/nonexistent.csv"});
+  r = cli_run({"hash", "--algo", "crc16-ccitt", "--tuples", "/nonexistent.csv", "-n", "2"});
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: /nonexistent.csv: cannot open file\n");
 }
@@ -111,10 +111,10 @@ TEST_CASE("ecmpsim hash: the RoCE and tunnel fields have their own flags") {
   CHECK(r.out.find("\"key\":\"1234560007000abcde\"") != std::string::npos);
   CHECK(r.out.find("\"hash\":\"" + ecmpsim::format_hash(crc, 16) + "\"") != std::string::npos);
   CHECK(r.out.find("\"member\":" + std::to_string(crc % 5) + ",") != std::string::npos);
-  auto e = cli_run({"hash", "--algo", "crc16-ccitt", "--dst-qp", "0x1000000"});
+  auto e = cli_run({"hash", "--algo", "crc16-ccitt", "--dst-qp", "0x1000000", "-n", "2", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "1"});
   CHECK(e.code == 2);
   CHECK(e.err == "ecmpsim: --dst-qp: invalid value '0x1000000' (0..16777215)\n");
-  e = cli_run({"hash", "--algo", "crc16-ccitt", "--flow-label", "1048576"});
+  e = cli_run({"hash", "--algo", "crc16-ccitt", "--flow-label", "1048576", "-n", "2", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "1"});
   CHECK(e.err == "ecmpsim: --flow-label: invalid value '1048576' (0..1048575)\n");
 }
 
@@ -140,4 +140,20 @@ TEST_CASE("ecmpsim hash: toeplitz takes another RSS key") {
   CHECK(e.err == "ecmpsim: --rss-key: expected 40 bytes as 80 hex digits (':' separators allowed)\n");
   e = cli_run({"hash", "--algo", "crc32", "--rss-key", ones});
   CHECK(e.err == "ecmpsim: --rss-key: only used with --algo toeplitz\n");
+}
+
+TEST_CASE("ecmpsim hash: the fields the key hashes must be given; typos get the nearest name") {
+  auto r = cli_run({"hash", "--algo", "crc32", "-n", "4"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "ecmpsim: --src: required: the key hashes it (or give flows with --tuples FILE)\n");
+  r = cli_run({"hash", "--algo", "crc32", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "5"});
+  CHECK(r.err == "ecmpsim: --members: required: the members in the ECMP group\n");
+  // A key of the protocol alone needs no addresses (negative control of the rule).
+  r = cli_run({"hash", "--algo", "crc32", "--fields", "proto", "-n", "2"});
+  CHECK(r.code == 0);
+  r = cli_run({"hash", "--algo", "crc33", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "5", "-n", "2"});
+  CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'crc33' (did you mean 'crc32'?)\n");
+  r = cli_run({"hash", "--algo", "crc32", "--sed", "3"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("(did you mean '--seed'?)") != std::string::npos);
 }

@@ -3,6 +3,9 @@
 #include "tests/support/cli_capture.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -51,4 +54,24 @@ TEST_CASE("ecmpsim run --down: a comma list and repeated flags name the same fai
   for (auto at = listed.out.find("\"down\": true"); at != std::string::npos; at = listed.out.find("\"down\": true", at + 1))
     ++downs;
   CHECK(downs == 2 * 10);  // ecmp+down and static+down
+}
+
+TEST_CASE("ecmpsim init writes a starter config that runs, of the fabric kind asked for, and keeps existing files") {
+  const auto dir = std::filesystem::temp_directory_path() / "ecmpsim_init_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const std::string kind : {"leaf-spine", "fat-tree", "rail"}) {
+    const std::string path = (dir / (kind + ".toml")).string();
+    REQUIRE(cli_run({"init", "--fabric", kind, "-o", path}).code == 0);
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find("kind = \"" + kind + "\"") != std::string::npos);
+    CHECK(cli_run({"run", path, "-f", "summary", "-o", "/dev/null"}).code == 0);
+    const auto again = cli_run({"init", "--fabric", kind, "-o", path});
+    CHECK(again.code == 2);
+    CHECK(again.err == "ecmpsim: --out: '" + path + "' exists (--force replaces it)\n");
+    CHECK(cli_run({"init", "--fabric", kind, "-o", path, "--force"}).code == 0);
+  }
+  CHECK(cli_run({"init", "--fabric", "torus"}).code == 2);
+  std::filesystem::remove_all(dir);
 }

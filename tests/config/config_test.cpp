@@ -36,15 +36,15 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[fabric]\nleafs = 3\n") == "t.toml:2:9: fabric.leafs: unknown key");
   CHECK(error_of("[fabric]\nleaves = \"four\"\n") == "t.toml:2:10: fabric.leaves: expected an integer");
   CHECK(error_of("[fabric\n") == "t.toml:1:8: Error while parsing table header: expected ']', saw '\\n'");
-  CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section");
+  CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section (did you mean 'fabric'? one of fabric, workload, job, scenario, sweep)");
   CHECK(error_of("[workload]\nmessage_bytes = \"12XB\"\n") ==
         "t.toml:2:17: workload.message_bytes: invalid size '12XB' (e.g. 4096, \"256MiB\", \"1GB\")");
   CHECK(error_of("[workload]\nnodes = 100\n") ==
         "t.toml:2:9: workload.nodes: job 'job0' needs 100 nodes but only 16 of the fabric's 16 nodes are free");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"md5\"\n") ==
-        "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5'");
+        "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5' (ecmpsim hash --list shows them)");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-mac\"]\n") ==
-        "t.toml:4:10: scenario.hash.fields: unknown hash field 'src-mac'");
+        "t.toml:4:10: scenario.hash.fields: unknown hash field 'src-mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp)");
   // Each field at most once (a P4 field list): a repeated field would also overrun the key buffer.
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-ip\", \"dst-ip\", \"src-ip\"]\n") ==
         "t.toml:4:10: scenario.hash.fields: hash field 'src-ip' listed twice");

@@ -1,0 +1,61 @@
+#include "hashing/suggest.h"
+
+#include <algorithm>
+
+#include "hashing/hasher.h"
+#include "hashing/key.h"
+
+namespace ecmpsim {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // Optimal string alignment distance over three rolling rows.
+  std::vector<std::size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+    }
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string did_you_mean(std::string_view given, const std::vector<std::string_view>& names, std::size_t list_max) {
+  const std::size_t limit = std::max<std::size_t>(1, given.size() / 3);
+  std::string_view best;
+  std::size_t best_d = limit + 1;
+  for (std::string_view n : names) {
+    const std::size_t d = edit_distance(given, n);
+    if (d < best_d) {
+      best_d = d;
+      best = n;
+    }
+  }
+  std::string out;
+  if (!best.empty()) out = "did you mean '" + std::string(best) + "'?";
+  if (!names.empty() && names.size() <= list_max) {
+    out += out.empty() ? "one of " : " one of ";
+    for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
+  }
+  return out.empty() ? out : " (" + out + ")";
+}
+
+std::string unknown_algorithm(std::string_view given) {
+  std::vector<std::string_view> names;
+  for (const auto& a : hashing::catalogue()) names.push_back(a.name);
+  std::string hint = did_you_mean(given, names, 0);
+  if (hint.empty()) hint = " (ecmpsim hash --list shows them)";
+  return "unknown hash algorithm '" + std::string(given) + "'" + hint;
+}
+
+std::string unknown_field(std::string_view given) {
+  std::vector<std::string_view> names;
+  for (const auto& f : hashing::kFields) names.push_back(f.name);
+  return "unknown hash field '" + std::string(given) + "'" + did_you_mean(given, names);
+}
+
+}  // namespace ecmpsim
