@@ -23,9 +23,16 @@ bool is_linux(const std::string& algo) {
 
 const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, const char* flag) {
   for (const ScenarioSpec& s : spec.scenarios) {
-    if (name.empty() ? s.routing != RoutingKind::Ecmp : s.name != name) continue;
+    const bool plain_ecmp = s.routing == RoutingKind::Ecmp && s.sports == SportPlan::Workload;
+    if (name.empty() ? !plain_ecmp : s.name != name) continue;
     if (s.routing != RoutingKind::Ecmp)
-      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is static; emulate needs an ECMP scenario");
+      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " +
+                                             std::string(name_of(kRoutingKinds, s.routing)) +
+                                             "; emulate needs an ECMP scenario");
+    if (!plain_ecmp)
+      throw InputError({{}, 0, 0, flag}, "scenario '" + name +
+                                             "' plans its source ports, which emulate does not replay; pick an "
+                                             "ECMP scenario with the workload's ports");
     return s;
   }
   throw InputError({{}, 0, 0, flag}, name.empty() ? spec.source + " has no ECMP scenario"

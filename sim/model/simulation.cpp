@@ -222,7 +222,13 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   const auto sets = sets_for(scenario);
   r.down.assign(sets->down().begin(), sets->down().end());
   const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
-  route_and_count(fabric_, fwd, flows_, r.trace);
+  workloads::Flows planned;
+  if (scenario.routing == RoutingKind::Ecmp && scenario.sports == SportPlan::Planned) {
+    r.plan = ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
+    planned = with_ports(flows_, *r.plan);
+  }
+  const workloads::Flows& flows = r.plan ? planned : flows_;
+  route_and_count(fabric_, fwd, flows, r.trace);
   // Down links leave the metrics and carry nothing in the flow model.
   std::vector<LinkId> working;
   std::vector<Gbps> capacity;
@@ -244,11 +250,17 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
   r.tiers = tier_imbalance(fabric_, links, r.trace);
-  r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
+  r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
   FlowModel model;
   model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   return r;
+}
+
+PortPlan Simulation::plan_ports(const ScenarioSpec& scenario) const {
+  const auto sets = sets_for(scenario);
+  const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
+  return ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
 }
 
 std::vector<ScenarioResult> Simulation::run_all() const {

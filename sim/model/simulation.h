@@ -10,6 +10,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/model/flow_model.h"
 #include "sim/routing/forwarding.h"
+#include "sim/routing/port_plan.h"
 #include "sim/model/link_metrics.h"
 #include "sim/model/metrics.h"
 #include "sim/model/prediction.h"
@@ -32,6 +33,11 @@ struct ScenarioResult {
   std::uint64_t collisions = 0;      // colliding flow pairs (sim/model/link_metrics.h)
   FlowTimes times;                   // per flow: max-min rate at start, finish time
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
+  std::optional<PortPlan> plan;      // sports = "planned": the ports the flows were routed with
+  // A flow's UDP source port in this scenario: the plan's, or the workload's.
+  std::uint16_t sport(const workloads::Flows& flows, std::size_t f) const {
+    return plan ? plan->sport[f] : flows.sport[f];
+  }
 };
 
 // Where imported flows came from (`ecmpsim run --flows`), for the reports.
@@ -71,6 +77,9 @@ class Simulation {
   const std::vector<Gbps>& capacity() const noexcept { return capacity_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
+  // The source-port plan of a planned-ports scenario (sim/routing/port_plan.h)
+  // for these flows; InputError as plan_ports() throws it.
+  PortPlan plan_ports(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
 
  private:

@@ -1,5 +1,6 @@
 #include "sim/model/trace.h"
 
+#include "sim/routing/adaptive.h"
 #include "sim/routing/next_link.h"
 
 namespace ecmpsim {
@@ -10,6 +11,18 @@ void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workload
   out.path_begin.assign(1, 0);
   out.path_begin.reserve(flows.size() + 1);
   out.path_links.clear();
+  if (fwd.routing() == RoutingKind::Adaptive) {
+    AdaptiveRouter router(fabric, fwd);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      router.route(ends_of(fabric, flows, f), flows.bytes[f], [&](LinkId l) {
+        out.path_links.push_back(l);
+        ++out.link_flows[l];
+        out.link_bytes[l] += flows.bytes[f];
+      });
+      out.path_begin.push_back(static_cast<std::uint32_t>(out.path_links.size()));
+    }
+    return;
+  }
   for (std::size_t f = 0; f < flows.size(); ++f) {
     hashing::Tuple t = flows.tuple(f);
     auto hash = [&](std::uint32_t sw, LinkId in) {

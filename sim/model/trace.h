@@ -22,7 +22,9 @@ struct Trace {
   }
 };
 
-// Routes every flow hop by hop and counts flows and bytes per link. A flow
+// Routes every flow hop by hop and counts flows and bytes per link: by the
+// switches' hashes or static tables, or, for an adaptive scenario, by the
+// load placed so far in flow order (sim/routing/adaptive.h). A flow
 // with no route, or one caught in a loop, is an InputError naming the switch
 // and destination.
 void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out);

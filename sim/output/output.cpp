@@ -38,6 +38,17 @@ json override_json(const HashOverride& o) {
   return j;
 }
 
+// A planned-ports scenario's plan: range, method and what it cost.
+json plan_json(const ScenarioSpec& s, const PortPlan& p) {
+  return {{"plan", name_of(kSportPlans, s.sports)},
+          {"min", s.sport_min},
+          {"max", s.sport_max},
+          {"method", name_of(kPlanMethods, p.method)},
+          {"ports_tried", p.ports_tried},
+          {"off_colour", p.off_colour},
+          {"repaired", p.repaired}};
+}
+
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
   if (p.jobs.size() > 1) {
@@ -51,8 +62,6 @@ json predicted_json(const Simulation& sim, const Prediction& p) {
   }
   return out;
 }
-
-
 
 }  // namespace
 
@@ -98,6 +107,9 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
       for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
       for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
       if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
+      if (r.plan) s["sports"] = plan_json(*r.spec, *r.plan);
+    } else if (r.spec->routing == RoutingKind::Adaptive) {
+      s["adaptive"] = name_of(kAdaptiveModes, r.spec->adaptive);
     } else {
       s["policy"] = name_of(kStaticPolicies, r.spec->policy);
     }
@@ -132,7 +144,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"src_ip", format_ipv4(flows.src_ip[f])},
                     {"dst_ip", format_ipv4(flows.dst_ip[f])},
                     {"proto", flows.proto[f]},
-                    {"sport", flows.sport[f]},
+                    {"sport", r.sport(flows, f)},
                     {"dport", flows.dport[f]},
                     {"bytes", flows.bytes[f]},
                     {"lqpn", flows.lqpn[f]},
@@ -141,6 +153,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"path", std::move(path)},
                     {"rate_gbps", r.times.start_rate[f].value},
                     {"finish_s", r.times.finish[f].value}});
+      if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
     }
     s["flows"] = std::move(fl);
     scenarios.push_back(std::move(s));

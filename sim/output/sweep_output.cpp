@@ -37,6 +37,7 @@ json axes_json(const VariantSpace& space) {
     j["seeds"] = format_range(*a.seeds);
     j["seed_mode"] = name_of(kSeedModes, a.seed_mode);
   }
+  if (const auto hashless = space.hashless(); !hashless.empty()) j["not_hashed"] = hashless;
   return j;
 }
 
@@ -112,6 +113,9 @@ std::string sweep_table(const SweepReport& r) {
   for (auto it = axes_doc.begin(); it != axes_doc.end(); ++it)
     axes += (axes.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
   out += "axes       " + axes + "\n";
+  for (const std::string& name : space.hashless())
+    out += "note       '" + name + "' routes adaptively and hashes nothing: one variant per workload, not one per "
+           "seed or algorithm\n";
   out += "variants   " + std::to_string(s.samples) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
   if (s.samples == 0) return out;
@@ -171,12 +175,13 @@ std::string sweep_csv(const SweepReport& r) {
     const std::uint64_t index = r.run.begin + i;
     const Overrides o = space.at(index);
     out += std::to_string(index) + "," + *o.scenario;
-    if (o.algo) out += "," + *o.algo;
+    if (!a.algos.empty()) out += "," + o.algo.value_or("");
     if (o.placement_seed) out += "," + std::to_string(*o.placement_seed);
     if (o.qps) out += "," + std::to_string(*o.qps);
     if (o.qpn_base) out += "," + std::to_string(*o.qpn_base);
     if (o.sport_base) out += "," + std::to_string(*o.sport_base);
-    if (o.seed) out += "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode));
+    if (a.seeds)
+      out += o.seed ? "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode)) : ",,";
     for (std::size_t k : metrics) out += "," + format_number(r.run.values[i][k]);
     out += "\n";
   }

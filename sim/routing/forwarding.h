@@ -25,6 +25,10 @@ class Forwarding {
              const std::string& source, const workloads::Flows* flows = nullptr);
 
   bool is_static() const noexcept { return !static_.empty(); }
+  // The scenario's routing: adaptive scenarios route through AdaptiveRouter
+  // (sim/routing/adaptive.h), which reads the sets but not the hashes.
+  RoutingKind routing() const noexcept { return routing_; }
+  AdaptiveMode adaptive() const noexcept { return adaptive_; }
   // The config file and scenario this state was compiled from, for messages.
   const std::string& source() const noexcept { return source_; }
   const std::string& scenario_name() const noexcept { return scenario_name_; }
@@ -53,6 +57,8 @@ class Forwarding {
   EcmpSelection ecmp_;
   StaticTable static_;
   std::string source_, scenario_name_;
+  RoutingKind routing_ = RoutingKind::Ecmp;
+  AdaptiveMode adaptive_ = AdaptiveMode::Local;
 };
 
 }  // namespace ecmpsim
