@@ -58,6 +58,7 @@ Action add_report_command(CLI::App& app) {
       if (!stat && s.routing == RoutingKind::Static) stat = &s;
     if (ecmp && stat) {
       cmp = compare_flowtracer(dist, result_of(results, sim.spec(), *ecmp), result_of(results, sim.spec(), *stat));
+      cmp.alternatives = alternatives(sim, *ecmp);
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);

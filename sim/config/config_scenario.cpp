@@ -52,11 +52,15 @@ HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos&
 }
 
 // A knob that also records where it was set: errors the planner finds on
-// the fabric (a range too small to spread) point there.
+// the fabric (a range too small to spread) point there. sport_max wins over
+// sport_min whatever their order in the file.
 Knob<ScenarioSpec> at_sports(Knob<ScenarioSpec> k) {
   k.read = [read = std::move(k.read)](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
     read(n, s, at);
-    s.sports_at = at;
+    if (at.field == "scenario.sports")
+      s.sports_at = at;
+    else if (at.field == "scenario.sport_max" || s.sport_range_at.field != "scenario.sport_max")
+      s.sport_range_at = at;
   };
   return k;
 }

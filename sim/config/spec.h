@@ -207,7 +207,9 @@ struct ScenarioSpec {
   // kernel derives from a flow label (rdma_flow_label_to_udp_sport).
   std::uint32_t sport_min = 49152;
   std::uint32_t sport_max = 65535;
-  SourcePos sports_at;  // the key that set the plan or its range, for errors found on the fabric
+  // Where `sports` and the range (sport_max, else sport_min) were set, for
+  // errors the planner finds on the fabric; empty when not in a file.
+  SourcePos sports_at, sport_range_at;
 };
 
 // One job: a collective on a set of nodes, with its NCCL and NIC settings.

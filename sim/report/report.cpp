@@ -148,6 +148,8 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
   row(e + " predicted slowdown, mean / p90", fixed(c.ecmp_slowdown.mean, 4) + " / " + fixed(c.ecmp_slowdown.p90, 4),
       "completion / ideal, max-min fair flow model");
   row("static '" + c.static_scenario + "' predicted slowdown", fixed(c.static_slowdown, 4), "");
+  for (const Alternative& a : c.alternatives)
+    row(a.label, fixed(a.fim, 4), a.why.empty() ? "predicted slowdown " + fixed(a.slowdown, 4) : a.why);
   t += "</tbody></table></div>\n";
   return section("flowtracer", "FlowTracer comparison",
                  "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
@@ -398,6 +400,10 @@ std::string report_data_json(const ReportInput& in) {
                          {"paper_reduction", kPaperReduction},
                          {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
                          {"static_slowdown", c.static_slowdown}};
+    Json alternatives = Json::array();
+    for (const Alternative& a : c.alternatives)
+      alternatives.push_back({{"label", a.label}, {"fim", a.fim}, {"slowdown", a.slowdown}});
+    doc["flowtracer"]["alternatives"] = std::move(alternatives);
   }
   // '<' only occurs inside JSON strings, where \u003c means the same; the
   // script element then cannot be closed early by any name in the config.

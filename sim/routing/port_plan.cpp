@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 #include "sim/routing/edge_colouring.h"
 #include "sim/routing/next_link.h"
@@ -29,6 +30,18 @@ struct Score {
   bool operator<(const Score& o) const { return max < o.max || (max == o.max && sum < o.sum); }
 };
 
+// The step between consecutive candidate ports: the number nearest 0.618 N
+// that is coprime with N, so j -> j x stride mod N visits every port once and
+// consecutive candidates lie far apart. A linear hash often ignores the
+// lowest port bits in the bits that select a member (CRC-16/CCITT modulo 4
+// sends 8 consecutive ports to one member), so neighbours are poor candidates.
+std::uint32_t golden_stride(std::uint32_t n) {
+  auto s = static_cast<std::uint32_t>(0.6180339887498949 * n);
+  for (; s > 1 && std::gcd(s, n) != 1; --s) {
+  }
+  return std::max<std::uint32_t>(s, 1);
+}
+
 class Planner {
  public:
   Planner(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, const ScenarioSpec& scenario);
@@ -40,7 +53,8 @@ class Planner {
   std::uint32_t walk_with(std::size_t f, std::uint16_t port, std::vector<LinkId>& out,
                           std::pair<std::size_t, std::uint32_t>* widest = nullptr) const;
   std::uint16_t candidate(std::size_t f, std::uint64_t i) const {
-    return static_cast<std::uint16_t>(lo_ + (std::uint64_t{f} * kPlanCandidates + i) % ports_);
+    const std::uint64_t j = (std::uint64_t{f} * kPlanCandidates + i) % ports_;
+    return static_cast<std::uint16_t>(lo_ + j * stride_ % ports_);
   }
   double util(LinkId l) const { return bytes_on_[l] * inv_speed_[l]; }
   // Flow f's path under `port` into cand_ and its score, the loads of its
@@ -65,7 +79,7 @@ class Planner {
   const Forwarding& fwd_;
   const workloads::Flows& flows_;
   const ScenarioSpec& scenario_;
-  std::uint32_t lo_, ports_;
+  std::uint32_t lo_, ports_, stride_;
   std::vector<double> bytes_on_, inv_speed_;  // per link
   std::vector<std::uint8_t> transit_;         // per link: joins two switches
   std::vector<std::uint32_t> path_begin_;     // per flow + 1: its transit links in path_links_
@@ -78,7 +92,7 @@ class Planner {
 Planner::Planner(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows,
                  const ScenarioSpec& scenario)
     : fabric_(fabric), fwd_(fwd), flows_(flows), scenario_(scenario), lo_(scenario.sport_min),
-      ports_(scenario.sport_max - scenario.sport_min + 1) {
+      ports_(scenario.sport_max - scenario.sport_min + 1), stride_(golden_stride(ports_)) {
   const auto nl = fabric.links().size();
   bytes_on_.assign(nl, 0.0);
   inv_speed_.assign(nl, 0.0);
@@ -187,7 +201,8 @@ void Planner::first_pass() {
   }
   if (widest.first > ports_) {
     const std::string sw = fabric_.node(fabric_.switches()[widest.second]).name;
-    throw InputError(scenario_.sports_at, "sport_min..sport_max (" + std::to_string(scenario_.sport_min) + ".." +
+    const SourcePos& at = scenario_.sport_range_at.field.empty() ? scenario_.sports_at : scenario_.sport_range_at;
+    throw InputError(at, "sport_min..sport_max (" + std::to_string(scenario_.sport_min) + ".." +
                                               std::to_string(scenario_.sport_max) + ") holds " +
                                               std::to_string(ports_) + " port" + (ports_ == 1 ? "" : "s") +
                                               ", fewer than the " + std::to_string(widest.first) + " members " +
@@ -345,7 +360,7 @@ PortPlan Planner::run() {
 
 PortPlan plan_ports(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows,
                     const ScenarioSpec& scenario) {
-  if (scenario.sports_at.file.empty() && scenario.sports_at.field.empty()) {
+  if (scenario.sports_at.field.empty()) {  // built in code, or inherited nothing: name the scenario
     ScenarioSpec named = scenario;
     named.sports_at = {fwd.source(), 0, 0, "scenario '" + scenario.name + "'"};
     return Planner(fabric, fwd, flows, named).run();

@@ -30,10 +30,13 @@
 // over the total speed of its working links up, or down). No constant factor is
 // claimed beyond two tiers (unsplittable min-congestion routing is NP-hard).
 //
-// Flow k's candidate ports are sport_min + ((k x kPlanCandidates + i) mod N),
-// i = 0, 1, ..., over the N ports of the range, so flows with the same
-// addresses try different ports. Flows with no choice (same ToR, forced
-// paths) take their first candidate.
+// Flow k's candidate ports are sport_min + (j x s mod N) for j = (k x
+// kPlanCandidates + i) mod N, i = 0, 1, ..., over the N ports of the range,
+// where s is the number nearest 0.618 N coprime with N: flows with the same
+// addresses try different ports, and consecutive candidates lie far apart (a
+// linear hash such as CRC-16/CCITT modulo 4 sends 8 consecutive ports to one
+// member). Flows with no choice (same ToR, forced paths) take their first
+// candidate.
 #pragma once
 
 #include <array>
@@ -71,9 +74,10 @@ struct PortPlan {
 };
 
 // The plan for `flows` under `fwd` (an ECMP scenario's forwarding). Throws
-// InputError at the scenario's sports/sport_min/sport_max key when no
-// switch's hash reads the source port, or when the range holds fewer ports
-// than the largest equal-cost group a flow crosses (too small to spread).
+// InputError at the scenario's `sports` key when no switch's hash reads the
+// source port, and at sport_max (or sport_min, or sports) when the range
+// holds fewer ports than the largest equal-cost group a flow crosses (too
+// small to spread).
 PortPlan plan_ports(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows,
                     const ScenarioSpec& scenario);
 

@@ -145,7 +145,8 @@ TEST_CASE("plans that cannot spread are errors at the key") {
   Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
   ScenarioSpec s = planned_copy(spec.scenarios.front(), "narrow");
   s.sport_min = s.sport_max = 50000;
-  s.sports_at = {"c.toml", 9, 1, "scenario.sport_max"};
+  s.sports_at = {"c.toml", 7, 1, "scenario.sports"};
+  s.sport_range_at = {"c.toml", 9, 1, "scenario.sport_max"};
   const Simulation sim(spec);
   try {
     sim.plan_ports(s);
@@ -161,6 +162,7 @@ TEST_CASE("plans that cannot spread are errors at the key") {
     sim.plan_ports(s);
     FAIL("planned ports without a hash that reads them");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()).find("needs a hash that reads the source port") != std::string::npos);
+    CHECK(e.describe().find("c.toml:7:1: scenario.sports: sports = \"planned\" needs a hash that reads the "
+                            "source port") == 0);
   }
 }
