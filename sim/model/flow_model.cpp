@@ -183,11 +183,12 @@ void FlowModel::solve(std::size_t from, double now) {
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t f = order_[from + k];
     const double delta = rate_[f] - old_rate_[k];
-    if (loads_known_ && delta != 0)
+    by_rate_[k] = {rate_[f], f};
+    if (delta == 0) continue;  // its queued finish time still holds
+    if (loads_known_)
       for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta;
     ++version_[f];
     if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
-    by_rate_[k] = {rate_[f], f};
   }
   // Many new entries: one heapify; a few: push them one by one.
   if (finishes_.size() - queued > queued / 8)
