@@ -36,7 +36,7 @@ struct FitResult {
   std::vector<Model> models;         // consistent catalogue models, best first (at most keep)
   std::vector<std::size_t> agree;    // per model: observations it reproduces (checked one by one)
   std::uint64_t candidates = 0;      // consistent catalogue models in all
-  std::size_t classified = 0;         // the best candidates grouped by prediction (up to 1000)
+  std::size_t classified = 0;         // the best candidates grouped by prediction (up to 200)
   std::size_t distinct = 0;          // of the listed ones, of the classified ones, how many predict differently for flows like the observed
   double hypotheses = 0;             // catalogue models tried
   double evidence_bits = 0;          // information in the observed members

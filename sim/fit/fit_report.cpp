@@ -23,11 +23,12 @@ std::string verdict_text(const FitResult& r) {
            " different predictions among the best " + std::to_string(r.classified) + "); add about " + more + " to settle it";
   }
   const LinearFit& l = *r.linear;
-  if (r.certain) return "no catalogue model fits; the learned affine map is fully determined and confirmed";
-  if (!l.determined())
-    return "NOT CERTAIN: no catalogue model fits; the affine map is not fully determined: add at least " + more +
-           " with new key bits (flows it cannot place are refused by --predict)";
-  return "NOT CERTAIN: no catalogue model fits; the affine map is determined but barely confirmed: add about " + more;
+  if (r.certain && l.determined())
+    return "no catalogue model fits; the learned affine map is confirmed and places every flow";
+  if (r.certain)
+    return "no catalogue model fits; the learned affine map is confirmed for flows whose key bits combine observed "
+           "ones (--predict refuses others; about " + more + " with new key bits would place every flow)";
+  return "NOT CERTAIN: no catalogue model fits; an affine map fits but is barely confirmed: add about " + more;
 }
 
 std::string linear_text(const FitResult& r) {
