@@ -88,12 +88,12 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
   out += "verdict       " + verdict_text(r) + "\n";
   out += "linear        " + linear_text(r) + "\n";
   if (!r.models.empty()) {
-    out += "\n" + pad_left("rank", 4) + "  " + pad_right("algo", 14) + pad_right("fields", 44) + pad_left("seed", 11) +
+    out += "\n" + pad_left("rank", 4) + "  " + pad_right("algo", 14) + pad_right("fields", 48) + pad_left("seed", 11) +
            pad_left("offset", 7) + "  " + pad_right("select", 10) + "agree\n";
     for (std::size_t i = 0; i < r.models.size(); ++i) {
       const Model& m = r.models[i];
       out += pad_left(std::to_string(i + 1), 4) + "  " + pad_right(std::string(m.algo->name), 14) +
-             pad_right(fields_text(m), 44) + pad_left(std::to_string(m.seed) + (m.seed_class ? "*" : ""), 11) +
+             pad_right(fields_text(m), 48) + pad_left(std::to_string(m.seed) + (m.seed_class ? "*" : ""), 11) +
              pad_left(std::to_string(m.offset), 7) + "  " + pad_right(std::string(hashing::selection_name(m.select)), 10) +
              std::to_string(r.agree[i]) + "/" + std::to_string(r.observations) + "\n";
     }

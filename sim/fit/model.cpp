@@ -39,7 +39,7 @@ std::uint32_t Selector::member(const hashing::Tuple& t) const noexcept {
 std::string fields_text(const Model& m) {
   std::string s;
   for (hashing::Field f : hashed_fields(m)) s += (s.empty() ? "" : ",") + std::string(hashing::field_name(f));
-  return m.algo->layout == hashing::KeyLayout::Fields ? s : "(kernel layout: " + s + ")";
+  return m.algo->layout == hashing::KeyLayout::Fields ? s : "(kernel) " + s;
 }
 
 }  // namespace ecmpsim::fit

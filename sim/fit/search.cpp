@@ -50,7 +50,8 @@ struct Alive {
 // Narrows the alive offsets by one observation's hash and member.
 class Checker {
  public:
-  Checker(const Group& g, unsigned bits) : g_(g), bits_(bits) {
+  Checker(const Group& g, const hashing::Algorithm& a) : g_(g), bits_(a.bits) {
+    const unsigned bits = a.bits;
     pow2_ = !g.weighted() && std::has_single_bit(g.members) && g.members >= 2;
     k_ = static_cast<unsigned>(std::countr_zero(g.members));
     std::vector<std::uint32_t> w = g.weights;
@@ -63,6 +64,9 @@ class Checker {
     if (g.weighted()) table_ = hashing::resilient_buckets(w, g.buckets);
     const std::uint64_t all = low_mask(bits < 64 ? bits : 64);
     initial_ = g.weighted() ? Alive{0, all, all} : Alive{all, all, 0};
+    // The kernel's multipath selection is hash-threshold with no offset
+    // (fib_select_multipath); searching others would only add chance fits.
+    if (a.layout == hashing::KeyLayout::LinuxL3 || a.layout == hashing::KeyLayout::LinuxL4) initial_ = Alive{0, 1, 0};
   }
   Alive initial() const noexcept { return initial_; }
   unsigned combos() const noexcept {
@@ -239,7 +243,7 @@ SearchResult search_seeds(const Observations& obs, const Group& group, const std
   double hypotheses = 0;
   for (const Family& f : families) {
     keys.push_back(build_keys(f, obs));
-    checkers.emplace_back(group, f.algo->bits);
+    checkers.emplace_back(group, *f.algo);
     hypotheses += static_cast<double>(checkers.back().combos()) * static_cast<double>(seed_end - seed_begin);
   }
   if (progress != nullptr) progress->total.fetch_add(seed_end - seed_begin);
