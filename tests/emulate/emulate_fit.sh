@@ -7,9 +7,10 @@
 #  1. A small seed (4242) with the default search (every algorithm, field
 #     subset and selection; seeds 0..65535 for the non-affine ones): the
 #     seed-by-seed search starts at 0, so it finds a small seed in seconds.
-#  2. With --full-seed-space (passed by CMake in an optimized build only): a
-#     large seed (3735928559) found by searching linux-l4 over all 2^32 seeds
-#     (about 2 minutes on 2 cores; see bench/RESULTS.md).
+#  2. With --full-seed-space (passed by CMake with -DECMPSIM_FIT_FULL_SEARCH=ON
+#     in an optimized build): a large seed (3735928559) found by searching
+#     linux-l4 over all 2^32 seeds (about 2 minutes on 2 quiet cores, 12.5 at
+#     load 10; see bench/RESULTS.md).
 # Negative controls: the same observations with the L3 policy's model only,
 # and with a seed range that excludes the seed, must not fit.
 # Usage: emulate_fit.sh PATH/TO/ecmpsim [--full-seed-space]
