@@ -55,7 +55,9 @@ std::vector<const ColumnInfo*> parse_header(std::string_view line, const std::st
   std::vector<const ColumnInfo*> cols;
   std::vector<std::string_view> known;
   for (const auto& c : kColumns) known.push_back(c.name);
-  for (const auto& [cell, col] : cells(line)) {
+  for (const auto& entry : cells(line)) {
+    const std::string_view cell = entry.first;
+    const std::size_t col = entry.second;
     const auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const ColumnInfo& c) { return c.name == cell; });
     if (it == kColumns.end())
       fail(name, 1, col, "unknown column '" + std::string(cell) + "'" + did_you_mean(cell, known));
