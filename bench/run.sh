@@ -9,7 +9,11 @@
 #  3. ecmpsim hash --tuples on a million random five-tuples;
 #  4. a 100-seed sweep with the slowdown metric on a k = 16 fat-tree with random
 #     placement (bench/configs/sweep-ft16-random.toml);
-#  5. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
+#  5. ecmpsim fit: a full 2^32 seed search over one non-affine family (xxh32,
+#     the five-tuple; the hidden seed near the top, so every seed is tried) and
+#     default fits of 1,000 observations (every algorithm, field list,
+#     selection);
+#  6. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
 #     with its wall time and peak memory (GNU time -v).
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
@@ -85,6 +89,38 @@ start=$(date +%s.%N)
 "$bin" sweep bench/configs/sweep-ft16-random.toml --seeds 0:100 --format json >/dev/null
 end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" 'BEGIN { printf "  100 variants x 20,480 flows in %.2f s = %.1f ms per variant\n", e - s, (e - s) * 10 }'
+echo
+
+echo "== ecmpsim fit"
+fitdir=$(mktemp -d)
+python3 -c '
+import random
+r = random.Random(7)
+print("src,dst,proto,sport,dport")
+for _ in range(1000):
+    print(f"10.0.{r.randrange(4)}.{r.randrange(1, 255)},10.1.{r.randrange(4)}.{r.randrange(1, 255)},17,{r.randrange(49152, 65536)},4791")
+' >"$fitdir/tuples.csv"
+# observe N ALGO SEED: the first N tuples with the member ALGO/SEED picks of 4.
+observe() {
+  "$bin" hash --algo "$2" --seed "$3" --members 4 --tuples "$fitdir/tuples.csv" | cut -d, -f2 >"$fitdir/m"
+  paste -d, <(head -$(($1 + 1)) "$fitdir/tuples.csv") <(echo member; head -"$1" "$fitdir/m") >"$fitdir/obs.csv"
+}
+timed() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >"$fitdir/out" 2>/dev/null
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f s", e - s }'
+}
+observe 64 xxh32 4294967280
+echo "  full 2^32 seeds, xxh32, 64 observations, $(nproc) threads: $(timed "$bin" fit "$fitdir/obs.csv" --members 4 \
+  --algos xxh32 --fields src-ip,dst-ip,proto,src-port,dst-port --seeds 0:4294967296) ($(grep -c 4294967280 "$fitdir/out") model line(s) with the hidden seed)"
+for hidden in "crc16-ccitt 1234" "crc32 99" "xxh32 1000" "linux-l4 4242"; do
+  # shellcheck disable=SC2086
+  observe 1000 $hidden
+  echo "  default fit of 1,000 observations of ${hidden% *} (seed ${hidden#* }): $(timed "$bin" fit "$fitdir/obs.csv" --members 4)"
+done
+rm -rf "$fitdir"
 echo
 
 echo "== scale series: ecmpsim run --format summary"
