@@ -6,6 +6,7 @@
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
 #include "sim/emulate/emulate.h"
+#include "sim/base/output_file.h"
 #include "sim/output/output.h"
 
 namespace ecmpsim::cli {
@@ -56,6 +57,7 @@ Action add_emulate_command(CLI::App& app) {
     unsigned packets = 3;
     std::string format = "table";
     std::string out;
+    std::string observations;
     bool cleanup = false;
   };
   auto opt = std::make_shared<Options>();
@@ -78,6 +80,8 @@ Action add_emulate_command(CLI::App& app) {
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
   sub->add_option("-f,--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
   add_out_flag(sub, opt->out, "the output");
+  sub->add_option("--observations", opt->observations,
+                  "Write the measured decisions (five-tuple, switch, member) as CSV for `ecmpsim fit`");
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
   sub->footer(
@@ -115,6 +119,7 @@ Action add_emulate_command(CLI::App& app) {
       io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
       return 130;
     }
+    if (!opt->observations.empty()) write_output(opt->observations, emulate_observations_csv(sim, report), io.out);
     emit(io, opt->format == "json" ? emulate_json(sim, report) : emulate_table(sim, report), opt->out);
     return report.agree() ? 0 : 3;
   };

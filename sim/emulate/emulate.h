@@ -95,6 +95,16 @@ struct EmulateOptions {
   const volatile std::sig_atomic_t* stop = nullptr;
 };
 
+// One forwarding decision the kernel made, as a path tracer reports it: a
+// flow, the switch, and which member of its equal-cost group (in the order
+// the multipath route lists its next hops) the flow left on.
+struct ObservedHop {
+  std::uint32_t flow = 0;
+  std::uint32_t switch_index = 0;
+  std::uint32_t member = 0;
+  std::uint32_t members = 0;
+};
+
 struct EmulateReport {
   std::string scenario;
   std::string predict_scenario;  // the scenario the prediction used (the same unless a negative control)
@@ -112,6 +122,8 @@ struct EmulateReport {
   Imbalance predicted_imbalance;
   std::vector<EmulatedFabric::Measurement> measurements;
   std::vector<Comparison> comparisons;
+  // From the first measurement: every decision among more than one member.
+  std::vector<ObservedHop> observed;
   bool agree() const noexcept {
     for (const auto& c : comparisons)
       if (!c.agree()) return false;
@@ -129,5 +141,8 @@ std::vector<std::string> cleanup_leftovers();
 
 std::string emulate_table(const Simulation& sim, const EmulateReport& r);
 std::string emulate_json(const Simulation& sim, const EmulateReport& r);
+// The observed hops as `ecmpsim fit` reads them:
+// src,dst,proto,sport,dport,switch,member (switch by name).
+std::string emulate_observations_csv(const Simulation& sim, const EmulateReport& r);
 
 }  // namespace ecmpsim

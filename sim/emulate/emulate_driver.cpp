@@ -1,5 +1,6 @@
 // The `emulate` driver (scenario and hash resolution, build, measure,
 // compare) and its table and JSON writers.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "sim/config/overrides.h"
 #include "sim/emulate/emulate.h"
 #include "sim/fabric/failures.h"
+#include "sim/routing/next_link.h"
 #include "sim/base/text.h"
 
 namespace ecmpsim {
@@ -104,6 +106,29 @@ bool same_path(const Trace& a, const Trace& b, std::size_t i) {
   return std::equal(x.begin(), x.end(), y.begin(), y.end());
 }
 
+// The member each switch on a measured path chose, where it had a choice.
+std::vector<ObservedHop> observed_hops(const Fabric& fabric, const EqualCostSets& sets, const workloads::Flows& flows,
+                                       const Trace& measured) {
+  std::vector<ObservedHop> out;
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    const std::uint32_t dst_tor = ends_of(fabric, flows, f).dst_tor;
+    for (LinkId l : measured.path(f)) {
+      const NodeId from = fabric.link(l).from;
+      if (!fabric.is_switch(from)) continue;
+      const std::uint32_t s = fabric.switch_index(from);
+      if (fabric.tor_of_switch(s) == dst_tor) continue;
+      const std::uint32_t g = sets.group(s, dst_tor);
+      if (g == EqualCostSets::kNoGroup) continue;
+      const auto members = sets.members(g);
+      const auto it = std::find(members.begin(), members.end(), l);
+      if (members.size() < 2 || it == members.end()) continue;
+      out.push_back({static_cast<std::uint32_t>(f), s, static_cast<std::uint32_t>(it - members.begin()),
+                     static_cast<std::uint32_t>(members.size())});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
@@ -164,6 +189,7 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
                                                          : emu.measure_route_get(sim.flows()));
     r.comparisons.push_back(compare(r.predicted, r.measurements.back(), r.metric_links));
   }
+  if (!r.measurements.empty()) r.observed = observed_hops(fabric, *kernel_sets, sim.flows(), r.measurements.front().trace);
   return r;
 }
 
@@ -328,6 +354,19 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   }
   doc["flow_paths"] = std::move(flows_out);
   return doc.dump(2) + "\n";
+}
+
+std::string emulate_observations_csv(const Simulation& sim, const EmulateReport& r) {
+  const Fabric& f = sim.fabric();
+  const workloads::Flows& flows = sim.flows();
+  std::string out = "src,dst,proto,sport,dport,switch,member\n";
+  for (const ObservedHop& h : r.observed) {
+    out += format_ipv4(flows.src_ip[h.flow]) + "," + format_ipv4(flows.dst_ip[h.flow]) + "," +
+           std::to_string(flows.proto[h.flow]) + "," + std::to_string(flows.sport[h.flow]) + "," +
+           std::to_string(flows.dport[h.flow]) + "," + f.node(f.switches()[h.switch_index]).name + "," +
+           std::to_string(h.member) + "\n";
+  }
+  return out;
 }
 
 }  // namespace ecmpsim

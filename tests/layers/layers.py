@@ -9,6 +9,7 @@ BELOW = {
     "hashing": [],
     "workloads": ["hashing"],
     "sim/base": [],
+    "sim/fit": ["sim/base", "workloads", "hashing"],
     "sim/config": ["sim/base", "workloads", "hashing"],
     "sim/fabric": ["sim/config"],
     "sim/routing": ["sim/fabric"],
@@ -18,7 +19,7 @@ BELOW = {
     "sim/report": ["sim/output"],
     "sim/emulate": ["sim/model"],
     "sim/mpi": ["sim/sweep"],
-    "sim/cli": ["sim/emulate", "sim/report", "sim/mpi"],
+    "sim/cli": ["sim/emulate", "sim/report", "sim/mpi", "sim/fit"],
 }
 
 def allowed(stage, seen=None):

@@ -1,0 +1,191 @@
+// `ecmpsim fit OBS.csv --members N`: learn a switch's hash from the members
+// its flows were seen to take (sim/fit), print the ranked models, or with
+// --predict the best model's member for each flow of a tuples file.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+#include "hashing/suggest.h"
+#include "sim/base/error.h"
+#include "sim/base/input_file.h"
+#include "sim/base/parallel.h"
+#include "sim/base/text.h"
+#include "sim/cli/cli.h"
+#include "sim/config/ranges.h"
+#include "sim/fit/fit_report.h"
+#include "sim/routing/hash_query.h"
+
+namespace ecmpsim::cli {
+namespace {
+
+struct Options {
+  std::string observations, predict, out, format = "table", seeds = "0:65536", only_switch;
+  std::uint32_t members = 0, buckets = 128, threads = 0, top = 20;
+  std::vector<std::uint32_t> weights;
+  std::vector<std::string> algos, fields;
+  bool exhaustive = false;
+};
+
+std::string read_named(const std::string& path) {
+  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
+  auto text = read_stream(stdin);
+  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
+  return std::move(*text);
+}
+
+fit::FitOptions fit_options(const Options& o, const fit::Observations& obs) {
+  fit::FitOptions f;
+  f.group.members = o.members;
+  f.group.weights = o.weights;
+  f.group.buckets = o.buckets;
+  if (!o.weights.empty() && o.weights.size() != o.members)
+    throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(o.members) + " weights, one per member");
+  if (!o.weights.empty() && o.buckets < o.members)
+    throw InputError({{}, 0, 0, "--buckets"}, "need at least one bucket per member");
+  for (const std::string& name : o.algos) {
+    const hashing::Algorithm* a = hashing::find(name);
+    if (a == nullptr) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(name));
+    f.algos.push_back(a);
+  }
+  if (!o.fields.empty()) {
+    std::vector<hashing::Field> list;
+    for (const std::string& name : o.fields) {
+      const auto field = hashing::parse_field(name);
+      if (!field) throw InputError({{}, 0, 0, "--fields"}, unknown_field(name));
+      if (std::find(obs.fields.begin(), obs.fields.end(), *field) == obs.fields.end())
+        throw InputError({{}, 0, 0, "--fields"}, "'" + name + "' is not a column of " + obs.source);
+      list.push_back(*field);
+    }
+    if (const auto r = hashing::repeated_field(list))
+      throw InputError({{}, 0, 0, "--fields"}, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+    f.fields = std::move(list);
+  }
+  const UintRange seeds = parse_range(o.seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
+  if (seeds.step != 1) throw InputError({{}, 0, 0, "--seeds"}, "expected A:B without a step");
+  f.seed_begin = seeds.first;
+  f.seed_end = seeds.end;
+  f.exhaustive = o.exhaustive;
+  f.threads = o.threads == 0 ? default_threads() : o.threads;
+  f.keep = o.top;
+  return f;
+}
+
+// Draws the seed search's progress on a terminal once it has run for a second.
+class Progress {
+ public:
+  Progress(fit::SearchProgress& p, bool tty) : p_(p), tty_(tty) {
+    if (tty_) thread_ = std::thread([this] { loop(); });
+  }
+  ~Progress() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+ private:
+  void loop() {
+    const auto start = std::chrono::steady_clock::now();
+    bool drawn = false;
+    while (!done_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const auto total = p_.total.load(), done = p_.done.load();
+      if (elapsed < 1.0 || total == 0 || done_.load()) continue;
+      const double frac = static_cast<double>(done) / static_cast<double>(total);
+      const double rate = static_cast<double>(done) / elapsed;
+      const int filled = static_cast<int>(frac * 30);
+      std::fprintf(stderr, "\r[%s%s] %5.1f%%  seeds %llu/%llu  %.3g/s  ETA %.0fs ",
+                   std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                   std::string(static_cast<std::size_t>(30 - filled), '.').c_str(), 100 * frac,
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), rate,
+                   rate > 0 ? static_cast<double>(total - done) / rate : 0.0);
+      drawn = true;
+    }
+    if (drawn) std::fprintf(stderr, "\r\033[K");
+  }
+
+  fit::SearchProgress& p_;
+  bool tty_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+std::string predictions(const Options& o, const fit::FitResult& r) {
+  const fit::Predictor predict(r);
+  const std::string name = o.predict == "-" ? "<stdin>" : o.predict;
+  std::string text = "member\n";
+  std::size_t row = 0;
+  for_each_tuple_csv(read_named(o.predict), name, [&](const hashing::Tuple& t) {
+    ++row;
+    const auto m = predict(t);
+    if (!m)
+      throw InputError({name, 0, 0, {}}, "flow " + std::to_string(row) + " (" + format_ipv4(t.src_ip) + ":" +
+                                             std::to_string(t.sport) + " -> " + format_ipv4(t.dst_ip) + ":" +
+                                             std::to_string(t.dport) +
+                                             "): the observations do not determine its member (its key bits are "
+                                             "not a combination of observed ones); add observations");
+    text += std::to_string(*m) + "\n";
+  });
+  return text;
+}
+
+int run_fit(const Options& o, Io io) {
+  const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
+  const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
+  fit::FitOptions f = fit_options(o, obs);
+  fit::SearchProgress progress;
+  f.progress = &progress;
+  const fit::FitResult r = [&] {
+    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
+    return fit::fit(obs, f);
+  }();
+  if (o.predict.empty()) {
+    emit(io, o.format == "json" ? fit::fit_json(r) : fit::fit_table(obs, r), o.out);
+    return 0;
+  }
+  const std::string text = predictions(o, r);
+  if (!r.certain)
+    io.err << "ecmpsim: note: the fitted model is not certain; add about " << r.more_needed
+           << " more observations (run without --predict for the candidates)\n";
+  emit(io, text, o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_fit_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("fit", "Learn a switch's hash from the members its flows were seen to take");
+  sub->add_option("observations", o->observations,
+                  "CSV: src,dst,proto,sport,dport,member (+ optional dst_qp,flow_label,in_port,switch); '-' = stdin")
+      ->required();
+  sub->add_option("-n,--members", o->members, "Members in the switch's ECMP group (required)")
+      ->required()
+      ->check(integer_in(2, 1u << 16));
+  sub->add_option("--weights", o->weights, "Per-member weights (threshold and resilient are then searched)")
+      ->delimiter(',')
+      ->check(integer_in(1, 1u << 24));
+  sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient selection")
+      ->capture_default_str()
+      ->check(integer_in(1, 1u << 20));
+  sub->add_option("--algos", o->algos, "Only these catalogue algorithms, comma-separated (default all)")->delimiter(',');
+  sub->add_option("--fields", o->fields, "Only this key field list, in order (default every subset)")->delimiter(',');
+  sub->add_option("--seeds", o->seeds, "Seeds A:B (half-open) tried one by one for algorithms whose seed is not "
+                                       "affine; 0:4294967296 is the full space")
+      ->capture_default_str();
+  sub->add_flag("--exhaustive", o->exhaustive, "Run the seed search even when an affine map explains the observations");
+  sub->add_option("--switch", o->only_switch, "Only the rows of this switch (the file's switch column)");
+  sub->add_option("--top", o->top, "Models listed")->capture_default_str()->check(integer_in(1, 100000));
+  sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow");
+  sub->add_option("-j,--threads", o->threads, "Threads; default all cores")->check(integer_in(1, 4096));
+  sub->add_option("-f,--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_out_flag(sub, o->out, "the output");
+  sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");
+  return [o](Io io) { return run_fit(*o, io); };
+}
+
+}  // namespace ecmpsim::cli

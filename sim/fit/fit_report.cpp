@@ -1,0 +1,141 @@
+#include "sim/fit/fit_report.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "sim/base/text.h"
+
+namespace ecmpsim::fit {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string verdict_text(const FitResult& r) {
+  const std::string more = std::to_string(r.more_needed) + (r.more_needed == 1 ? " more observation" : " more observations");
+  if (!r.uses_linear()) {
+    if (r.certain)
+      return r.candidates == 1 ? "one catalogue model fits, beyond chance"
+                               : "one model fits, beyond chance: the " + std::to_string(r.candidates) +
+                                     " consistent models predict alike for every flow like the observed ones (they differ "
+                                     "only in what never varied, or are the same hash bits)";
+    const std::string left = std::to_string(r.candidates) + (r.candidates == 1 ? " candidate fits" : " candidates fit");
+    return "NOT CERTAIN: " + left + " (" + std::to_string(r.distinct) +
+           " different predictions among the best " + std::to_string(r.classified) + "); add about " + more + " to settle it";
+  }
+  const LinearFit& l = *r.linear;
+  if (r.certain && l.determined())
+    return "no catalogue model fits; the learned affine map is confirmed and places every flow";
+  if (r.certain)
+    return "no catalogue model fits; the learned affine map is confirmed for flows whose key bits combine observed "
+           "ones (--predict refuses others; about " + more + " with new key bits would place every flow)";
+  return "NOT CERTAIN: no catalogue model fits; an affine map fits but is barely confirmed: add about " + more;
+}
+
+std::string linear_text(const FitResult& r) {
+  const LinearFit& l = *r.linear;
+  if (!l.applicable()) return "not applicable (" + l.why_not() + ")";
+  if (!l.consistent()) return "inconsistent: no affine map of the key bits gives these members";
+  return "consistent: rank " + std::to_string(l.rank()) + " of " + std::to_string(l.unknowns()) +
+         " unknowns (varying key bits + 1) from " + std::to_string(l.rank()) + " independent of " +
+         std::to_string(l.used()) + " observations; " + (l.determined() ? "fully determined" : "not fully determined");
+}
+
+json linear_json(const FitResult& r) {
+  const LinearFit& l = *r.linear;
+  json j{{"applicable", l.applicable()}};
+  if (!l.applicable()) {
+    j["why_not"] = l.why_not();
+    return j;
+  }
+  j["consistent"] = l.consistent();
+  j["member_bits"] = l.member_bits();
+  j["unknowns"] = l.unknowns();
+  j["independent"] = l.rank();
+  j["used"] = l.used();
+  j["determined"] = l.determined();
+  if (!l.consistent()) j["contradiction_lines"] = l.contradiction();
+  j["best"] = r.uses_linear();
+  return j;
+}
+
+}  // namespace
+
+std::string hash_toml(const Model& m, const Group& g) {
+  std::string s = "[scenario.hash]\nalgo = \"" + std::string(m.algo->name) + "\"\n";
+  if (m.algo->layout == hashing::KeyLayout::Fields) {
+    s += "fields = [";
+    for (std::size_t i = 0; i < m.fields.size(); ++i)
+      s += (i ? ", \"" : "\"") + std::string(hashing::field_name(m.fields[i])) + "\"";
+    s += "]\n";
+  }
+  s += "seed = " + std::to_string(m.seed) + "\n";
+  s += "offset = " + std::to_string(m.offset) + "\n";
+  s += "select = \"" + std::string(hashing::selection_name(m.select)) + "\"\n";
+  if (m.select == hashing::Selection::Resilient) s += "buckets = " + std::to_string(g.buckets) + "\n";
+  return s;
+}
+
+std::string fit_table(const Observations& obs, const FitResult& r) {
+  std::string out;
+  std::string fields;
+  for (hashing::Field f : obs.fields) fields += (fields.empty() ? "" : ",") + std::string(hashing::field_name(f));
+  out += "observations  " + std::to_string(r.observations) + " from " + obs.source + " (members " +
+         std::to_string(r.group.members) + (r.group.weighted() ? ", weighted" : "") + "; fields " + fields + ")\n";
+  out += "searched      " + format_number(r.hypotheses) + " catalogue models: " + r.searched + "\n";
+  if (!r.skipped.empty()) out += "skipped       " + r.skipped + "\n";
+  out += "evidence      " + fixed(r.evidence_bits, 1) + " bits in the members; " +
+         fixed(std::log2(std::max(1.0, r.hypotheses)), 1) + " bits to tell the models tried apart\n";
+  out += "verdict       " + verdict_text(r) + "\n";
+  out += "linear        " + linear_text(r) + "\n";
+  if (!r.models.empty()) {
+    out += "\n" + pad_left("rank", 4) + "  " + pad_right("algo", 14) + pad_right("fields", 48) + pad_left("seed", 11) +
+           pad_left("offset", 7) + "  " + pad_right("select", 10) + "agree\n";
+    for (std::size_t i = 0; i < r.models.size(); ++i) {
+      const Model& m = r.models[i];
+      out += pad_left(std::to_string(i + 1), 4) + "  " + pad_right(std::string(m.algo->name), 14) +
+             pad_right(fields_text(m), 48) + pad_left(std::to_string(m.seed) + (m.seed_class ? "*" : ""), 11) +
+             pad_left(std::to_string(m.offset), 7) + "  " + pad_right(std::string(hashing::selection_name(m.select)), 10) +
+             std::to_string(r.agree[i]) + "/" + std::to_string(r.observations) + "\n";
+    }
+    if (r.candidates > r.models.size())
+      out += "      ... and " + std::to_string(r.candidates - r.models.size()) + " more consistent models\n";
+    bool any_class = false;
+    for (const Model& m : r.models) any_class = any_class || m.seed_class;
+    if (any_class)
+      out += "      * the smallest of a class of seeds: for this seed-affine algorithm every seed with the same\n"
+             "        effect on the window read picks the same members\n";
+    out += "\nbest model, for the config (" + std::string(r.certain ? "certain" : "NOT certain") + "):\n" +
+           hash_toml(r.models.front(), r.group);
+  } else {
+    out += "\nno catalogue model fits: `ecmpsim fit --predict` uses the learned affine map; `ecmpsim run` cannot\n"
+           "(no [scenario.hash] names it)\n";
+  }
+  return out;
+}
+
+std::string fit_json(const FitResult& r) {
+  json models = json::array();
+  for (std::size_t i = 0; i < r.models.size(); ++i) {
+    const Model& m = r.models[i];
+    json fields = json::array();
+    for (hashing::Field f : hashed_fields(m)) fields.push_back(hashing::field_name(f));
+    models.push_back({{"algo", m.algo->name},
+                      {"fields", fields},
+                      {"seed", m.seed},
+                      {"offset", m.offset},
+                      {"select", hashing::selection_name(m.select)},
+                      {"members", r.group.members},
+                      {"agree", r.agree[i]}});
+  }
+  json doc{{"observations", r.observations}, {"models", models}, {"linear", linear_json(r)}};
+  doc["verdict"] = {{"certain", r.certain},
+                    {"candidates", r.candidates},
+                    {"more_observations", r.more_needed},
+                    {"evidence_bits", r.evidence_bits},
+                    {"models_tried", r.hypotheses},
+                    {"searched", r.searched},
+                    {"skipped", r.skipped}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace ecmpsim::fit

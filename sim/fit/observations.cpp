@@ -1,0 +1,182 @@
+#include "sim/fit/observations.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "hashing/suggest.h"
+#include "sim/base/error.h"
+#include "sim/base/parse.h"
+
+namespace ecmpsim::fit {
+namespace {
+
+enum class Column : std::uint8_t { Src, Dst, Proto, Sport, Dport, Member, DstQp, FlowLabel, InPort, Switch };
+
+struct ColumnInfo {
+  Column column;
+  std::string_view name;
+  std::uint64_t max;  // numeric columns
+  bool required;
+};
+
+constexpr std::array<ColumnInfo, 10> kColumns{{{Column::Src, "src", 0, true},
+                                               {Column::Dst, "dst", 0, true},
+                                               {Column::Proto, "proto", 255, true},
+                                               {Column::Sport, "sport", 65535, true},
+                                               {Column::Dport, "dport", 65535, true},
+                                               {Column::Member, "member", 65535, true},
+                                               {Column::DstQp, "dst_qp", 0xFFFFFF, false},
+                                               {Column::FlowLabel, "flow_label", 0xFFFFF, false},
+                                               {Column::InPort, "in_port", 65535, false},
+                                               {Column::Switch, "switch", 0, false}}};
+
+[[noreturn]] void fail(const std::string& name, std::size_t line, std::size_t column, const std::string& why) {
+  throw InputError({name, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column), {}}, why);
+}
+
+// The comma-separated cells of a line with their 1-based start columns.
+std::vector<std::pair<std::string_view, std::size_t>> cells(std::string_view line) {
+  std::vector<std::pair<std::string_view, std::size_t>> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    out.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start),
+                     start + 1);
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::vector<const ColumnInfo*> parse_header(std::string_view line, const std::string& name) {
+  std::vector<const ColumnInfo*> cols;
+  std::vector<std::string_view> known;
+  for (const auto& c : kColumns) known.push_back(c.name);
+  for (const auto& entry : cells(line)) {
+    const std::string_view cell = entry.first;
+    const std::size_t col = entry.second;
+    const auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const ColumnInfo& c) { return c.name == cell; });
+    if (it == kColumns.end())
+      fail(name, 1, col, "unknown column '" + std::string(cell) + "'" + did_you_mean(cell, known));
+    if (std::find(cols.begin(), cols.end(), &*it) != cols.end())
+      fail(name, 1, col, "column '" + std::string(cell) + "' appears twice");
+    cols.push_back(&*it);
+  }
+  for (const auto& c : kColumns)
+    if (c.required && std::find(cols.begin(), cols.end(), &c) == cols.end())
+      fail(name, 1, 1, "missing column '" + std::string(c.name) +
+                           "' (the header needs src,dst,proto,sport,dport,member; optional dst_qp,flow_label,in_port,switch)");
+  return cols;
+}
+
+// Stores one numeric or address cell; false with `why` set when malformed.
+bool store(const ColumnInfo& c, std::string_view v, Observation& o, std::string& why) {
+  if (c.column == Column::Src || c.column == Column::Dst) {
+    const auto ip = parse_ipv4(v);
+    if (!ip) {
+      why = "invalid IPv4 address '" + std::string(v) + "'";
+      return false;
+    }
+    (c.column == Column::Src ? o.tuple.src_ip : o.tuple.dst_ip) = *ip;
+    return true;
+  }
+  std::uint64_t n = 0;
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc{} || p != v.data() + v.size() || n > c.max) {
+    why = "invalid " + std::string(c.name) + " '" + std::string(v) + "' (0.." + std::to_string(c.max) + ")";
+    return false;
+  }
+  switch (c.column) {
+    case Column::Proto: o.tuple.proto = static_cast<std::uint8_t>(n); break;
+    case Column::Sport: o.tuple.sport = static_cast<std::uint16_t>(n); break;
+    case Column::Dport: o.tuple.dport = static_cast<std::uint16_t>(n); break;
+    case Column::Member: o.member = static_cast<std::uint32_t>(n); break;
+    case Column::DstQp: o.tuple.dst_qp = static_cast<std::uint32_t>(n); break;
+    case Column::FlowLabel: o.tuple.flow_label = static_cast<std::uint32_t>(n); break;
+    case Column::InPort: o.tuple.in_port = static_cast<std::uint16_t>(n); break;
+    default: break;
+  }
+  return true;
+}
+
+std::vector<hashing::Field> file_fields(const std::vector<const ColumnInfo*>& cols) {
+  std::vector<hashing::Field> f = hashing::default_fields();
+  auto has = [&](Column c) {
+    return std::any_of(cols.begin(), cols.end(), [c](const ColumnInfo* i) { return i->column == c; });
+  };
+  if (has(Column::FlowLabel)) f.push_back(hashing::Field::FlowLabel);
+  if (has(Column::InPort)) f.push_back(hashing::Field::InPort);
+  if (has(Column::DstQp)) f.push_back(hashing::Field::DstQp);
+  return f;
+}
+
+}  // namespace
+
+Observations read_observations(std::string_view text, const std::string& name, std::string_view only_switch) {
+  Observations obs;
+  obs.source = name;
+  std::vector<const ColumnInfo*> cols;
+  std::size_t pos = 0, line_no = 0;
+  bool switch_column = false;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_no == 1) {
+      cols = parse_header(line, name);
+      switch_column = std::any_of(cols.begin(), cols.end(), [](const ColumnInfo* c) { return c->column == Column::Switch; });
+      if (!only_switch.empty() && !switch_column)
+        fail(name, 1, 1, "--switch given but the file has no 'switch' column");
+      continue;
+    }
+    if (line.empty()) continue;
+    const auto row = cells(line);
+    if (row.size() != cols.size())
+      fail(name, line_no, row.size() < cols.size() ? line.size() + 1 : row[cols.size()].second,
+           "expected " + std::to_string(cols.size()) + " fields as the header names, found " + std::to_string(row.size()));
+    Observation o;
+    o.line = static_cast<std::uint32_t>(line_no);
+    bool keep = true;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i]->column == Column::Switch) {
+        keep = only_switch.empty() || row[i].first == only_switch;
+        continue;
+      }
+      std::string why;
+      if (!store(*cols[i], row[i].first, o, why)) fail(name, line_no, row[i].second, why);
+    }
+    if (keep) obs.rows.push_back(o);
+  }
+  if (line_no == 0) fail(name, 1, 1, "empty input, expected a header line src,dst,proto,sport,dport,member");
+  if (obs.rows.empty())
+    fail(name, line_no, 1, only_switch.empty() ? "no observations after the header"
+                                               : "no observations of switch '" + std::string(only_switch) + "'");
+  obs.fields = file_fields(cols);
+  return obs;
+}
+
+void check_observations(const Observations& obs, std::uint32_t members) {
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint8_t, std::uint16_t, std::uint16_t, std::uint32_t,
+                         std::uint32_t, std::uint16_t>;
+  std::map<Key, const Observation*> seen;
+  for (const Observation& o : obs.rows) {
+    if (o.member >= members)
+      fail(obs.source, o.line, 1, "member " + std::to_string(o.member) + " is not below --members " + std::to_string(members));
+    const auto& t = o.tuple;
+    const Key k{t.src_ip, t.dst_ip, t.proto, t.sport, t.dport, t.dst_qp, t.flow_label, t.in_port};
+    const auto [it, fresh] = seen.emplace(k, &o);
+    if (!fresh && it->second->member != o.member)
+      fail(obs.source, o.line, 1,
+           "contradiction: this flow left on member " + std::to_string(o.member) + " here and on member " +
+               std::to_string(it->second->member) + " at line " + std::to_string(it->second->line) +
+               "; one hash cannot send a flow two ways");
+  }
+}
+
+}  // namespace ecmpsim::fit

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The fit round trip against real Linux routers: `ecmpsim emulate` builds
+# paper16 from network namespaces with a chosen net.ipv4.fib_multipath_hash_seed,
+# traces every flow with `ip route get` and dumps the kernel's decisions
+# (--observations); `ecmpsim fit` must recover linux-l4 and that seed from
+# them, certain, and predict the decisions of a second, unseen set of flows.
+#  1. A small seed (4242) with the default search (every algorithm, field
+#     subset and selection; seeds 0..65535 for the non-affine ones): the
+#     seed-by-seed search starts at 0, so it finds a small seed in seconds.
+#  2. With --full-seed-space (passed by CMake with -DECMPSIM_FIT_FULL_SEARCH=ON
+#     in an optimized build): a large seed (3735928559) found by searching
+#     linux-l4 over all 2^32 seeds (about 2 minutes on 2 quiet cores, 12.5 at
+#     load 10; see bench/RESULTS.md).
+# Negative controls: the same observations with the L3 policy's model only,
+# and with a seed range that excludes the seed, must not fit.
+# Usage: emulate_fit.sh PATH/TO/ecmpsim [--full-seed-space]
+# Exit: 0 pass, 1 fail, 77 skipped (as emulate_test.sh; ECMPSIM_REQUIRE_KERNEL_TESTS=1 makes a skip fail).
+set -uo pipefail
+
+bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim [--full-seed-space]}")
+full=${2:-}
+cd "$(dirname "$0")/../.."
+skip() {
+  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
+    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
+    exit 1
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
+[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "iproute2 not installed"
+[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
+  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
+probe="es$$-probe"
+ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
+ip netns del "$probe"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-emulate-fit.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# measure SEED QPN_BASE NAME: emulates paper16 (its flows' source ports follow
+# the QP numbers, so another base gives other flows) and keeps the kernel's
+# decisions in $work/NAME.csv.
+measure() {
+  sed "s/^qpn_base = .*/qpn_base = $2/" configs/paper16.toml >"$work/$3.toml"
+  "$bin" emulate "$work/$3.toml" --seed "$1" --method route-get --observations "$work/$3.csv" \
+    >"$work/$3.out" 2>"$work/$3.err" || fail "emulate --seed $1: exit $?: $(head -c 300 "$work/$3.err")"
+  echo "ok: emulate --seed $1 (qpn_base $2): $(($(wc -l <"$work/$3.csv") - 1)) decisions observed"
+}
+
+# check NAME SEED FIT_ARGS...: fits NAME.csv and requires linux-l4 with SEED,
+# threshold, offset 0, certain; then predicts the unseen flows' decisions.
+check() {
+  local name=$1 seed=$2
+  shift 2
+  local start=$SECONDS
+  "$bin" fit "$work/$name.csv" --members 4 --format json "$@" >"$work/fit.json" 2>"$work/fit.err" ||
+    { fail "fit $name $*: exit $?: $(cat "$work/fit.err")"; return; }
+  python3 - "$work/fit.json" "$seed" <<'PY' || fail "fit $name $*: did not recover linux-l4 seed $seed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+best = doc["models"][0]
+ok = (best["algo"] == "linux-l4" and best["seed"] == int(sys.argv[2]) and best["select"] == "threshold"
+      and best["offset"] == 0 and best["agree"] == doc["observations"] and doc["verdict"]["certain"])
+print("  fitted:", best["algo"], "seed", best["seed"], best["select"], "offset", best["offset"],
+      "agree", best["agree"], "/", doc["observations"], "certain" if doc["verdict"]["certain"] else "NOT certain")
+sys.exit(0 if ok else 1)
+PY
+  echo "ok: fit $name $* -> linux-l4 seed $seed in $((SECONDS - start)) s"
+}
+
+# predict NAME UNSEEN FIT_ARGS...: the model fitted on NAME predicts UNSEEN's members.
+predict() {
+  local name=$1 unseen=$2
+  shift 2
+  cut -d, -f1-5 "$work/$unseen.csv" >"$work/tuples.csv"
+  { echo member; tail -n +2 "$work/$unseen.csv" | cut -d, -f7; } >"$work/want.txt"
+  "$bin" fit "$work/$name.csv" --members 4 "$@" --predict "$work/tuples.csv" >"$work/got.txt" 2>"$work/fit.err" ||
+    { fail "fit --predict: exit $?: $(cat "$work/fit.err")"; return; }
+  cmp -s "$work/got.txt" "$work/want.txt" || fail "fit on $name mispredicts the kernel's decisions for $unseen"
+  echo "ok: fitted on $name, predicted all $(($(wc -l <"$work/want.txt") - 1)) kernel decisions of $unseen"
+}
+
+measure 4242 0x100 small
+measure 4242 0x5000 small-unseen
+check small 4242
+predict small small-unseen
+
+# Negative controls: the L3 model cannot explain L4 decisions, nor can seeds
+# that exclude the kernel's.
+"$bin" fit "$work/small.csv" --members 4 --algos linux-l3 >/dev/null 2>"$work/fit.err" &&
+  fail "linux-l3 fitted the kernel's L4 decisions"
+"$bin" fit "$work/small.csv" --members 4 --algos linux-l4 --seeds 0:4242 >/dev/null 2>"$work/fit.err" &&
+  fail "seeds 0..4241 fitted decisions made with seed 4242"
+grep -q "no model fits" "$work/fit.err" || fail "no-fit message missing: $(cat "$work/fit.err")"
+echo "ok: negative controls (linux-l3; seeds below the kernel's) do not fit"
+
+if [[ $full == --full-seed-space ]]; then
+  measure 3735928559 0x100 large
+  measure 3735928559 0x5000 large-unseen
+  check large 3735928559 --algos linux-l4 --seeds 0:4294967296
+  predict large large-unseen --algos linux-l4 --seeds 3735928559:3735928560
+fi
+
+[[ $failures -eq 0 ]] && echo "emulate_fit: all as expected" || echo "emulate_fit: $failures failures" >&2
+[[ $failures -eq 0 ]]
