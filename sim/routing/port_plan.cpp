@@ -60,7 +60,9 @@ class Planner {
   // Flow f's path under `port` into cand_ and its score, the loads of its
   // switch-to-switch links with the flow's bytes added: false as soon as it
   // cannot beat `bound`.
-  bool try_port(std::size_t f, std::uint16_t port, Score bound, Score& out);
+  bool try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds& e, std::uint16_t port, Score bound,
+                Score& out);
+  void hash_classes();
   void commit(std::size_t f, std::uint16_t port, const std::vector<LinkId>& path);
   void add(std::size_t f, double sign);
   // Tries `budget` candidates of flow f; the best port and score, its path in best_.
@@ -86,6 +88,11 @@ class Planner {
   std::vector<LinkId> path_links_;
   std::vector<std::uint8_t> decides_;         // per flow: some switch on its path hashes it
   std::vector<LinkId> cand_, best_;
+  // Switches whose hash of a flow is one function (algorithm, key fields,
+  // seed, bit window, no in-port) form a class, hashed once per candidate.
+  std::vector<std::uint32_t> class_of_;  // per switch; kNone: hashed at every hop
+  std::vector<std::uint64_t> class_stamp_, class_value_;
+  std::uint64_t stamp_ = 0;
   PortPlan plan_;
 };
 
@@ -104,6 +111,31 @@ Planner::Planner(const Fabric& fabric, const Forwarding& fwd, const workloads::F
   }
   plan_.sport.assign(flows.size(), 0);
   plan_.flow_label.assign(flows.size(), 0);
+  hash_classes();
+}
+
+void Planner::hash_classes() {
+  std::vector<std::uint32_t> reps;  // a switch of each class
+  for (std::uint32_t sw = 0; sw < fabric_.switches().size(); ++sw) {
+    const SwitchHash& h = fwd_.hash_of(sw);
+    const bool per_hop = h.algo->layout == hashing::KeyLayout::Fields &&
+                         std::find(h.fields.begin(), h.fields.end(), hashing::Field::InPort) != h.fields.end();
+    auto same = [&](std::uint32_t r) {
+      const SwitchHash& o = fwd_.hash_of(r);
+      return o.algo == h.algo && o.fields == h.fields && o.seed == h.seed && o.offset == h.offset;
+    };
+    const auto it = per_hop ? reps.end() : std::find_if(reps.begin(), reps.end(), same);
+    if (per_hop) {
+      class_of_.push_back(kNone);
+    } else if (it != reps.end()) {
+      class_of_.push_back(static_cast<std::uint32_t>(it - reps.begin()));
+    } else {
+      class_of_.push_back(static_cast<std::uint32_t>(reps.size()));
+      reps.push_back(sw);
+    }
+  }
+  class_stamp_.assign(reps.size(), 0);
+  class_value_.assign(reps.size(), 0);
 }
 
 std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<LinkId>& out,
@@ -128,13 +160,21 @@ std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<
   return decisions;
 }
 
-bool Planner::try_port(std::size_t f, std::uint16_t port, Score bound, Score& out) {
-  hashing::Tuple t = flows_.tuple(f);
+bool Planner::try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds& e, std::uint16_t port,
+                       Score bound, Score& out) {
+  hashing::Tuple t = flow;
   t.sport = port;
-  const FlowEnds e = ends_of(fabric_, flows_, f);
+  ++stamp_;
   auto hash = [&](std::uint32_t sw, LinkId in) {
+    const std::uint32_t c = class_of_[sw];
+    if (c != kNone && class_stamp_[c] == stamp_) return class_value_[c];
     t.in_port = fabric_.in_port(in);
-    return fwd_.hash_of(sw).hash(t);
+    const std::uint64_t h = fwd_.hash_of(sw).hash(t);
+    if (c != kNone) {
+      class_stamp_[c] = stamp_;
+      class_value_[c] = h;
+    }
+    return h;
   };
   const auto bytes = static_cast<double>(flows_.bytes[f]);
   const std::size_t max_hops = fabric_.switches().size() + 1;
@@ -174,10 +214,12 @@ std::pair<std::uint16_t, Score> Planner::search(std::size_t f, std::uint64_t bud
   Score best;
   std::uint16_t best_port = candidate(f, 0);
   budget = std::min<std::uint64_t>(budget, ports_);
+  const hashing::Tuple flow = flows_.tuple(f);
+  const FlowEnds e = ends_of(fabric_, flows_, f);
   for (std::uint64_t i = 0; i < budget; ++i) {
     const std::uint16_t port = candidate(f, i);
     ++plan_.ports_tried;
-    if (Score s; try_port(f, port, best, s)) {
+    if (Score s; try_port(f, flow, e, port, best, s)) {
       best = s;
       best_port = port;
       std::swap(best_, cand_);
@@ -281,24 +323,44 @@ void Planner::greedy(std::size_t f) {
   commit(f, search(f, kPlanCandidates).first, best_);
 }
 
+// One side of a ToR (its flows out over its uplinks, or in over its downlinks).
+struct Side {
+  double bytes = 0, least_bytes = std::numeric_limits<double>::infinity(), speed = 0, top_speed = 0;
+  std::uint64_t flows = 0, links = 0;
+  void add_flow(double b) {
+    bytes += b;
+    least_bytes = std::min(least_bytes, b);
+    ++flows;
+  }
+  void add_link(double s) {
+    speed += s;
+    top_speed = std::max(top_speed, s);
+    ++links;
+  }
+  // Total bytes over total speed, and the pigeonhole: some link carries
+  // ceil(flows / links) flows, each of at least least_bytes.
+  double floor() const {
+    if (links == 0 || flows == 0) return 0;
+    return std::max(bytes / speed, static_cast<double>((flows + links - 1) / links) * least_bytes / top_speed);
+  }
+};
+
 double Planner::floor_load() const {
   const std::size_t nt = fabric_.tors().size();
-  std::vector<double> out(nt, 0), in(nt, 0), up(nt, 0), down(nt, 0);
+  std::vector<Side> out(nt), in(nt);
   for (std::size_t f = 0; f < flows_.size(); ++f) {
     if (!decides_[f]) continue;
-    out[fabric_.tor_of(flows_.src[f])] += static_cast<double>(flows_.bytes[f]);
-    in[fabric_.tor_of(flows_.dst[f])] += static_cast<double>(flows_.bytes[f]);
+    out[fabric_.tor_of(flows_.src[f])].add_flow(static_cast<double>(flows_.bytes[f]));
+    in[fabric_.tor_of(flows_.dst[f])].add_flow(static_cast<double>(flows_.bytes[f]));
   }
-  for (std::size_t t = 0; t < nt; ++t)
-    for (LinkId l : fabric_.out_links(fabric_.tors()[t])) {
-      if (!transit_[l]) continue;
-      if (!fwd_.sets().is_down(l)) up[t] += fabric_.link(l).speed.value;
-      if (!fwd_.sets().is_down(fabric_.link(l).reverse)) down[t] += fabric_.link(l).speed.value;
-    }
   double floor = 0;
   for (std::size_t t = 0; t < nt; ++t) {
-    if (up[t] > 0) floor = std::max(floor, out[t] / up[t]);
-    if (down[t] > 0) floor = std::max(floor, in[t] / down[t]);
+    for (LinkId l : fabric_.out_links(fabric_.tors()[t])) {
+      if (!transit_[l]) continue;
+      if (!fwd_.sets().is_down(l)) out[t].add_link(fabric_.link(l).speed.value);
+      if (!fwd_.sets().is_down(fabric_.link(l).reverse)) in[t].add_link(fabric_.link(l).speed.value);
+    }
+    floor = std::max({floor, out[t].floor(), in[t].floor()});
   }
   return floor;
 }
@@ -310,7 +372,8 @@ void Planner::repair() {
     double top = 0;
     for (LinkId l = 0; l < bytes_on_.size(); ++l)
       if (transit_[l]) top = std::max(top, util(l));
-    if (top <= floor * (1 + 1e-12)) return;
+    // Within a millionth of the floor: flows of a collective differ by a byte.
+    if (top <= floor * (1 + 1e-6)) return;
     std::uint64_t moved = 0;
     for (std::size_t f = 0; f < flows_.size(); ++f) {
       if (!decides_[f]) continue;

@@ -25,9 +25,10 @@
 // the first hop where it can no longer win. Then local repair:
 // repeatedly, every flow crossing a link at the maximum load tries up to
 // kRepairCandidates ports for a path whose maximum is strictly lower, until
-// a pass moves nothing (at most kRepairPasses passes) or the maximum reaches
-// the floor no routing can beat (per ToR: the bytes it sends, or receives,
-// over the total speed of its working links up, or down). No constant factor is
+// a pass moves nothing (at most kRepairPasses passes) or the maximum is
+// within a millionth of the floor no routing can beat (per ToR and
+// direction: its flows' bytes over the total speed of its working switch
+// links, and ceil(flows / links) of its smallest flow over its fastest link). No constant factor is
 // claimed beyond two tiers (unsplittable min-congestion routing is NP-hard).
 //
 // Flow k's candidate ports are sport_min + (j x s mod N) for j = (k x
