@@ -223,8 +223,8 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
        [](const toml::node&, ScenarioSpec&, const SourcePos&) {},
        nullptr},
       enum_knob<ScenarioSpec>("routing",
-                              "ECMP hashing, static per-destination routes, or adaptive placement by load "
-                              "(see docs/fabrics-and-routing.md).",
+                              "ECMP hashing, static per-destination routes, adaptive placement by load, or "
+                              "per-packet spraying over every member (see docs/fabrics-and-routing.md).",
                               kRoutingKinds, [](auto& s) -> auto& { return s.routing; }),
       enum_knob<ScenarioSpec>("adaptive",
                               "Adaptive routing: each switch picks the least-loaded member (local) or the member "

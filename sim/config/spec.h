@@ -129,12 +129,15 @@ struct HashOverride {
   SourcePos where;
 };
 
-enum class RoutingKind : std::uint8_t { Ecmp, Static, Adaptive };
-inline constexpr std::array<Named<RoutingKind>, 3> kRoutingKinds{
+enum class RoutingKind : std::uint8_t { Ecmp, Static, Adaptive, Spray };
+inline constexpr std::array<Named<RoutingKind>, 4> kRoutingKinds{
     {{RoutingKind::Ecmp, "ecmp", "every switch hashes the flow's header onto a member of its equal-cost group"},
      {RoutingKind::Static, "static", "per-destination tables (listed routes, dst-mod or balanced)"},
      {RoutingKind::Adaptive, "adaptive",
-      "switches place each flow, in flow order, by the load already placed (see `adaptive`)"}}};
+      "switches place each flow, in flow order, by the load already placed (see `adaptive`)"},
+     {RoutingKind::Spray, "spray",
+      "every switch splits each flow's packets over all members of its equal-cost group, in proportion to their "
+      "WCMP weights (per-packet spraying as a fluid)"}}};
 
 // How an adaptive switch judges a member (sim/routing/adaptive.h). Load is
 // bytes placed so far divided by the link's speed; ties go to the lowest

@@ -114,7 +114,7 @@ std::string sweep_table(const SweepReport& r) {
     axes += (axes.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
   out += "axes       " + axes + "\n";
   for (const std::string& name : space.hashless())
-    out += "note       '" + name + "' routes adaptively and hashes nothing: one variant per workload, not one per "
+    out += "note       '" + name + "' hashes nothing (adaptive or spray): one variant per workload, not one per "
            "seed or algorithm\n";
   out += "variants   " + std::to_string(s.samples) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";

@@ -130,6 +130,7 @@ std::string routing_summary(const ScenarioSpec& s) {
     return out;
   }
   if (s.routing == RoutingKind::Adaptive) return "adaptive " + std::string(name_of(kAdaptiveModes, s.adaptive));
+  if (s.routing == RoutingKind::Spray) return s.weights.empty() ? "spray" : "spray, with WCMP weights";
   return "static " + std::string(name_of(kStaticPolicies, s.policy));
 }
 
@@ -205,6 +206,11 @@ std::vector<Assumption> assumptions(const Spec& spec) {
       out.push_back({"adaptive (" + s.name + ")",
                      std::string(doc_of(kAdaptiveModes, s.adaptive)) +
                          "; load = bytes placed / link speed, ties to the lowest member index"});
+      continue;
+    }
+    if (s.routing == RoutingKind::Spray) {
+      out.push_back({"spray (" + s.name + ")", std::string(doc_of(kRoutingKinds, s.routing)) +
+                                                    "; link loads are sums of shares; no predicted times yet"});
       continue;
     }
     if (s.sports == SportPlan::Planned)

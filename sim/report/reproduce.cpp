@@ -50,6 +50,9 @@ std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec&
     a.adaptive = mode;
     cases.emplace_back("adaptive " + std::string(name_of(kAdaptiveModes, mode)), a);
   }
+  ScenarioSpec spray = ecmp;
+  spray.routing = RoutingKind::Spray;
+  cases.emplace_back("spray", spray);
   std::vector<Alternative> out;
   for (auto& [label, s] : cases) {
     s.name = label;

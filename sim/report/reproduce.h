@@ -39,8 +39,9 @@ struct FlowTracerComparison {
   std::vector<Alternative> alternatives;
 };
 
-// The ECMP scenario with planned source ports, adaptive local and adaptive
-// global, each run on `sim`'s fabric and flows.
+// The ECMP scenario with planned source ports, adaptive local, adaptive
+// global and spraying, each run on `sim`'s fabric and flows (spraying has no
+// predicted slowdown yet: NaN, printed "-").
 std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec& ecmp);
 
 // The first ECMP scenario with the workload's own source ports (the paper's

@@ -1,5 +1,7 @@
 #include "sim/routing/forwarding.h"
 
+#include "sim/fabric/failures.h"
+
 namespace ecmpsim {
 
 Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario,
@@ -11,6 +13,7 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
       routing_(scenario.routing),
       adaptive_(scenario.adaptive) {
   if (scenario.routing == RoutingKind::Static) static_ = StaticTable(fabric, sets, scenario, flows);
+  if (scenario.routing == RoutingKind::Spray) weights_ = link_weights(fabric, scenario.weights);
 }
 
 }  // namespace ecmpsim

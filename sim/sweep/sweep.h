@@ -3,9 +3,10 @@
 // Variants are numbered 0..size()-1 in mixed radix over the axes, outermost
 // first: scenario, algorithm, placement seed, QPs, QPN base, source-port base,
 // seed (so consecutive variants share a workload and differ in seed). An
-// adaptive scenario hashes nothing, so it takes neither the algorithm nor the
-// seed axis: it has one variant per workload, not one per seed (its block of
-// indices is shorter; hashless() names it for the outputs to say so). A
+// adaptive or spraying scenario hashes nothing, so it takes neither the
+// algorithm nor the seed axis: it has one variant per workload, not one per
+// seed (its block of indices is shorter; hashless() names it for the outputs
+// to say so). A spraying scenario needs slowdown off (no prediction yet). A
 // variant's result is a pure function of (config, axes, index): any range of
 // indices can be evaluated on its own, by any number of threads or processes,
 // and ranges concatenated in index order give the same array as one run;
@@ -48,7 +49,7 @@ class VariantSpace {
   std::uint64_t first_of_combo(std::uint64_t combo) const noexcept;
   // Whether the i-th swept scenario hashes (takes the algorithm and seed axes).
   bool hashes(std::size_t scenario) const noexcept { return hashes_[scenario] != 0; }
-  // The swept scenarios that hash nothing (adaptive), when an algorithm or
+  // The swept scenarios that hash nothing (adaptive, spray), when an algorithm or
   // seed axis is given: the axes do not apply to them.
   std::vector<std::string> hashless() const;
   // The overrides of variant `index` (what `ecmpsim run` needs to reproduce it).

@@ -17,7 +17,7 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
       fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
       seed_axis_(seed_axis),
-      general_(scenario_.routing == RoutingKind::Adaptive ||
+      general_(scenario_.routing == RoutingKind::Adaptive || scenario_.routing == RoutingKind::Spray ||
                (scenario_.routing == RoutingKind::Ecmp && scenario_.sports == SportPlan::Planned)),
       slowdown_(slowdown),
       mode_(mode) {
@@ -148,7 +148,7 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) con
 std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
   const SweepPlan& plan = *plan_;
   const Fabric& fabric = plan.base().fabric();
-  if (plan.scenario_.routing == RoutingKind::Adaptive) {
+  if (plan.scenario_.routing != RoutingKind::Ecmp) {  // adaptive or spray: no hash, no plan
     route_and_count(fabric, plan.fwd_, flows_, trace_);
   } else {
     // Ports are planned for the hashes this variant's switches run.
@@ -189,7 +189,8 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
   else
     decisions_ += plan.slowdown_ ? route<true>() : route<false>();
   const auto& metric_links = plan.metric_links_;
-  for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
+  for (std::size_t i = 0; i < metric_links.size(); ++i)
+    load_[i] = plan.general_ ? trace_.flows_on(metric_links[i]) : counts_[metric_links[i]];
   const Imbalance m = imbalance(load_);
   return {m.fim, m.max_mean, m.cov, m.jain, m.max, plan.slowdown_ ? slowdown() : 0.0};
 }

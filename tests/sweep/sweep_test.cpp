@@ -431,7 +431,7 @@ TEST_CASE("ecmpsim sweep says an adaptive scenario hashes nothing instead of rep
   const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
   const CliResult t = cli_run({"sweep", cfg, "--scenario", "local", "--seeds", "0:100"});
   REQUIRE(t.code == 0);
-  CHECK(t.out.find("note       'local' routes adaptively and hashes nothing: one variant per workload, not one per "
+  CHECK(t.out.find("note       'local' hashes nothing (adaptive or spray): one variant per workload, not one per "
                    "seed or algorithm\n") != std::string::npos);
   CHECK(t.out.find("variants   1 of 1\n") != std::string::npos);
   const CliResult j = cli_run({"sweep", cfg, "--scenario", "local", "--seeds", "0:100", "--format", "json"});
@@ -444,4 +444,19 @@ TEST_CASE("ecmpsim sweep says an adaptive scenario hashes nothing instead of rep
                                                     "json"}).out);
   CHECK(plain["variants"] == 2);
   CHECK_FALSE(plain["axes"].contains("not_hashed"));
+}
+
+TEST_CASE("a spraying scenario sweeps without the flow model, one variant per workload") {
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
+  const CliResult refused = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("sweep it with --no-slowdown") != std::string::npos);
+  const CliResult r = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10", "--no-slowdown", "--qps",
+                               "1,2", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["variants"] == 2);
+  CHECK(doc["axes"]["not_hashed"] == nlohmann::json::array({"spray"}));
+  // Every flow spreads a quarter over each spine: 4 (or 8 with 2 QPs) on every link, FIM 0.
+  CHECK(doc["metrics"]["fim"]["max"] == 0.0);
 }
