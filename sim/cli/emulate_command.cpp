@@ -87,26 +87,33 @@ Action add_emulate_command(CLI::App& app) {
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
-  sub->add_flag("--measure-time", opt->measure_time,
+  auto* measure = sub->add_flag("--measure-time", opt->measure_time,
                 "Also time the flows: links shaped to speed x scale, one TCP connection per flow, all started "
                 "together; compares measured and predicted slowdown");
   sub->add_option("--scale", opt->scale,
                   "Emulated / configured link speed, 1/N or a number in (0, 1]; default: the fastest link at "
-                  "10 Mb/s, less if this machine cannot hold it");
+                  "10 Mb/s, less if this machine cannot hold it")
+      ->needs(measure);
   sub->add_option("--seconds", opt->seconds, "How long the emulated run's ideal time lasts; sets the bytes sent")
       ->check(CLI::Range(0.1, 3600.0))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(measure);
   sub->add_option("--queue", opt->queue, "Link queueing: fair (a class per flow) or fifo")
       ->check(one_of(kQueueModes))
-      ->capture_default_str();
-  sub->add_option("--congestion", opt->congestion, "TCP congestion control of the timed flows")->capture_default_str();
+      ->capture_default_str()
+      ->needs(measure);
+  sub->add_option("--congestion", opt->congestion, "TCP congestion control of the timed flows")
+      ->capture_default_str()
+      ->needs(measure);
   auto* timeout = sub->add_option("--timeout", opt->timeout,
                                   "Seconds the timed transfers may take (default: 4 x the predicted emulated "
                                   "completion + 20)")
-                      ->check(CLI::Range(1.0, 86400.0));
+                      ->check(CLI::Range(1.0, 86400.0))
+                      ->needs(measure);
   sub->add_option("--tolerance", opt->tolerance, "Largest relative slowdown error that agrees")
       ->check(CLI::Range(0.0, 10.0))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(measure);
   sub->footer(
       "Needs root. Exit status: 0 every flow and link agrees (and, with --measure-time, the slowdown is within "
       "--tolerance), 3 a disagreement, 2 bad input (also a --scale this machine cannot hold), 1 internal error, "

@@ -18,6 +18,7 @@
 #include "sim/base/error.h"
 #include "sim/base/text.h"
 #include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_time.h"
 
 namespace ecmpsim {
 namespace {
@@ -37,19 +38,28 @@ double fastest(const Fabric& fabric) {
   return g;
 }
 
-std::string rate_text(double bps) {
-  if (bps >= 1e9) return format_number(bps / 1e9) + " Gb/s";
-  if (bps >= 1e6) return format_number(bps / 1e6) + " Mb/s";
-  return format_number(bps / 1e3) + " kb/s";
+// Three significant digits at most, trailing zeros dropped: 30.2, 10, 0.5.
+std::string short_number(double v) {
+  std::string s = fixed(v, v >= 100 ? 0 : v >= 10 ? 1 : 2);
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
 }
 
-// "1/40000 (400 Gb/s links -> 10 Mb/s)".
-std::string scale_line(const Fabric& fabric, double scale) {
-  const double g = fastest(fabric);
-  return scale_text(scale) + " (" + format_number(g) + " Gb/s links -> " + rate_text(g * 1e9 * scale) + ")";
+std::string rate_text(double bps) {
+  if (bps >= 1e9) return short_number(bps / 1e9) + " Gb/s";
+  if (bps >= 1e6) return short_number(bps / 1e6) + " Mb/s";
+  return short_number(bps / 1e3) + " kb/s";
 }
 
 }  // namespace
+
+std::string scale_line(const Fabric& fabric, double scale) {
+  const double g = fastest(fabric);
+  return scale_text(scale) + " (" + short_number(g) + " Gb/s links -> " + rate_text(g * 1e9 * scale) + ")";
+}
 
 double packet_load(const Fabric& fabric, const Trace& paths, double scale) {
   std::vector<std::uint8_t> used(fabric.links().size(), 0);
@@ -84,7 +94,8 @@ double machine_budget() {
 std::string scale_text(double scale) {
   const double inv = 1.0 / scale;
   const double n = std::round(inv);
-  if (scale < 1 && n >= 2 && std::fabs(inv - n) <= 1e-3 * n) return "1/" + format_number(n);
+  if (scale < 1 && n >= 2 && n < 1e15 && std::fabs(inv - n) <= 1e-3 * n)
+    return "1/" + std::to_string(static_cast<long long>(n));
   return format_number(scale);
 }
 
@@ -131,7 +142,7 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   if (opt.scale && *opt.scale > t.max_scale)
     throw InputError({{}, 0, 0, "--scale"},
                      "this machine cannot hold scale " + scale_line(fabric, *opt.scale) + " for this fabric: at most " +
-                         scale_line(fabric, t.max_scale) + " (" + format_number(budget) +
+                         scale_line(fabric, t.max_scale) + " (" + short_number(budget) +
                          " packets/s through the emulated links)");
   t.scale = opt.scale.value_or(choose_scale(fabric, pred.trace, budget));
   t.scale_chosen = !opt.scale;

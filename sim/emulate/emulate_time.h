@@ -9,6 +9,9 @@
 
 namespace ecmpsim {
 
+// "1/40000 (400 Gb/s links -> 10 Mb/s)": the scale and what it makes of the fastest link.
+std::string scale_line(const Fabric& fabric, double scale);
+
 std::string time_table(const Simulation& sim, const TimeReport& t);
 // Adds the headline keys (slowdown_measured, ...) and a "time" object to `doc`.
 void add_time_json(const TimeReport& t, nlohmann::ordered_json& doc);

@@ -18,6 +18,9 @@ std::string percent(double rel) {
   return (rel >= 0 ? "+" : "") + fixed(100 * rel, 1) + "%";
 }
 
+// Kernel time above this share of the machine: forwarding could not keep up.
+constexpr double kKernelSaturated = 0.8;
+
 double rel_error(double measured, double predicted) {
   return predicted > 0 ? measured / predicted - 1 : std::nan("");
 }
@@ -30,22 +33,18 @@ std::string flow_name(const workloads::Flows& flows, std::size_t i) {
 }
 
 std::string header_lines(const Simulation& sim, const TimeReport& t) {
-  const Fabric& f = sim.fabric();
-  double fastest = 0;
-  for (const Link& l : f.links()) fastest = std::max(fastest, l.speed.value);
-  std::string out = "time      scale " + scale_text(t.scale) + " (" + format_number(fastest) + " Gb/s links shaped to " +
-                    format_number(fastest * 1e3 * t.scale) + " Mb/s of TCP payload; " +
+  std::string out = "time      scale " + scale_line(sim.fabric(), t.scale) + ", in TCP payload; " +
                     (t.scale_chosen ? "chosen" : "--scale") + ", this machine holds up to " + scale_text(t.max_scale) +
-                    "); bytes x scale x " + fixed(t.stretch, 1) + " (stretch: 1 real second lasts " +
-                    fixed(t.stretch, 1) + " s here)\n";
+                    "\n          bytes x scale x " + fixed(t.stretch, 1) + ": 1 real second lasts " +
+                    fixed(t.stretch, 1) + " s here, and measured times are divided by " + fixed(t.stretch, 1) + "\n";
   out += "queueing  " + std::string(name_of(kQueueModes, t.queue)) + ": " + std::string(doc_of(kQueueModes, t.queue)) +
          "; TCP " + t.congestion + ", " + std::to_string(t.bytes.size()) + " flows started together\n";
   if (!t.ran()) return out + "timed     nothing: " + t.skipped + "\n";
   const auto& tr = t.run.transfer;
   out += "run       " + fixed(tr.seconds, 2) + " s emulated (setup " + fixed(t.run.setup_seconds, 2) + " s, connect " +
-         fixed(tr.connect_seconds, 2) + " s, timeout " + fixed(t.timeout, 0) + " s), CPU " +
-         fixed(100 * tr.cpu_busy, 0) + "% busy" + (tr.cpu_busy > 0.9 ? " (saturated: times are not reliable)" : "") +
-         "\n";
+         fixed(tr.connect_seconds, 2) + " s, timeout " + fixed(t.timeout, 0) + " s), kernel " +
+         fixed(100 * tr.cpu_kernel, 0) + "% of the CPU time" +
+         (tr.cpu_kernel > kKernelSaturated ? " (the machine set the pace: lower --scale)" : "") + "\n";
   out += "finished  " + std::to_string(t.finished) + "/" + std::to_string(t.bytes.size()) + " flows" +
          (tr.timed_out ? " (timed out)" : "") + (tr.failed > 0 ? ", " + std::to_string(tr.failed) + " connections broken" : "") +
          "\n";
@@ -118,7 +117,7 @@ void add_time_json(const TimeReport& t, nlohmann::ordered_json& doc) {
                                  {"emulated_seconds", tr.seconds},
                                  {"setup_seconds", t.run.setup_seconds},
                                  {"connect_seconds", tr.connect_seconds},
-                                 {"cpu_busy", tr.cpu_busy},
+                                 {"cpu_kernel", tr.cpu_kernel},
                                  {"timed_out", tr.timed_out},
                                  {"broken", tr.failed}};
   if (t.tcp_paths_checked) time["tcp_paths_agree"] = t.tcp_paths_agree;

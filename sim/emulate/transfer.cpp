@@ -71,17 +71,18 @@ Fd bound_socket(const netns::Handle& ns, std::uint32_t ip, std::uint16_t port) {
   return s;
 }
 
-// Total and idle jiffies of all CPUs (/proc/stat's first line).
+// Total and kernel (system, irq, softirq) jiffies of all CPUs: /proc/stat's
+// first line is user nice system idle iowait irq softirq steal.
 std::pair<double, double> cpu_times() {
   std::ifstream in("/proc/stat");
   std::string cpu;
   in >> cpu;
-  double total = 0, idle = 0, v = 0;
+  double total = 0, kernel = 0, v = 0;
   for (int i = 0; i < 8 && in >> v; ++i) {
     total += v;
-    if (i == 3 || i == 4) idle += v;  // idle, iowait
+    if (i == 2 || i == 5 || i == 6) kernel += v;
   }
-  return {total, idle};
+  return {total, kernel};
 }
 
 using FlowKey = std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>;
@@ -217,7 +218,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
 
   std::vector<std::uint8_t> done(flows.size(), 0);
   std::size_t left = flows.size();
-  const auto [total0, idle0] = cpu_times();
+  const auto [total0, kernel0] = cpu_times();
   const auto start = Clock::now();
   for (std::size_t i = 0; i < flows.size(); ++i) push(conns[i], flows[i].bytes);
   std::vector<pollfd> p;
@@ -259,8 +260,8 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
     }
   }
   r.seconds = since(start);
-  const auto [total1, idle1] = cpu_times();
-  if (total1 > total0) r.cpu_busy = 1.0 - (idle1 - idle0) / (total1 - total0);
+  const auto [total1, kernel1] = cpu_times();
+  if (total1 > total0) r.cpu_kernel = (kernel1 - kernel0) / (total1 - total0);
   return r;
 }
 

@@ -41,7 +41,10 @@ struct TransferResult {
   double seconds = 0;          // the common start to the last finish (or the timeout)
   bool timed_out = false;
   std::size_t failed = 0;      // connections that ended before their last byte
-  double cpu_busy = 0;         // share of the machine's CPU time not idle during the transfer
+  // Share of the machine's CPU time spent in the kernel (system, irq,
+  // softirq) during the transfer: forwarding and shaping are kernel work,
+  // so near 1 the machine, not the links, set the pace.
+  double cpu_kernel = 0;
 };
 
 // Runs the transfers; throws std::runtime_error when a socket cannot be made,
