@@ -64,6 +64,7 @@ Action add_emulate_command(CLI::App& app) {
     std::string congestion = "cubic";
     double timeout = 0;
     double tolerance = 0.15;
+    bool ring_steps = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -110,6 +111,10 @@ Action add_emulate_command(CLI::App& app) {
                                   "completion + 20)")
                       ->check(CLI::Range(1.0, 86400.0))
                       ->needs(measure);
+  sub->add_flag("--ring-steps", opt->ring_steps,
+                "Hold each ring flow to its upstream neighbour's progress plus one step, as NCCL's ring does "
+                "(the flow model streams every flow independently)")
+      ->needs(measure);
   sub->add_option("--tolerance", opt->tolerance, "Largest relative slowdown error that agrees")
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str()
@@ -148,6 +153,7 @@ Action add_emulate_command(CLI::App& app) {
     e.time.congestion = opt->congestion;
     if (timeout->count() > 0) e.time.timeout = opt->timeout;
     e.time.tolerance = opt->tolerance;
+    e.time.ring_steps = opt->ring_steps;
     e.stop = &g_stop;
     EmulateReport report;
     try {

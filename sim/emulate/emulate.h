@@ -31,6 +31,8 @@ struct Interrupted : std::runtime_error {
   Interrupted() : std::runtime_error("interrupted") {}
 };
 
+struct RingCoupling;
+
 // The fabric as namespaces. The constructor builds it; the destructor removes
 // every namespace it made (and with them their interfaces), also when the
 // constructor fails half way.
@@ -70,10 +72,11 @@ class EmulatedFabric {
   };
   // Shapes every built link (`built`, per directed link), steers each flow's
   // TCP five-tuple onto `paths` (as the kernel forwarded its UDP packets),
-  // and runs `bytes[i]` bytes per flow as TCP, all started together.
+  // and runs `bytes[i]` bytes per flow as TCP, all started together, held
+  // to `ring`'s dependencies when given.
   TimeRun measure_time(const workloads::Flows& flows, const Trace& paths, std::span<const std::uint8_t> built,
                        std::span<const std::uint64_t> bytes, const ShapingOptions& shaping,
-                       const TransferOptions& transfer);
+                       const TransferOptions& transfer, const RingCoupling* ring);
 
  private:
   void check_stop() const;
@@ -105,6 +108,17 @@ struct Comparison {
 // emulated scenario's working ones).
 Comparison compare(const Trace& predicted, const EmulatedFabric::Measurement& m, std::span<const LinkId> metric_links);
 
+// A ring collective's data dependency, per flow: the flows of its job and
+// channel arriving at the server it leaves (whose data it forwards), and one
+// ring step as a share of its bytes: 1/(2(R-1)) for all-reduce, 1/(R-1) for
+// all-gather and reduce-scatter, R the job's ranks. Flows of other
+// collectives have no upstream.
+struct RingCoupling {
+  std::vector<std::vector<std::uint32_t>> upstream;
+  std::vector<double> step;
+};
+RingCoupling ring_coupling(const Simulation& sim);
+
 // --measure-time: how the fabric is scaled, queued and loaded.
 struct TimeOptions {
   bool enabled = false;
@@ -114,6 +128,7 @@ struct TimeOptions {
   std::string congestion = "cubic";
   std::optional<double> timeout;  // seconds for the transfers; default 4 x the predicted emulated completion + 20
   double tolerance = 0.15;        // largest relative slowdown error that agrees
+  bool ring_steps = false;        // hold ring flows to their upstream's progress (ring_coupling)
 };
 
 struct EmulateOptions {
@@ -137,6 +152,7 @@ struct TimeReport {
   double timeout = 0;
   QueueMode queue = QueueMode::Fair;
   std::string congestion;
+  bool ring_steps = false;
   std::vector<std::uint64_t> bytes;  // per flow, as sent
   std::vector<double> finish_predicted, finish_measured;  // per flow, real seconds (NaN: did not finish)
   double completion_predicted = 0, completion_measured = 0, ideal = 0;

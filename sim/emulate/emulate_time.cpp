@@ -13,12 +13,15 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <sched.h>
+#include <tuple>
 
 #include "sim/base/error.h"
 #include "sim/base/text.h"
 #include "sim/emulate/emulate.h"
 #include "sim/emulate/emulate_time.h"
+#include "workloads/collective.h"
 
 namespace ecmpsim {
 namespace {
@@ -113,6 +116,30 @@ std::optional<double> parse_scale(const std::string& text) {
   return v;
 }
 
+RingCoupling ring_coupling(const Simulation& sim) {
+  const Fabric& fabric = sim.fabric();
+  const workloads::Flows& flows = sim.flows();
+  RingCoupling c;
+  c.upstream.resize(flows.size());
+  c.step.assign(flows.size(), 1.0);
+  // Flows by (job, channel, server they arrive at).
+  std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint32_t>, std::vector<std::uint32_t>> into;
+  for (std::uint32_t i = 0; i < flows.size(); ++i)
+    into[{flows.job[i], flows.channel[i], fabric.server_of(flows.dst[i])}].push_back(i);
+  for (std::uint32_t i = 0; i < flows.size(); ++i) {
+    const auto kind = static_cast<workloads::Collective>(flows.collective[i]);
+    const bool all_reduce = kind == workloads::Collective::RingAllReduce;
+    if (!all_reduce && kind != workloads::Collective::AllGather && kind != workloads::Collective::ReduceScatter)
+      continue;
+    const std::uint32_t ranks = sim.jobs()[flows.job[i]].ranks;
+    const auto it = into.find({flows.job[i], flows.channel[i], fabric.server_of(flows.src[i])});
+    if (ranks < 2 || it == into.end()) continue;
+    c.upstream[i] = it->second;
+    c.step[i] = 1.0 / ((all_reduce ? 2.0 : 1.0) * (ranks - 1));
+  }
+  return c;
+}
+
 bool TimeReport::agree() const noexcept {
   return ran() && finished == bytes.size() && (!tcp_paths_checked || tcp_paths_agree == bytes.size()) &&
          std::fabs(relative_error) <= tolerance;
@@ -128,6 +155,7 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   TimeReport t;
   t.queue = opt.queue;
   t.congestion = opt.congestion;
+  t.ring_steps = opt.ring_steps;
   t.tolerance = opt.tolerance;
   t.ideal = pred.predicted.all.ideal.value;
   t.completion_predicted = pred.predicted.all.completion.value;
@@ -167,7 +195,9 @@ void run_time(const Simulation& sim, EmulatedFabric& emu, const EmulatedFabric::
   TransferOptions transfer;
   transfer.congestion = t.congestion;
   transfer.timeout_s = t.timeout;
-  t.run = emu.measure_time(sim.flows(), udp.trace, built, t.bytes, {t.scale, t.queue}, transfer);
+  const RingCoupling ring = t.ring_steps ? ring_coupling(sim) : RingCoupling{};
+  t.run = emu.measure_time(sim.flows(), udp.trace, built, t.bytes, {t.scale, t.queue}, transfer,
+                           t.ring_steps ? &ring : nullptr);
   const std::size_t n = t.bytes.size();
   t.finish_measured.assign(n, std::nan(""));
   t.finished = 0;
@@ -190,7 +220,8 @@ void run_time(const Simulation& sim, EmulatedFabric& emu, const EmulatedFabric::
 EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flows, const Trace& paths,
                                                      std::span<const std::uint8_t> built,
                                                      std::span<const std::uint64_t> bytes,
-                                                     const ShapingOptions& shaping, const TransferOptions& transfer) {
+                                                     const ShapingOptions& shaping, const TransferOptions& transfer,
+                                                     const RingCoupling* ring) {
   const auto start = Clock::now();
   const Fabric& f = *fabric_;
   TimeRun run;
@@ -201,12 +232,19 @@ EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flo
     if (!run.shaping.rules[n].empty()) netns::ip_batch(plan_.ns[n], run.shaping.rules[n]);
   }
   std::vector<TransferFlow> timed;
-  std::vector<std::size_t> index;  // timed flow -> flow
+  std::vector<std::size_t> index;                         // timed flow -> flow
+  std::vector<std::size_t> position(flows.size(), kNone);  // flow -> timed flow
   for (std::size_t i = 0; i < flows.size(); ++i) {
     if (bytes[i] == 0) continue;
+    position[i] = timed.size();
     timed.push_back({flows.src_ip[i], flows.dst_ip[i], flows.sport[i], flows.dport[i], bytes[i],
-                     &handles_[f.endpoint_node(flows.src[i])], &handles_[f.endpoint_node(flows.dst[i])]});
+                     &handles_[f.endpoint_node(flows.src[i])], &handles_[f.endpoint_node(flows.dst[i])], {}, 1.0});
     index.push_back(i);
+  }
+  for (std::size_t k = 0; ring != nullptr && k < timed.size(); ++k) {
+    for (std::uint32_t u : ring->upstream[index[k]])
+      if (position[u] != kNone) timed[k].upstream.push_back(position[u]);
+    timed[k].step = ring->step[index[k]];
   }
   run.setup_seconds = since(start);
   TransferOptions opt = transfer;

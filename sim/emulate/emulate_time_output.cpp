@@ -38,7 +38,9 @@ std::string header_lines(const Simulation& sim, const TimeReport& t) {
                     "\n          bytes x scale x " + fixed(t.stretch, 1) + ": 1 real second lasts " +
                     fixed(t.stretch, 1) + " s here, and measured times are divided by " + fixed(t.stretch, 1) + "\n";
   out += "queueing  " + std::string(name_of(kQueueModes, t.queue)) + ": " + std::string(doc_of(kQueueModes, t.queue)) +
-         "; TCP " + t.congestion + ", " + std::to_string(t.bytes.size()) + " flows started together\n";
+         "; TCP " + t.congestion + ", " + std::to_string(t.bytes.size()) + " flows started together" +
+         (t.ring_steps ? ", each ring flow at most one step ahead of the flow feeding it" : ", each streaming on its own") +
+         "\n";
   if (!t.ran()) return out + "timed     nothing: " + t.skipped + "\n";
   const auto& tr = t.run.transfer;
   out += "run       " + fixed(tr.seconds, 2) + " s emulated (setup " + fixed(t.run.setup_seconds, 2) + " s, connect " +
@@ -109,6 +111,7 @@ void add_time_json(const TimeReport& t, nlohmann::ordered_json& doc) {
                                  {"stretch", t.stretch},
                                  {"queue", name_of(kQueueModes, t.queue)},
                                  {"congestion", t.congestion},
+                                 {"ring_steps", t.ring_steps},
                                  {"tolerance", t.tolerance},
                                  {"timeout_s", t.timeout},
                                  {"flows_finished", t.finished},

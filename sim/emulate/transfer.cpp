@@ -169,16 +169,31 @@ void establish(std::span<const TransferFlow> flows, std::vector<Conn>& conns, co
   }
 }
 
-// Sends as much as the socket takes now; closes the sending side when done.
-void push(Conn& c, std::uint64_t bytes) {
+// What flow i may have sent by now: all of it, or with a ring dependency
+// its upstream's received share plus one step.
+std::uint64_t allowed(std::span<const TransferFlow> flows, const std::vector<Conn>& conns, std::size_t i) {
+  const TransferFlow& f = flows[i];
+  if (f.upstream.empty() || f.step >= 1) return f.bytes;
+  double got = 0, of = 0;
+  for (std::size_t u : f.upstream) {
+    got += static_cast<double>(conns[u].received);
+    of += static_cast<double>(flows[u].bytes);
+  }
+  const double share = std::min(1.0, (of > 0 ? got / of : 1.0) + f.step);
+  return std::min(f.bytes, static_cast<std::uint64_t>(share * static_cast<double>(f.bytes)));
+}
+
+// Sends what the socket takes now, up to `limit`; closes the sending side
+// once all `bytes` are out.
+void push(Conn& c, std::uint64_t limit, std::uint64_t bytes) {
   static const std::vector<char> zeros(1 << 16, 0);
-  while (c.sent < bytes) {
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(zeros.size(), bytes - c.sent));
+  while (c.sent < limit) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(zeros.size(), limit - c.sent));
     const ssize_t w = ::send(c.tx.get(), zeros.data(), n, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w <= 0) return;
     c.sent += static_cast<std::uint64_t>(w);
   }
-  ::shutdown(c.tx.get(), SHUT_WR);
+  if (c.sent == bytes) ::shutdown(c.tx.get(), SHUT_WR);
 }
 
 // Reads what has arrived; true when the flow is over (all bytes, or the peer gone).
@@ -220,7 +235,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
   std::size_t left = flows.size();
   const auto [total0, kernel0] = cpu_times();
   const auto start = Clock::now();
-  for (std::size_t i = 0; i < flows.size(); ++i) push(conns[i], flows[i].bytes);
+  for (std::size_t i = 0; i < flows.size(); ++i) push(conns[i], allowed(flows, conns, i), flows[i].bytes);
   std::vector<pollfd> p;
   std::vector<std::size_t> who;
   while (left > 0) {
@@ -233,7 +248,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
     who.clear();
     for (std::size_t i = 0; i < flows.size(); ++i) {
       if (done[i]) continue;
-      const bool sending = conns[i].sent < flows[i].bytes;
+      const bool sending = conns[i].sent < allowed(flows, conns, i);
       p.push_back({conns[i].rx.get(), POLLIN, 0});
       who.push_back(i);
       if (sending) {
@@ -246,7 +261,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
       const std::size_t i = who[k];
       if (p[k].revents == 0 || done[i]) continue;
       if (p[k].events == POLLOUT) {
-        push(conns[i], flows[i].bytes);
+        push(conns[i], allowed(flows, conns, i), flows[i].bytes);
         continue;
       }
       bool broken = false;

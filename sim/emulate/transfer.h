@@ -2,8 +2,9 @@
 // --measure-time`: every flow becomes one connection from its source
 // address and port (bound before connecting, so the five-tuple is the
 // flow's own but for the protocol) to its destination's port, all connected
-// first and then started at one instant, each carrying its bytes; the
-// receiver's clock stamps each flow's last byte. One thread and one poll
+// first and then started at one instant, each carrying its bytes (held back,
+// if asked, by a ring's step structure); the receiver's clock stamps each
+// flow's last byte. One thread and one poll
 // loop drive every socket: the kernel does the forwarding, shaping and
 // congestion control, the loop only keeps the send buffers full and drains
 // the receive buffers.
@@ -25,6 +26,11 @@ struct TransferFlow {
   std::uint64_t bytes = 0;
   const netns::Handle* src_ns = nullptr;
   const netns::Handle* dst_ns = nullptr;
+  // A ring's data dependency (empty: none): the flow may have sent at most
+  // (received share of `upstream` together + `step`) of its bytes, as a ring
+  // rank forwards what it received plus one chunk of its own.
+  std::vector<std::size_t> upstream;  // indices into the flows run together
+  double step = 1;
 };
 
 struct TransferOptions {
