@@ -96,7 +96,7 @@ Action add_emulate_command(CLI::App& app) {
                   "10 Mb/s, less if this machine cannot hold it")
       ->needs(measure);
   sub->add_option("--seconds", opt->seconds, "How long the emulated run's ideal time lasts; sets the bytes sent")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(number_in(0.1, 3600))
       ->capture_default_str()
       ->needs(measure);
   sub->add_option("--queue", opt->queue, "Link queueing: fair (a class per flow) or fifo")
@@ -109,14 +109,14 @@ Action add_emulate_command(CLI::App& app) {
   auto* timeout = sub->add_option("--timeout", opt->timeout,
                                   "Seconds the timed transfers may take (default: 4 x the predicted emulated "
                                   "completion + 20)")
-                      ->check(CLI::Range(1.0, 86400.0))
+                      ->check(number_in(1, 86400))
                       ->needs(measure);
   sub->add_flag("--ring-steps", opt->ring_steps,
                 "Hold each ring flow to its upstream neighbour's progress plus one step, as NCCL's ring does "
                 "(the flow model streams every flow independently)")
       ->needs(measure);
   sub->add_option("--tolerance", opt->tolerance, "Largest relative slowdown error that agrees")
-      ->check(CLI::Range(0.0, 10.0))
+      ->check(number_in(0, 10))
       ->capture_default_str()
       ->needs(measure);
   sub->footer(
