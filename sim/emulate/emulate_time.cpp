@@ -175,6 +175,17 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   t.scale = opt.scale.value_or(choose_scale(fabric, pred.trace, budget));
   t.scale_chosen = !opt.scale;
   t.stretch = opt.seconds / t.ideal;
+  // One TCP connection per five-tuple: two flows sharing one cannot both run.
+  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>, std::size_t> tuples;
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i], flows.sport[i], flows.dst_ip[i], flows.dport[i]}, i);
+    if (!fresh)
+      throw InputError({{}, 0, 0, "--measure-time"},
+                       "flows " + std::to_string(it->second) + " and " + std::to_string(i) + " share the five-tuple " +
+                           format_ipv4(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " +
+                           format_ipv4(flows.dst_ip[i]) + ":" + std::to_string(flows.dport[i]) +
+                           "; one TCP connection cannot carry two flows");
+  }
   std::uint64_t smallest = ~0ull;
   for (std::size_t i = 0; i < flows.size(); ++i) {
     const double b = static_cast<double>(flows.bytes[i]) * t.scale * t.stretch;

@@ -1,3 +1,6 @@
+// The tc and ip batches of shaping.h, as text: one HTB tree per directed
+// link, one steering table per switch port used and one rule per flow and
+// switch on its path.
 #include "sim/emulate/shaping.h"
 
 #include <cmath>

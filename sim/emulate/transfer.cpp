@@ -1,3 +1,7 @@
+// The transfers of transfer.h: sockets made inside the namespaces (a socket
+// stays in the namespace it was created in), a connect phase, then one poll
+// loop until every receiver has its bytes, the deadline passes or a stop is
+// asked for.
 #include "sim/emulate/transfer.h"
 
 #include <arpa/inet.h>
@@ -183,10 +187,9 @@ std::uint64_t allowed(std::span<const TransferFlow> flows, const std::vector<Con
   return std::min(f.bytes, static_cast<std::uint64_t>(share * static_cast<double>(f.bytes)));
 }
 
-// Sends what the socket takes now, up to `limit`; closes the sending side
-// once all `bytes` are out.
-void push(Conn& c, std::uint64_t limit, std::uint64_t bytes) {
-  static const std::vector<char> zeros(1 << 16, 0);
+// Sends what the socket takes now (from `zeros`), up to `limit`; closes the
+// sending side once all `bytes` are out.
+void push(Conn& c, std::uint64_t limit, std::uint64_t bytes, const std::vector<char>& zeros) {
   while (c.sent < limit) {
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(zeros.size(), limit - c.sent));
     const ssize_t w = ::send(c.tx.get(), zeros.data(), n, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -235,7 +238,8 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
   std::size_t left = flows.size();
   const auto [total0, kernel0] = cpu_times();
   const auto start = Clock::now();
-  for (std::size_t i = 0; i < flows.size(); ++i) push(conns[i], allowed(flows, conns, i), flows[i].bytes);
+  const std::vector<char> zeros(1 << 16, 0);
+  for (std::size_t i = 0; i < flows.size(); ++i) push(conns[i], allowed(flows, conns, i), flows[i].bytes, zeros);
   std::vector<pollfd> p;
   std::vector<std::size_t> who;
   while (left > 0) {
@@ -261,7 +265,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
       const std::size_t i = who[k];
       if (p[k].revents == 0 || done[i]) continue;
       if (p[k].events == POLLOUT) {
-        push(conns[i], allowed(flows, conns, i), flows[i].bytes);
+        push(conns[i], allowed(flows, conns, i), flows[i].bytes, zeros);
         continue;
       }
       bool broken = false;

@@ -1,3 +1,5 @@
+// Reading an emulation run's JSON and writing it as the report's
+// "Measured on Linux" table; only the keys the table shows are read.
 #include "sim/report/report_emulation.h"
 
 #include <algorithm>
