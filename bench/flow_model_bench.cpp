@@ -1,8 +1,12 @@
 #include <benchmark/benchmark.h>
 
+#include <string>
+#include <vector>
+
 #include "sim/config/config.h"
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
+#include "tests/support/flow_model_reference.h"
 
 namespace {
 
@@ -10,13 +14,14 @@ namespace {
 // given (0 = ecmp, 1 = static): time_per_flow (CPU time, printed in ns) is the
 // cost per flow of one full run, from the first allocation until every byte
 // is delivered.
+template <typename Model>
 void BM_FlowModelPaper16(benchmark::State& state) {
   const ecmpsim::Simulation sim(ecmpsim::load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml"));
   const auto r = sim.run(sim.spec().scenarios.at(static_cast<std::size_t>(state.range(0))));
   std::vector<ecmpsim::Gbps> capacity;
   for (const auto& l : sim.fabric().links()) capacity.push_back(l.speed);
   const ecmpsim::FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links};
-  ecmpsim::FlowModel model;
+  Model model;
   ecmpsim::FlowTimes times;
   for (auto _ : state) {
     model.run(net, times);
@@ -28,7 +33,34 @@ void BM_FlowModelPaper16(benchmark::State& state) {
   state.counters["time_per_flow"] =
       benchmark::Counter(flows, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_FlowModelPaper16)->Arg(0)->Arg(1)->ArgName("scenario");
+BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::FlowModel)->Arg(0)->Arg(1)->ArgName("scenario");
+BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::reference::ReferenceFlowModel)->Arg(0)->Arg(1)->ArgName("scenario");
+
+// The incremental model against the from-scratch reference
+// (tests/support/flow_model_reference.h) on the k = 16 fat-tree's 4,096 ring
+// flows placed contiguously (arg 0: few distinct rates) and at random (arg 1:
+// many), measured in one run; `resolved` counts the flows re-solved.
+template <typename Model>
+void BM_FlowModelFatTree(benchmark::State& state) {
+  const char* config = state.range(0) == 0 ? "/bench/configs/scale-ft16.toml" : "/bench/configs/scale-ft16-random.toml";
+  const ecmpsim::Simulation sim(ecmpsim::load_config(std::string(ECMPSIM_SOURCE_DIR) + config));
+  const auto r = sim.run(sim.spec().scenarios.at(0));
+  std::vector<ecmpsim::Gbps> capacity;
+  for (const auto& l : sim.fabric().links()) capacity.push_back(l.speed);
+  const ecmpsim::FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links};
+  Model model;
+  ecmpsim::FlowTimes times;
+  for (auto _ : state) {
+    model.run(net, times);
+    benchmark::DoNotOptimize(times.finish.data());
+  }
+  state.counters["flows"] = static_cast<double>(sim.flows().size());
+  state.counters["events"] = static_cast<double>(times.events);
+  state.counters["resolved"] = static_cast<double>(times.resolved);
+}
+BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::FlowModel)->Arg(0)->Arg(1)->ArgName("random")->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::reference::ReferenceFlowModel)
+    ->Arg(0)->Arg(1)->ArgName("random")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -7,7 +7,9 @@
 #  2. paper16 seeds per second: `ecmpsim sweep configs/paper16.toml --seeds 0:N`, CRC (the
 #     config) and xxh3, each with the flow model (default) and --no-slowdown;
 #  3. ecmpsim hash --tuples on a million random five-tuples;
-#  4. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
+#  4. a 100-seed sweep with the slowdown metric on a k = 16 fat-tree with random
+#     placement (bench/configs/sweep-ft16-random.toml);
+#  5. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
 #     with its wall time and peak memory (GNU time -v).
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
@@ -78,8 +80,16 @@ awk -v s="$start" -v e="$end" 'BEGIN { printf "  1000000 tuples in %.2f s = %.2f
 rm -f "$tuples"
 echo
 
+echo "== slowdown sweep on a heterogeneous fabric (k = 16, random placement, 20 channels, 100 seeds)"
+start=$(date +%s.%N)
+"$bin" sweep bench/configs/sweep-ft16-random.toml --seeds 0:100 --format json >/dev/null
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "  100 variants x 20,480 flows in %.2f s = %.1f ms per variant\n", e - s, (e - s) * 10 }'
+echo
+
 echo "== scale series: ecmpsim run --format summary"
-printf '  %-24s %10s %10s %10s %10s %12s\n' case switches endpoints flows "wall (s)" "peak (MiB)"
+printf '  %-24s %10s %10s %10s %10s %10s %12s\n' case switches endpoints flows "wall (s)" "us/flow" "peak (MiB)"
+declare -A walls
 for cfg in bench/configs/$cases.toml; do
   name=$(basename "$cfg" .toml)
   out=$(mktemp)
@@ -89,9 +99,21 @@ for cfg in bench/configs/$cases.toml; do
     fl=$(grep -oE 'QP: [0-9]+ flows' "$out" | awk '{n += $2} END {print n}')
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$out.time")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out.time")
-    printf '  %-24s %10s %10s %10s %10.2f %12s\n' "$name" "$sw" "$ep" "$fl" "$wall" "$rss"
+    walls[$name]=$wall
+    printf '  %-24s %10s %10s %10s %10.2f %10.2f %12s\n' "$name" "$sw" "$ep" "$fl" "$wall" \
+      "$(awk -v w="$wall" -v n="$fl" 'BEGIN { print n > 0 ? w / n * 1e6 : 0 }')" "$rss"
   else
     printf '  %-24s failed: %s\n' "$name" "$(head -1 "$out.err")"
   fi
   rm -f "$out" "$out.time" "$out.err"
+done
+# Random placement against contiguous placement of the same flows (issue 19
+# targets: <= 5x for 110,592 flows, <= 10x for 995,328), from this run.
+for pair in "scale-ft48-100k-random scale-ft48-100k" "scale-ft48-1m-random scale-ft48-1m" \
+            "scale-ft16-random scale-ft16"; do
+  set -- $pair
+  if [[ -n ${walls[$1]:-} && -n ${walls[$2]:-} ]]; then
+    awk -v a="${walls[$1]}" -v b="${walls[$2]}" -v x="$1" -v y="$2" \
+      'BEGIN { printf "  %s / %s = %.2fx\n", x, y, a / b }'
+  fi
 done

@@ -7,27 +7,27 @@ namespace ecmpsim {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Flows within this relative margin below the lowest finishing rate are
+// re-solved too: they may sit at the same level, rounded one ulp lower, and
+// re-solving a flow that keeps its rate is only work, never an error.
+constexpr double kLevelSlack = 1e-12;
 }  // namespace
 
-void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
+void FlowModel::load(const FlowNetwork& net) {
   const std::size_t flows = net.bytes.size();
-  out.start_rate.assign(flows, Gbps{0});
-  out.finish.assign(flows, Seconds{0});
-  out.events = 0;
-
   // Dense local indices for the links that carry at least one flow, so every
   // scan below is over used links only.
   local_of_.assign(net.capacity.size(), kNone);
   cap_.clear();
   flow_begin_.assign(flows + 1, 0);
   flow_links_.clear();
-  remaining_.assign(flows, 0.0);
   rate_.assign(flows, 0.0);
-  left_time_.resize(flows);
+  remaining_.assign(flows, 0.0);
+  since_.assign(flows, 0.0);
+  version_.assign(flows, 0);
   frozen_.assign(flows, 0);
-  active_flag_.assign(flows, 0);
-  active_.clear();
-  stamp_ = 0;
+  done_.assign(flows, 0);
+  order_.clear();
   for (std::size_t f = 0; f < flows; ++f) {
     if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) {
       for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
@@ -39,85 +39,185 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
         flow_links_.push_back(local_of_[l]);
       }
       remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
-      active_flag_[f] = 1;
-      active_.push_back(static_cast<std::uint32_t>(f));
+      order_.push_back(static_cast<std::uint32_t>(f));
     }
     flow_begin_[f + 1] = static_cast<std::uint32_t>(flow_links_.size());
   }
-  const std::size_t links = cap_.size();
-  active_on_.assign(links, 0);
-  for (std::uint32_t j : flow_links_) ++active_on_[j];
-  link_begin_.assign(links + 1, 0);
-  for (std::size_t j = 0; j < links; ++j) link_begin_[j + 1] = link_begin_[j] + active_on_[j];
-  link_flows_.resize(flow_links_.size());
-  // Fill each link's flow list from the back, reusing active_on_ as the cursor.
-  for (std::uint32_t f : active_)
-    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
-      const std::uint32_t j = flow_links_[i];
-      link_flows_[link_begin_[j] + --active_on_[j]] = f;
-    }
-  for (std::size_t j = 0; j < links; ++j) active_on_[j] = link_begin_[j + 1] - link_begin_[j];
-  rem_cap_.resize(links);
-  unfrozen_.resize(links);
+  used_.resize(cap_.size());
+  loads_known_ = false;
+  mark_.assign(cap_.size(), 0);
+  sub_of_.resize(cap_.size());
+  finishes_.clear();
+  stamp_ = 0;
+}
 
+void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
+  const std::size_t flows = net.bytes.size();
+  out.start_rate.assign(flows, Gbps{0});
+  out.finish.assign(flows, Seconds{0});
+  out.events = 0;
+  out.resolved = 0;
+  load(net);
+  if (order_.empty()) return;
+  solve(0, 0.0);
+  out.events = 1;
+  out.resolved = order_.size();
+  for (std::uint32_t f : order_) out.start_rate[f] = Gbps{rate_[f]};
   double now = 0;
-  while (!active_.empty()) {
-    water_fill();
-    if (out.events++ == 0)
-      for (std::uint32_t f : active_) out.start_rate[f] = Gbps{rate_[f]};
-    double step = kInf;
-    for (std::uint32_t f : active_) {
-      left_time_[f] = rate_[f] > 0 ? remaining_[f] / rate_[f] : kInf;
-      step = std::min(step, left_time_[f]);
-    }
-    if (step == kInf) {
-      for (std::uint32_t f : active_) out.finish[f] = Seconds{kInf};
-      break;
-    }
-    now += step;
-    const double finish_by = step * (1 + kFinishTolerance);
-    std::size_t kept = 0;
-    for (std::uint32_t f : active_) {
-      if (left_time_[f] <= finish_by) {
-        out.finish[f] = Seconds{now};
-        active_flag_[f] = 0;
-        for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) --active_on_[flow_links_[i]];
-      } else {
-        remaining_[f] -= rate_[f] * step;
-        active_[kept++] = f;
-      }
-    }
-    active_.resize(kept);
+  while (!order_.empty()) {
+    const double lowest = finish_next(now, out);
+    if (lowest == 0) break;
+    // Every flow below the lowest finishing rate keeps its rate: re-solve
+    // the rest, without the flows that just finished.
+    const auto by_rate = [&](std::uint32_t f, double r) { return rate_[f] < r; };
+    const auto from = static_cast<std::size_t>(
+        std::lower_bound(order_.begin(), order_.end(), lowest * (1 - kLevelSlack), by_rate) - order_.begin());
+    std::size_t kept = from;
+    for (std::size_t k = from; k < order_.size(); ++k)
+      if (!done_[order_[k]]) order_[kept++] = order_[k];
+    order_.resize(kept);
+    if (kept == 0) break;
+    ++out.events;
+    if (from == kept) continue;
+    solve(from, now);
+    out.resolved += kept - from;
   }
 }
 
-void FlowModel::water_fill() {
-  ++stamp_;
-  live_.clear();
-  for (std::uint32_t j = 0; j < cap_.size(); ++j) {
-    if (active_on_[j] == 0) continue;
-    rem_cap_[j] = cap_[j];
-    unfrozen_[j] = active_on_[j];
-    live_.push_back(j);
+double FlowModel::finish_next(double& now, FlowTimes& out) {
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
+  const auto stale = [&](const Finish& e) { return e.version != version_[e.flow]; };
+  while (!finishes_.empty() && stale(finishes_.front())) {
+    std::pop_heap(finishes_.begin(), finishes_.end(), later);
+    finishes_.pop_back();
   }
+  if (finishes_.empty()) {
+    // Only flows on a dead link are left: they never finish.
+    for (std::uint32_t f : order_) out.finish[f] = Seconds{kInf};
+    order_.clear();
+    return 0;
+  }
+  const double before = now;
+  const double step = finishes_.front().at - before;
+  const double finish_by = step * (1 + kFinishTolerance);
+  now += step;
+  double lowest = kInf;
+  while (!finishes_.empty() && finishes_.front().at - before <= finish_by) {
+    const Finish e = finishes_.front();
+    std::pop_heap(finishes_.begin(), finishes_.end(), later);
+    finishes_.pop_back();
+    if (stale(e)) continue;
+    const std::uint32_t f = e.flow;
+    out.finish[f] = Seconds{now};
+    done_[f] = 1;
+    ++version_[f];
+    lowest = std::min(lowest, rate_[f]);
+    if (loads_known_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f];
+  }
+  return lowest;
+}
+
+void FlowModel::build_subproblem(std::size_t from) {
+  // Each link the re-solved flows cross offers what the fixed flows leave:
+  // its capacity less the current rates, plus the re-solved flows' own rates
+  // (with no flow fixed, its capacity). The link loads are only needed once
+  // some flows stay fixed: summed then.
+  if (from > 0 && !loads_known_) {
+    std::fill(used_.begin(), used_.end(), 0.0L);
+    for (std::uint32_t f : order_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += rate_[f];
+    loads_known_ = true;
+  }
+  sub_links_.clear();
+  rem_cap_.clear();
+  unfrozen_.clear();
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t j = flow_links_[i];
+      if (mark_[j] != stamp_) {
+        mark_[j] = stamp_;
+        sub_of_[j] = static_cast<std::uint32_t>(sub_links_.size());
+        sub_links_.push_back(j);
+        rem_cap_.push_back(from == 0 ? cap_[j] : static_cast<double>(static_cast<long double>(cap_[j]) - used_[j]));
+        unfrozen_.push_back(0);
+      }
+      if (from > 0) rem_cap_[sub_of_[j]] += rate_[f];
+      ++unfrozen_[sub_of_[j]];
+    }
+  }
+  const std::size_t links = sub_links_.size();
+  sub_begin_.assign(links + 1, 0);
+  for (std::size_t s = 0; s < links; ++s) sub_begin_[s + 1] = sub_begin_[s] + unfrozen_[s];
+  sub_flows_.resize(sub_begin_[links]);
+  cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) sub_flows_[cursor_[sub_of_[flow_links_[i]]]++] = f;
+  }
+}
+
+void FlowModel::solve(std::size_t from, double now) {
+  ++stamp_;
+  const std::size_t count = order_.size() - from;
+  old_rate_.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint32_t f = order_[from + k];
+    remaining_[f] -= rate_[f] * (now - since_[f]);
+    since_[f] = now;
+    old_rate_[k] = rate_[f];
+  }
+  build_subproblem(from);
+  live_.resize(sub_links_.size());
+  for (std::uint32_t s = 0; s < sub_links_.size(); ++s) live_[s] = s;
   live_share_.resize(live_.size());
   if (live_.size() <= scan_links_)
-    scan_fill(active_.size());
+    scan_fill(count);
   else
-    heap_fill(active_.size());
+    heap_fill(count);
+
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
+  const std::size_t queued = finishes_.size();
+  by_rate_.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint32_t f = order_[from + k];
+    const double delta = rate_[f] - old_rate_[k];
+    by_rate_[k] = {rate_[f], f};
+    if (delta == 0) continue;  // its queued finish time still holds
+    if (loads_known_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta;
+    ++version_[f];
+    if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
+  }
+  // Many new entries: one heapify; a few: push them one by one.
+  if (finishes_.size() - queued > queued / 8)
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  else
+    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
+  // Sorting (rate, flow) pairs in place of flow ids keeps the comparisons in
+  // cache; one level (a symmetric collective) is sorted already.
+  const auto lower = [](const Level& a, const Level& b) { return a.rate < b.rate || (a.rate == b.rate && a.flow < b.flow); };
+  if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
+  for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
+  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
+  const auto first = order_.begin() + static_cast<std::ptrdiff_t>(from);
+  // The re-solved flows are at or above the lowest finishing level; should
+  // rounding put one a hair below a fixed flow, merging restores the order.
+  if (from > 0 && slower(*first, *(first - 1))) std::inplace_merge(order_.begin(), first, order_.end(), slower);
 }
 
 template <typename OnChange>
 std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) {
   std::size_t fixed = 0;
-  for (std::uint32_t k = link_begin_[j]; k < link_begin_[j + 1]; ++k) {
-    const std::uint32_t f = link_flows_[k];
-    if (!active_flag_[f] || frozen_[f] == stamp_) continue;
+  for (std::uint32_t k = sub_begin_[j]; k < sub_begin_[j + 1]; ++k) {
+    const std::uint32_t f = sub_flows_[k];
+    if (frozen_[f] == stamp_) continue;
     frozen_[f] = stamp_;
     rate_[f] = rate;
     ++fixed;
     for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
-      const std::uint32_t m = flow_links_[i];
+      const std::uint32_t m = sub_of_[flow_links_[i]];
       rem_cap_[m] -= rate;
       if (--unfrozen_[m] > 0 && m != j) on_change(m);
     }

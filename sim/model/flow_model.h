@@ -1,6 +1,17 @@
 // Flow-level time model: every flow streams its bytes along a fixed path from
 // time 0; link bandwidth is shared max-min fairly (progressive filling) and
-// re-shared whenever a flow finishes, until every byte is delivered.
+// re-shared whenever flows finish, until every byte is delivered.
+//
+// Re-sharing is incremental by bottleneck level. When the flows finishing at
+// an event have rates >= r, every flow whose rate is below r keeps it (a link
+// that froze such a flow saturated below r, so no finishing flow crosses it);
+// only the flows at levels >= r are re-solved, on the capacity the lower
+// levels leave. Flows stay sorted by rate, so that suffix is found by binary
+// search, and projected finish times sit in a heap, so an event costs the
+// flow-hops of the re-solved suffix times a log, not the whole network.
+// Finishing flows are mostly the fastest (the top levels), so the suffix is
+// usually small. Proof and measurements: docs/prediction.md, "How the model
+// re-shares".
 #pragma once
 
 #include <cstddef>
@@ -24,7 +35,8 @@ struct FlowNetwork {
 struct FlowTimes {
   std::vector<Gbps> start_rate;  // the max-min rate at time 0
   std::vector<Seconds> finish;   // when the last byte is delivered; +inf if never
-  std::size_t events = 0;               // rate allocations computed (one per distinct finish time)
+  std::size_t events = 0;        // rate allocations computed (one per distinct finish time)
+  std::size_t resolved = 0;      // flows re-solved over all events (the model's work)
 };
 
 // Flows that finish within this relative margin of the next event finish
@@ -41,7 +53,7 @@ inline constexpr std::size_t kScanLinks = 256;
 class FlowModel {
  public:
   // `scan_links` chooses the bottleneck search (see kScanLinks); both give
-  // the same rates, and tests/flow_model_test.cpp compares them.
+  // the same rates, and tests/model/flow_model_test.cpp compares them.
   explicit FlowModel(std::size_t scan_links = kScanLinks) : scan_links_(scan_links) {}
 
   // A flow of 0 bytes or with an empty path has nothing to send: finish 0,
@@ -50,30 +62,51 @@ class FlowModel {
   void run(const FlowNetwork& net, FlowTimes& out);
 
  private:
-  // Max-min fair rates of the active flows (progressive filling), into rate_.
-  void water_fill();
+  void load(const FlowNetwork& net);
+  // Max-min rates of the flows in order_[from, end) on the capacity the
+  // flows before `from` leave; sorts that range by its new rates.
+  void solve(std::size_t from, double now);
+  void build_subproblem(std::size_t from);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
-  // Fixes the rate of every unfrozen active flow on local link j at `rate`.
+  // Fixes the rate of every unfrozen flow on sub-problem link j at `rate`.
   template <typename OnChange>
   std::size_t freeze(std::uint32_t j, double rate, OnChange on_change);
+  // Flows whose projected finish is within the tolerance of the earliest:
+  // finished at that instant; returns the lowest rate among them, 0 if none
+  // can finish.
+  double finish_next(double& now, FlowTimes& out);
 
-  // Per used link (dense local index), per active flow.
+  // The network, per used link (dense local index) and per flow.
   std::vector<std::uint32_t> local_of_;   // global link -> local index, kNone if unused
   std::vector<double> cap_;               // local link capacity
-  std::vector<std::uint32_t> active_on_;  // active flows per local link
-  std::vector<std::uint32_t> link_begin_; // local link -> its flows (CSR)
-  std::vector<std::uint32_t> link_flows_;
+  std::vector<long double> used_;         // sum of the current rates on each local link, once loads_known_
+  bool loads_known_ = false;
   std::vector<std::uint32_t> flow_links_; // per path entry, local link index
   std::vector<std::uint32_t> flow_begin_;
-  std::vector<double> remaining_;         // Gbit still to send, per flow
   std::vector<double> rate_;              // Gb/s in the current allocation
-  std::vector<double> left_time_;         // seconds to finish at rate_
-  std::vector<std::uint32_t> frozen_;     // allocation stamp in which the flow's rate was fixed
-  std::vector<std::uint8_t> active_flag_;
-  std::vector<std::uint32_t> active_;     // active flow ids
-  std::vector<double> rem_cap_;           // water-filling scratch per local link
-  std::vector<std::uint32_t> unfrozen_;
+  std::vector<double> remaining_;         // Gbit still to send at since_
+  std::vector<double> since_;             // when remaining_ was last brought up to date
+  std::vector<std::uint32_t> version_;    // bumped on every rate change (stale heap entries)
+  std::vector<std::uint32_t> order_;      // active flows by rising rate (ties by flow id)
+  std::vector<std::uint8_t> done_;        // finished at the current event
+  struct Finish {
+    double at;
+    std::uint32_t flow;
+    std::uint32_t version;
+  };
+  std::vector<Finish> finishes_;          // min-heap of projected finish times
+
+  // The sub-problem being re-solved: its links (sub index) and their flows (CSR).
+  std::vector<std::uint32_t> sub_of_;     // local link -> sub index, stamped by mark_
+  std::vector<std::uint32_t> mark_;
+  std::vector<std::uint32_t> sub_links_;  // sub index -> local link
+  std::vector<double> rem_cap_;           // per sub link: capacity left to unfrozen flows
+  std::vector<std::uint32_t> unfrozen_;   // per sub link
+  std::vector<std::uint32_t> sub_begin_;  // per sub link, into sub_flows_
+  std::vector<std::uint32_t> sub_flows_;
+  std::vector<std::uint32_t> cursor_;     // filling sub_flows_
+  std::vector<std::uint32_t> frozen_;     // per flow: stamp of the solve that fixed it
   struct Share {
     double share;
     std::uint32_t link;
@@ -81,6 +114,12 @@ class FlowModel {
   std::vector<Share> heap_;               // water-filling: candidate bottlenecks
   std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
   std::vector<double> live_share_;        // and their equal shares, in a scan
+  std::vector<double> old_rate_;          // per flow of the sub-problem, before the solve
+  struct Level {
+    double rate;
+    std::uint32_t flow;
+  };
+  std::vector<Level> by_rate_;            // sorting the re-solved flows by their new rates
   std::uint32_t stamp_ = 0;
   std::size_t scan_links_;
 };

@@ -85,7 +85,8 @@ struct Prediction {
   std::vector<JobPrediction> jobs;  // indexed by job id
 };
 
-// completion / ideal, and 1 when there is nothing to send (completion 0).
+// completion / ideal on a 1e-12 grid (docs/prediction.md), and 1 when there
+// is nothing to send (completion 0).
 double slowdown_of(Seconds completion, Seconds ideal) noexcept;
 
 // jobs and job_ideal are indexed by job id; all_ideal is the bound of all flows.

@@ -123,22 +123,22 @@ TEST_CASE("ecmpsim hash: toeplitz takes another RSS key") {
   // 0xffffffff for an odd number of set bits and 0 for an even one.
   std::string ones;
   for (int i = 0; i < 40; ++i) ones += i ? ":ff" : "ff";
-  auto r = cli_run({"hash", "--algo", "toeplitz", "--rss-key", ones, "--fields", "proto", "--proto", "1",
+  auto r = cli_run({"hash", "--algo", "toeplitz", "-n", "2", "--rss-key", ones, "--fields", "proto", "--proto", "1",
                     "--format", "json"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"hash\":\"0xffffffff\"") != std::string::npos);
-  r = cli_run({"hash", "--algo", "toeplitz", "--rss-key", ones, "--fields", "proto", "--proto", "3", "--format", "json"});
+  r = cli_run({"hash", "--algo", "toeplitz", "-n", "2", "--rss-key", ones, "--fields", "proto", "--proto", "3", "--format", "json"});
   CHECK(r.out.find("\"hash\":\"0x00000000\"") != std::string::npos);
   // The standard key spelled out gives the Intel 82599 vector (66.9.149.187:2794 -> 161.142.100.80:1766).
-  r = cli_run({"hash", "--algo", "toeplitz", "--rss-key",
+  r = cli_run({"hash", "--algo", "toeplitz", "-n", "2", "--rss-key",
                "6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa", "--src",
                "66.9.149.187", "--dst", "161.142.100.80", "--sport", "2794", "--dport", "1766", "--fields",
                "src-ip,dst-ip,src-port,dst-port", "--format", "json"});
   CHECK(r.out.find("\"hash\":\"0x51ccc178\"") != std::string::npos);
-  auto e = cli_run({"hash", "--algo", "toeplitz", "--rss-key", "6d5a"});
+  auto e = cli_run({"hash", "--algo", "toeplitz", "-n", "2", "--rss-key", "6d5a"});
   CHECK(e.code == 2);
   CHECK(e.err == "ecmpsim: --rss-key: expected 40 bytes as 80 hex digits (':' separators allowed)\n");
-  e = cli_run({"hash", "--algo", "crc32", "--rss-key", ones});
+  e = cli_run({"hash", "--algo", "crc32", "-n", "2", "--fields", "proto", "--rss-key", ones});
   CHECK(e.err == "ecmpsim: --rss-key: only used with --algo toeplitz\n");
 }
 

@@ -1,0 +1,181 @@
+// The incremental flow model against the from-scratch reference
+// (tests/support/flow_model_reference.h) on randomized networks and on
+// randomized simulated clusters: leaf-spine and fat-tree fabrics, random
+// placement, several jobs of different collectives and sizes, failures and
+// WCMP weights. Every start rate and finish time must agree to 1e-9
+// relative, and the number of events (distinct finish times) too, up to
+// finish times that the 1e-9 batching tolerance splits differently.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/config/config.h"
+#include "sim/model/flow_model.h"
+#include "sim/model/simulation.h"
+#include "tests/support/flow_model_reference.h"
+
+using namespace ecmpsim;
+
+namespace {
+
+bool close(double a, double b) {
+  if (std::isinf(a) || std::isinf(b)) return a == b;
+  return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+// How many flows' start rates or finish times differ beyond 1e-9 relative.
+std::size_t disagreements(const FlowTimes& a, const FlowTimes& b) {
+  std::size_t bad = a.finish.size() == b.finish.size() ? 0 : 1;
+  for (std::size_t f = 0; f < std::min(a.finish.size(), b.finish.size()); ++f)
+    bad += !close(a.finish[f].value, b.finish[f].value) || !close(a.start_rate[f].value, b.start_rate[f].value);
+  return bad;
+}
+
+std::string random_config(std::mt19937& rng, int trial) {
+  std::ostringstream c;
+  const bool fat_tree = trial % 2 == 1;
+  std::size_t hosts = 0;
+  if (fat_tree) {
+    const unsigned k = std::array{4u, 6u}[rng() % 2];
+    c << "[fabric]\nkind = \"fat-tree\"\nk = " << k << "\nhost_speed_gbps = 400\nfabric_speed_gbps = "
+      << std::array{200, 400}[rng() % 2] << "\n";
+    hosts = k * k * k / 4;
+  } else {
+    const unsigned leaves = 2 + rng() % 6, spines = 2 + rng() % 3, per = 1 + rng() % 4;
+    c << "[fabric]\nleaves = " << leaves << "\nspines = " << spines << "\nhosts_per_leaf = " << per
+      << "\nhost_speed_gbps = 400\nfabric_speed_gbps = " << std::array{100, 200, 400}[rng() % 3] << "\n";
+    hosts = leaves * per;
+  }
+  const std::size_t jobs = 1 + rng() % 3;
+  const std::array<const char*, 5> collectives{"ring-allreduce", "tree-allreduce", "allgather", "alltoall",
+                                               "sendrecv"};
+  std::size_t left = hosts;
+  for (std::size_t j = 0; j < jobs && left >= 2; ++j) {
+    const std::size_t nodes = j + 1 == jobs ? left : 2 + rng() % (left - 1);
+    left -= nodes;
+    c << "[[job]]\ncollective = \"" << collectives[rng() % collectives.size()] << "\"\nnodes = " << nodes
+      << "\nplacement = \"" << (rng() % 4 == 0 ? "strided" : "random") << "\"\nseed = " << rng() % 1000
+      << "\nmessage_bytes = " << (1 + rng() % 64) * 1'000'000 << "\nchannels = " << 1 + rng() % 4 << "\n";
+  }
+  c << "[[scenario]]\nname = \"ecmp\"\n[scenario.hash]\nalgo = \""
+    << std::array{"crc16-ccitt", "xxh3", "crc32"}[rng() % 3] << "\"\nseed = " << rng() % 100 << "\n";
+  if (rng() % 2 == 0) c << "[[scenario]]\nname = \"down\"\nbase = \"ecmp\"\ndown = [\"" << (fat_tree ? "core0" : "spine1") << "\"]\n";
+  if (!fat_tree && rng() % 2 == 0)
+    c << "[[scenario]]\nname = \"wcmp\"\nbase = \"ecmp\"\nweights = { \"leaf0-spine1#0\" = " << 2 + rng() % 3 << " }\n";
+  return c.str();
+}
+
+}  // namespace
+
+TEST_CASE("incremental model = reference on random networks (200 cases), both bottleneck searches") {
+  std::mt19937 rng(20261205);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t links = 3 + rng() % 40, flows = 1 + rng() % 120;
+    // One case in ten has dead links (capacity 0): their flows never finish.
+    const bool dead = trial % 10 == 0;
+    std::vector<Gbps> cap;
+    for (std::size_t l = 0; l < links; ++l)
+      cap.push_back(Gbps{std::array{10.0, 25.0, 40.0, 100.0, 400.0, 0.0}[rng() % (dead ? 6 : 5)]});
+    std::vector<std::uint64_t> bytes;
+    std::vector<std::uint32_t> begin{0};
+    std::vector<LinkId> path;
+    for (std::size_t f = 0; f < flows; ++f) {
+      // Equal sizes in half the cases: many flows finish together.
+      bytes.push_back(trial % 2 ? 4'000'000 : (rng() % 9) * 1'000'000);
+      const std::size_t hops = 1 + rng() % 4;
+      for (std::size_t h = 0; h < hops; ++h) {
+        const auto l = static_cast<LinkId>(rng() % links);
+        if (std::find(path.begin() + begin.back(), path.end(), l) == path.end()) path.push_back(l);
+      }
+      begin.push_back(static_cast<std::uint32_t>(path.size()));
+    }
+    const FlowNetwork net{cap, bytes, begin, path};
+    reference::ReferenceFlowModel ref;
+    FlowModel scan(std::numeric_limits<std::size_t>::max()), heap(0);
+    FlowTimes want, a, b;
+    ref.run(net, want);
+    scan.run(net, a);
+    heap.run(net, b);
+    CAPTURE(trial);
+    CHECK(disagreements(want, a) == 0);
+    CHECK(disagreements(want, b) == 0);
+    CHECK(a.events == want.events);
+    CHECK(b.events == want.events);
+  }
+}
+
+TEST_CASE("incremental model = reference on random clusters: placement, jobs, failures, WCMP") {
+  std::mt19937 rng(7);
+  std::size_t scenarios = 0, flows = 0, events_differ = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const std::string toml = random_config(rng, trial);
+    CAPTURE(toml);
+    const Simulation sim(parse_config(toml, "random.toml"));
+    for (const ScenarioSpec& s : sim.spec().scenarios) {
+      const ScenarioResult r = sim.run(s);
+      std::vector<Gbps> cap;
+      for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
+        cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
+      reference::ReferenceFlowModel ref;
+      FlowTimes want;
+      ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links}, want);
+      CAPTURE(s.name);
+      CHECK(disagreements(want, r.times) == 0);
+      // Two finish times 1e-9 apart (the batching tolerance) may be one event
+      // in one model and two in the other; the times themselves agree above.
+      CHECK(want.events <= r.times.events + 1);
+      CHECK(r.times.events <= want.events + 1);
+      events_differ += want.events != r.times.events;
+      ++scenarios;
+      flows += sim.flows().size();
+    }
+  }
+  MESSAGE(scenarios << " scenarios, " << flows << " flows compared; event counts differ by one in " << events_differ);
+  CHECK(scenarios >= 200);
+  CHECK(events_differ * 20 <= scenarios);
+}
+
+TEST_CASE("the comparison can fail: a model that keeps rates after the first finish is caught") {
+  // Negative control: the reference stopped after its first allocation (rates
+  // never re-shared) disagrees with the real model on uneven networks.
+  const std::vector<Gbps> cap{Gbps{10}, Gbps{4}};
+  const std::vector<std::uint64_t> bytes{2'000'000'000, 1'250'000'000, 375'000'000};
+  const std::vector<std::uint32_t> begin{0, 1, 3, 4};
+  const std::vector<LinkId> links{0, 0, 1, 1};
+  FlowTimes real;
+  FlowModel().run({cap, bytes, begin, links}, real);
+  FlowTimes frozen = real;
+  for (std::size_t f = 0; f < bytes.size(); ++f)
+    frozen.finish[f] = Seconds{static_cast<double>(bytes[f]) * 8e-9 / real.start_rate[f].value};
+  CHECK(disagreements(real, frozen) == 2);  // f1 and f2 speed up when f3 ends; f3 does not
+}
+
+TEST_CASE("incremental model = reference on every shipped config and scenario") {
+  std::size_t scenarios = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(ECMPSIM_SOURCE_DIR "/configs")) {
+    if (entry.path().extension() != ".toml") continue;
+    const Simulation sim(load_config(entry.path().string()));
+    for (const ScenarioSpec& s : sim.spec().scenarios) {
+      const ScenarioResult r = sim.run(s);
+      std::vector<Gbps> cap;
+      for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
+        cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
+      reference::ReferenceFlowModel ref;
+      FlowTimes want;
+      ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links}, want);
+      CAPTURE(entry.path().filename().string());
+      CAPTURE(s.name);
+      CHECK(disagreements(want, r.times) == 0);
+      ++scenarios;
+    }
+  }
+  CHECK(scenarios >= 15);
+}
