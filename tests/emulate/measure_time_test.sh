@@ -9,8 +9,9 @@
 # seed 1 stacks 7 on the busiest, so ECMP's slowdown is 7/4; the dst-mod
 # table puts 4 everywhere, 1). Negative control: timing the ECMP kernel
 # against the static table's prediction must disagree. Interrupts (SIGINT,
-# SIGTERM) during the timed transfers, a --timeout that runs out and a
-# --scale the machine cannot hold must leave no namespace behind.
+# SIGTERM) during the timed transfers, a --timeout that runs out, a `tc`
+# that fails half way and a --scale the machine cannot hold must leave no
+# namespace behind.
 #
 # Usage: measure_time_test.sh PATH/TO/ecmpsim
 # Exit: 0 pass, 1 fail, 77 skipped (as emulate_test.sh, and without tc HTB).
@@ -115,6 +116,24 @@ rc=$?
 [[ $rc -eq 2 ]] && grep -q "cannot hold scale 1 .*at most 1/" "$work/err" ||
   fail "--scale 1: exit $rc, expected 2 naming the scale this machine holds: $(cat "$work/err")"
 [[ $(leftovers $pid) -eq 0 ]] || fail "--scale 1: namespaces left"
+
+# A `tc` failing half way through the shaping (a wrapper ahead of the real tc
+# in PATH refuses spine2's batch): an error, exit 1, the fabric removed.
+mkdir -p "$work/bin"
+cat >"$work/bin/tc" <<EOF
+#!/usr/bin/env bash
+if [[ "\$*" == *"-n es"*"-spine2 "* ]]; then echo "injected tc failure" >&2; exit 1; fi
+exec $(command -v tc) "\$@"
+EOF
+chmod +x "$work/bin/tc"
+PATH="$work/bin:$PATH" "$bin" emulate configs/paper16.toml --measure-time "${scale[@]}" >/dev/null 2>"$work/err" &
+pid=$!
+wait $pid
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "injected tc failure" "$work/err" ||
+  fail "failing tc: exit $rc, expected 1 with tc's message: $(cat "$work/err")"
+[[ $(leftovers $pid) -eq 0 ]] || fail "failing tc: $(leftovers $pid) namespaces left"
+echo "ok: tc failing half way -> exit $rc, no namespace left"
 
 # interrupt SIGNAL: stops emulate while its flows are running (host0 has
 # its steering and its flows are connected); exit 130, nothing left.
