@@ -172,6 +172,7 @@ struct EmulateReport {
   std::string scenario;
   std::string predict_scenario;  // the scenario the prediction used (the same unless a negative control)
   std::string note;  // how a non-Linux scenario hash was replaced, if it was
+  bool is_static = false;  // the emulated scenario is a static table (destination routes, no hash)
   HashSpec kernel_hash, predict_hash;
   std::vector<KernelHash> kernel;  // per switch
   std::vector<std::string> down;   // the emulated scenario's failures, as configured

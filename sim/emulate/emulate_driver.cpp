@@ -153,6 +153,7 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   const auto kernel_sets = sim.sets_for(kernel_sc);
   const Forwarding kernel_fwd(fabric, *kernel_sets, kernel_sc, spec.source, &sim.flows());
   r.kernel = kernel_hashes(fabric, kernel_fwd, spec.source);
+  r.is_static = kernel_fwd.is_static();
   const std::vector<LinkId> static_next =
       kernel_fwd.is_static() ? static_next_hops(fabric, kernel_fwd) : std::vector<LinkId>{};
   const std::vector<std::uint32_t> weight = link_weights(fabric, kernel_sc.weights);
@@ -203,8 +204,11 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   std::string out;
   out += "config    " + sim.spec().source + ", scenario '" + r.scenario + "'\n";
   if (!r.note.empty()) out += "note      " + r.note + "\n";
-  out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
-         "), " + seeds_text(r.kernel) + ", hash-threshold\n";
+  if (r.is_static)
+    out += "kernel    the static table as one /32 route per switch and destination endpoint (no multipath route)\n";
+  else
+    out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
+           "), " + seeds_text(r.kernel) + ", hash-threshold\n";
   if (!r.weights.empty()) {
     out += "weights  ";
     for (std::size_t i = 0; i < r.weights.size(); ++i)
@@ -293,6 +297,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   if (!r.note.empty()) doc["note"] = r.note;
   json seeds = json::object();
   for (std::uint32_t s = 0; s < r.kernel.size(); ++s) seeds[f.node(f.switches()[s]).name] = r.kernel[s].seed;
+  doc["routing"] = r.is_static ? "static" : "ecmp";
   doc["kernel"] = {{"algo", r.kernel_hash.algo},
                    {"fib_multipath_hash_policy", r.kernel.front().policy},
                    {"fib_multipath_hash_seed", seeds}};
