@@ -1,5 +1,6 @@
 #include <memory>
 
+#include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
@@ -30,6 +31,7 @@ Action add_report_command(CLI::App& app) {
   struct Options {
     Limits limits;
     std::string config, out = "report.html", seeds = "0:1000", scenario;
+    std::vector<std::string> emulation;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
@@ -40,9 +42,16 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
       ->capture_default_str();
   sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default the first");
+  sub->add_option("--emulation", opt->emulation,
+                  "JSON of `ecmpsim emulate --measure-time --format json` runs, shown measured beside predicted "
+                  "(repeat or separate with commas)")
+      ->delimiter(',');
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
+    std::vector<EmulationRun> emulation;
+    for (const std::string& file : opt->emulation)
+      emulation.push_back(parse_emulation(file, read_input_file(file, {{}, 0, 0, "--emulation"}, file)));
     const Simulation sim(load_spec(path, opt->limits));
     const auto results = sim.run_all();
     const ScenarioSpec* ecmp = find_ecmp(sim.spec(), opt->scenario);
@@ -56,6 +65,7 @@ Action add_report_command(CLI::App& app) {
     const ScenarioSpec* stat = nullptr;
     for (const ScenarioSpec& s : sim.spec().scenarios)
       if (!stat && s.routing == RoutingKind::Static) stat = &s;
+    if (!emulation.empty()) in.emulation = &emulation;
     if (ecmp && stat) {
       cmp = compare_flowtracer(dist, result_of(results, sim.spec(), *ecmp), result_of(results, sim.spec(), *stat));
       in.flowtracer = &cmp;

@@ -1,5 +1,6 @@
 // The `emulate` driver (scenario and hash resolution, build, measure,
-// compare) and its table and JSON writers.
+// compare) and its table and JSON writers; emulate_time.cpp holds the
+// --measure-time steps and emulate_time_output.cpp their writers.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "hashing/hasher.h"
 #include "sim/config/overrides.h"
 #include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_time.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/next_link.h"
 #include "sim/base/text.h"
@@ -23,13 +25,10 @@ bool is_linux(const std::string& algo) {
   return a != nullptr && (a->layout == hashing::KeyLayout::LinuxL3 || a->layout == hashing::KeyLayout::LinuxL4);
 }
 
+// The scenario named, ECMP or static; by default the first ECMP one.
 const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, const char* flag) {
-  for (const ScenarioSpec& s : spec.scenarios) {
-    if (name.empty() ? s.routing != RoutingKind::Ecmp : s.name != name) continue;
-    if (s.routing != RoutingKind::Ecmp)
-      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is static; emulate needs an ECMP scenario");
-    return s;
-  }
+  for (const ScenarioSpec& s : spec.scenarios)
+    if (name.empty() ? s.routing == RoutingKind::Ecmp : s.name == name) return s;
   throw InputError({{}, 0, 0, flag}, name.empty() ? spec.source + " has no ECMP scenario"
                                                   : no_scenario_named(spec, name));
 }
@@ -42,7 +41,7 @@ ScenarioSpec as_linux(ScenarioSpec sc, const EmulateOptions& opt, std::string* n
   const bool was_linux = is_linux(h.algo);
   if (opt.hash || !was_linux) {
     const std::string algo = opt.hash.value_or("linux-l4");
-    if (!was_linux && note != nullptr)
+    if (!was_linux && note != nullptr && sc.routing == RoutingKind::Ecmp)
       *note = "the scenario hashes with " + h.algo + ", which Linux cannot; emulated and predicted as " + algo +
               " with hash-threshold selection";
     h.algo = algo;
@@ -122,6 +121,38 @@ std::vector<ObservedHop> observed_hops(const Fabric& fabric, const EqualCostSets
   return out;
 }
 
+// The methods asked for, in order; with --measure-time the packets method
+// first, whose paths the timed flows take.
+void measure(const Simulation& sim, const EmulateOptions& opt, EmulatedFabric& emu, EmulateReport& r) {
+  std::vector<EmulateMethod> methods = opt.methods;
+  if (opt.time.enabled) {
+    std::erase(methods, EmulateMethod::Packets);
+    methods.insert(methods.begin(), EmulateMethod::Packets);
+  }
+  for (EmulateMethod m : methods) {
+    r.measurements.push_back(m == EmulateMethod::Packets ? emu.measure_packets(sim.flows(), opt.packets_per_flow)
+                                                         : emu.measure_route_get(sim.flows()));
+    r.comparisons.push_back(compare(r.predicted, r.measurements.back(), r.metric_links));
+  }
+}
+
+std::string result_text(const EmulateReport& r) {
+  bool paths = !r.comparisons.empty();
+  for (const auto& c : r.comparisons) paths = paths && c.agree();
+  std::string out = paths ? "AGREE: the kernel forwarded every flow as predicted"
+                          : "DISAGREE: the kernel and the prediction differ";
+  if (!r.time) return out;
+  const TimeReport& t = *r.time;
+  if (!t.ran()) return out + "; nothing was timed";
+  if (t.agree())
+    return out + (paths ? "; " : "; but ") + "the measured slowdown is within " + fixed(100 * t.tolerance, 0) +
+           "% of the predicted one";
+  if (t.finished < t.bytes.size()) return out + "; " + std::to_string(t.bytes.size() - t.finished) + " flows did not finish";
+  if (t.tcp_paths_checked && t.tcp_paths_agree < t.bytes.size()) return out + "; TCP left the measured paths";
+  return out + (paths ? "; but " : "; and ") + "the measured slowdown is off by " + fixed(100 * t.relative_error, 1) +
+         "% (tolerance " + fixed(100 * t.tolerance, 0) + "%)";
+}
+
 }  // namespace
 
 EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
@@ -141,11 +172,15 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   r.kernel_hash = kernel_sc.hash;
   r.predict_hash = predict_sc.hash;
 
-  // The kernel runs the scenario's failure-aware sets with its weights; the
-  // prediction is ecmpsim's trace of the (normally same) scenario.
+  // The kernel runs the scenario's failure-aware sets with its weights (or
+  // its static table); the prediction is ecmpsim's trace of the (normally
+  // same) scenario.
   const auto kernel_sets = sim.sets_for(kernel_sc);
-  const Forwarding kernel_fwd(fabric, *kernel_sets, kernel_sc, spec.source);
+  const Forwarding kernel_fwd(fabric, *kernel_sets, kernel_sc, spec.source, &sim.flows());
   r.kernel = kernel_hashes(fabric, kernel_fwd, spec.source);
+  r.is_static = kernel_fwd.is_static();
+  const std::vector<LinkId> static_next =
+      kernel_fwd.is_static() ? static_next_hops(fabric, kernel_fwd) : std::vector<LinkId>{};
   const std::vector<std::uint32_t> weight = link_weights(fabric, kernel_sc.weights);
   for (const LinkRef& d : kernel_sc.down) r.down.push_back(d.text);
   for (LinkId l = 0; l < weight.size(); l += 2)
@@ -153,17 +188,20 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   r.link_down.assign(kernel_sets->down().begin(), kernel_sets->down().end());
   for (LinkId l : sim.metric_links())
     if (!kernel_sets->is_down(l)) r.metric_links.push_back(l);
+  std::vector<std::uint8_t> built(fabric.links().size(), 1);
+  for (LinkId l = 0; l < built.size(); ++l) built[l] = !kernel_sets->is_down(l) && !kernel_sets->is_down(l ^ 1u);
 
   const auto predict_sets = sim.sets_for(predict_sc);
-  const Forwarding predict_fwd(fabric, *predict_sets, predict_sc, spec.source);
+  const Forwarding predict_fwd(fabric, *predict_sets, predict_sc, spec.source, &sim.flows());
   route_and_count(fabric, predict_fwd, sim.flows(), r.predicted);
   std::vector<double> load;
   for (LinkId l : r.metric_links) load.push_back(r.predicted.link_flows[l]);
   r.predicted_imbalance = imbalance(load);
+  if (opt.time.enabled) r.time = plan_time(sim, predict_sc, opt.time);
 
   NetnsPlan plan = [&] {
     try {
-      return plan_netns(fabric, *kernel_sets, weight, r.kernel, namespace_prefix(::getpid()));
+      return plan_netns(fabric, *kernel_sets, weight, r.kernel, namespace_prefix(::getpid()), static_next);
     } catch (const InputError& e) {
       if (!e.where().file.empty()) throw;
       SourcePos at = e.where();
@@ -177,12 +215,13 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   EmulatedFabric emu(fabric, std::move(plan), opt.stop);
   r.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (EmulateMethod m : opt.methods) {
-    r.measurements.push_back(m == EmulateMethod::Packets ? emu.measure_packets(sim.flows(), opt.packets_per_flow)
-                                                         : emu.measure_route_get(sim.flows()));
-    r.comparisons.push_back(compare(r.predicted, r.measurements.back(), r.metric_links));
-  }
+  measure(sim, opt, emu, r);
   if (!r.measurements.empty()) r.observed = observed_hops(fabric, *kernel_sets, sim.flows(), r.measurements.front().trace);
+  if (r.time && r.comparisons.front().undelivered > 0)
+    r.time->skipped = std::to_string(r.comparisons.front().undelivered) +
+                      " flows' UDP packets did not arrive: no path to time them on";
+  else if (r.time)
+    run_time(sim, emu, r.measurements.front(), built, *r.time);
   return r;
 }
 
@@ -191,8 +230,11 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   std::string out;
   out += "config    " + sim.spec().source + ", scenario '" + r.scenario + "'\n";
   if (!r.note.empty()) out += "note      " + r.note + "\n";
-  out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
-         "), " + seeds_text(r.kernel) + ", hash-threshold\n";
+  if (r.is_static)
+    out += "kernel    the static table as one /32 route per switch and destination endpoint (no multipath route)\n";
+  else
+    out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
+           "), " + seeds_text(r.kernel) + ", hash-threshold\n";
   if (!r.weights.empty()) {
     out += "weights  ";
     for (std::size_t i = 0; i < r.weights.size(); ++i)
@@ -268,8 +310,8 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
       out += "      " + pad_right(std::string(method_name(m.method)), 9) + " " + path_text(f, m.trace.path(i)) + "\n";
   }
   if (differ > 10) out += "  ... and " + std::to_string(differ - 10) + " more\n";
-  out += std::string("\nresult    ") + (r.agree() ? "AGREE: the kernel forwarded every flow as predicted"
-                                                 : "DISAGREE: the kernel and the prediction differ") + "\n";
+  if (r.time) out += time_table(sim, *r.time);
+  out += "\nresult    " + result_text(r) + "\n";
   return out;
 }
 
@@ -281,6 +323,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   if (!r.note.empty()) doc["note"] = r.note;
   json seeds = json::object();
   for (std::uint32_t s = 0; s < r.kernel.size(); ++s) seeds[f.node(f.switches()[s]).name] = r.kernel[s].seed;
+  doc["routing"] = r.is_static ? "static" : "ecmp";
   doc["kernel"] = {{"algo", r.kernel_hash.algo},
                    {"fib_multipath_hash_policy", r.kernel.front().policy},
                    {"fib_multipath_hash_seed", seeds}};
@@ -306,6 +349,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   doc["fim_measured"] = r.comparisons.empty() ? 0.0 : r.comparisons.front().measured.fim;
   doc["fim_predicted"] = r.predicted_imbalance.fim;
   doc["agree"] = r.agree();
+  if (r.time) add_time_json(*r.time, doc);
   json methods = json::array();
   for (std::size_t i = 0; i < r.measurements.size(); ++i) {
     const auto& c = r.comparisons[i];
@@ -343,6 +387,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
     }
     // Per link, so it tells parallel cables apart where the node lists cannot.
     row["agree"] = agree;
+    if (r.time) row.update(flow_time_json(*r.time, i));
     flows_out.push_back(std::move(row));
   }
   doc["flow_paths"] = std::move(flows_out);

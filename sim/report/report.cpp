@@ -399,6 +399,7 @@ std::string report_data_json(const ReportInput& in) {
                          {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
                          {"static_slowdown", c.static_slowdown}};
   }
+  if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the
   // script element then cannot be closed early by any name in the config.
   std::string text = doc.dump(1);
@@ -426,10 +427,12 @@ std::string report_html(const ReportInput& in) {
          "<a href=\"#links\">Links</a><a href=\"#scenarios\">Scenarios</a>";
   if (in.flowtracer) out += "<a href=\"#flowtracer\">FlowTracer</a>";
   if (in.sweep) out += "<a href=\"#sweep\">Seeds</a>";
+  if (in.emulation) out += "<a href=\"#emulation\">Measured</a>";
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
   out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
   if (in.sweep && !in.sweep->values.empty()) out += sweep_section(in);
+  if (in.emulation) out += emulation_section(*in.emulation, *in.results);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
   out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";

@@ -1,7 +1,8 @@
 // `ecmpsim report`: one self-contained HTML page (inline CSS and SVG, no
 // scripts to fetch, nothing to download) with the fabric drawn per scenario,
 // per-link bar charts, the distribution over sweep variants, the scenario
-// comparison and the flows on the hottest link. The key numbers are also
+// comparison, measured emulation runs beside the prediction, and the flows on
+// the hottest link. The key numbers are also
 // embedded as JSON in <script type="application/json" id="ecmpsim-data">.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sim/sweep/sweep.h"
+#include "sim/report/report_emulation.h"
 #include "sim/report/reproduce.h"
 #include "sim/model/simulation.h"
 
@@ -23,6 +25,7 @@ struct ReportInput {
   std::string command;                                   // the command line, shown in the header
   std::size_t max_bars = 40;                             // per-link bar chart rows per scenario
   std::size_t max_hot_flows = 64;                        // rows of the hottest-link table
+  const std::vector<EmulationRun>* emulation = nullptr;  // optional: emulate --measure-time runs
 };
 
 // The most loaded switch-to-switch link: most flows, then most bytes, then lowest id.
