@@ -14,6 +14,7 @@
 #include "sim/config/ranges.h"
 #include "sim/routing/seeds.h"
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_notes.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/sweep_stats.h"
 
@@ -183,7 +184,8 @@ Action add_sweep_command(CLI::App& app) {
     }
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? 130 : 0;
     const SweepSummary summary = summarize(run.values, opt->bins, space.axes().threshold, space.axes().metric);
-    const SweepReport report{*sweep, run, summary};
+    const std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
+    const SweepReport report{*sweep, run, summary, notes};
     std::string text;
     if (opt->format == "json")
       text = sweep_json(report);

@@ -79,6 +79,7 @@ std::string sweep_json(const SweepReport& r) {
   doc["interrupted"] = r.run.interrupted;
   doc["percentiles"] = "nearest-rank";
   doc["ranked_by"] = sweep_metric_name(r.summary.metric);
+  doc["notes"] = std::vector<std::string>(r.notes.begin(), r.notes.end());
   json metrics;
   for (std::size_t k : shown(r)) {
     if (r.summary.samples == 0) break;
@@ -114,6 +115,7 @@ std::string sweep_table(const SweepReport& r) {
   out += "axes       " + axes + "\n";
   out += "variants   " + std::to_string(s.samples) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
+  for (const std::string& note : r.notes) out += "note       " + wrap(note, 100, 11) + "\n";
   if (s.samples == 0) return out;
   out += "\n" + pad_right("metric", 22);
   for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);

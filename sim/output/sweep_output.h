@@ -1,6 +1,7 @@
 // Writers for `ecmpsim sweep`: table, JSON and CSV (one row per variant).
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "sim/sweep/sweep.h"
@@ -12,6 +13,7 @@ struct SweepReport {
   const Sweep& sweep;
   const SweepRun& run;
   const SweepSummary& summary;
+  std::span<const std::string> notes = {};  // what the axes did not change (sim/sweep/sweep_notes.h)
 };
 
 std::string sweep_json(const SweepReport& r);

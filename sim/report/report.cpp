@@ -215,15 +215,10 @@ std::string sweep_section(const ReportInput& in) {
   };
   const bool has_slowdown = !slowdown.empty() && std::isfinite(slowdown.front());
   stat_row("FIM (flows)", SweepMetric::Fim);
-  const MetricSummary& fs = d.summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
   stat_row("max / mean (flows)", SweepMetric::MaxMean);
   if (has_slowdown) stat_row("predicted slowdown", SweepMetric::Slowdown);
   body += t + "</tbody></table></div>\n";
-  if (fs.min == fs.max)
-    body += "<p class=\"note\">Every seed gives the same FIM here: the seed changes which member each flow takes "
-            "but not which flows end up together. A CRC's seed XORs one constant into every hash of a given key "
-            "length, which only relabels the members of a group whose size is a power of two. Vary source ports "
-            "or QP numbers (or use a seed-sensitive hash) to see a spread.</p>\n";
+  for (const std::string& note : d.notes) body += "<p class=\"note\">" + escape(note) + "</p>\n";
   const auto fim_markers = markers(fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
   body += "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
           report::histogram_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
@@ -384,7 +379,7 @@ std::string report_data_json(const ReportInput& in) {
       return json{{"seed", d.seed(i)}, {"fim", v[0]}, {"max_mean", v[1]}, {"slowdown", v[5]}};
     };
     doc["sweep"] = {{"scenario", d.scenario},         {"seeds", format_range(d.seeds)},
-                    {"samples", d.summary.samples},   {"metrics", std::move(metrics)},
+                    {"samples", d.summary.samples},   {"metrics", std::move(metrics)}, {"notes", d.notes},
                     {"best", variant(d.summary.best)}, {"worst", variant(d.summary.worst)}};
   }
   if (in.flowtracer) {

@@ -6,6 +6,7 @@
 #include "sim/config/overrides.h"
 #include "hashing/hasher.h"
 #include "sim/base/parallel.h"
+#include "sim/sweep/sweep_notes.h"
 
 namespace ecmpsim {
 namespace {
@@ -148,8 +149,9 @@ SeedSweep sweep_seeds(const Spec& spec, const ScenarioSpec& scenario, UintRange 
   axes.seeds = seeds;
   axes.seed_mode = scenario.hash.seed_mode;
   const Sweep sweep(spec, axes);
-  SeedSweep out{scenario.name, seeds, run_sweep(sweep, 0, sweep.space().size(), threads).values, {}};
+  SeedSweep out{scenario.name, seeds, run_sweep(sweep, 0, sweep.space().size(), threads).values, {}, {}};
   out.summary = summarize(out.values, bins, std::nullopt, SweepMetric::Fim);
+  out.notes = seed_notes(sweep, 0, out.values);
   return out;
 }
 

@@ -97,6 +97,7 @@ struct SeedSweep {
   UintRange seeds;
   UninitVector<SweepValues> values;  // per seed, in order
   SweepSummary summary;             // ranked by FIM: best and worst are the lowest and highest FIM
+  std::vector<std::string> notes;    // when the seeds changed nothing: why (sim/sweep/sweep_notes.h)
   std::uint64_t seed(std::uint64_t i) const noexcept { return seeds.at(i); }
   std::vector<double> column(SweepMetric m) const;
 };
