@@ -361,7 +361,8 @@ std::string report_data_json(const ReportInput& in) {
                           {"proto", flows.proto[f]},
                           {"sport", flows.sport[f]},
                           {"dport", flows.dport[f]}});
-      s["hottest"] = {{"from", node_name(fabric, fabric.link(hot).from)},
+      s["hottest"] = {{"id", fabric.link_name(hot)},
+                      {"from", node_name(fabric, fabric.link(hot).from)},
                       {"to", node_name(fabric, fabric.link(hot).to)},
                       {"flows", r.trace.link_flows[hot]},
                       {"five_tuples", std::move(tuples)}};
