@@ -100,6 +100,7 @@ workloads::Flows Sweep::flows_of(std::uint64_t index) const {
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control) {
   SweepRun run;
+  run.values = ValueTable(sweep.base().jobs().size());
   run.begin = begin;
   const std::uint64_t n = end > begin ? end - begin : 0;
   threads = std::max(1u, threads);
@@ -125,7 +126,7 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
         local.at = c;
       }
       const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
-      run.values[i] = local.worker.evaluate(seed);
+      local.worker.evaluate(seed, run.values[i]);
     }
     if (control != nullptr) control->finished.fetch_add(i - lo, std::memory_order_relaxed);
     return i - lo;
@@ -139,6 +140,22 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
 std::vector<double> SeedSweep::column(SweepMetric m) const {
   std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) out[i] = values[i][static_cast<std::size_t>(m)];
+  return out;
+}
+
+std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView values, unsigned bins,
+                                         std::optional<double> threshold, SweepMetric metric) {
+  // Combinations are the outermost axes: each is one run of consecutive indices.
+  const std::uint64_t combos = std::max<std::uint64_t>(1, space.combos());
+  const std::uint64_t per_combo = space.size() / combos;
+  std::vector<SweepSummary> out;
+  for (std::uint64_t c = 0; c < combos; ++c) {
+    const std::uint64_t first = c * per_combo;
+    SweepSummary s = summarize(values.sub(first, per_combo), bins, threshold, metric);
+    s.best += first;
+    s.worst += first;
+    out.push_back(std::move(s));
+  }
   return out;
 }
 

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/base/uninit_vector.h"
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_kernel.h"
 #include "sim/sweep/sweep_stats.h"
+#include "sim/sweep/value_table.h"
 #include "sim/config/overrides.h"
 
 namespace ecmpsim {
@@ -79,7 +79,7 @@ struct SweepControl {
 struct SweepRun {
   std::uint64_t begin = 0;
   std::uint64_t done = 0;              // variants begin .. begin + done - 1 were evaluated
-  UninitVector<SweepValues> values;    // their metrics, in index order
+  ValueTable values;                   // their rows (value_table.h), in index order
   std::uint64_t decisions = 0;         // flow-hop decisions made
   bool interrupted = false;
 };
@@ -90,12 +90,20 @@ struct SweepRun {
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control = nullptr);
 
+// One summary per (scenario, algorithm) of `space`, in combination order,
+// over that combination's variants among `values` (the variants from index 0
+// on: all of them, or the prefix an interrupted sweep finished); best and
+// worst are offsets into `values`. A combination without variants in
+// `values` has samples 0.
+std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView values, unsigned bins,
+                                         std::optional<double> threshold, SweepMetric metric);
+
 // One ECMP scenario over a range of hash seeds, every other axis as the
 // config has it: the distribution `ecmpsim report` and `reproduce` show.
 struct SeedSweep {
   std::string scenario;
   UintRange seeds;
-  UninitVector<SweepValues> values;  // per seed, in order
+  ValueTable values;                 // per seed, in order
   SweepSummary summary;             // ranked by FIM: best and worst are the lowest and highest FIM
   std::vector<std::string> notes;    // when the seeds changed nothing: why (sim/sweep/sweep_notes.h)
   std::uint64_t seed(std::uint64_t i) const noexcept { return seeds.at(i); }

@@ -14,8 +14,8 @@ bool power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 // Count metrics are integers and compare exactly; the flow model's slowdown
 // may differ in its last bits when a renaming reorders the links it visits.
-bool same_values(const SweepValues& a, const SweepValues& b) {
-  for (std::size_t k = 0; k < kSweepMetrics; ++k)
+bool same_values(std::span<const double> a, std::span<const double> b) {
+  for (std::size_t k = 0; k < a.size(); ++k)
     if (std::abs(a[k] - b[k]) > 1e-9 * std::max(std::abs(a[k]), std::abs(b[k]))) return false;
   return true;
 }
@@ -23,7 +23,7 @@ bool same_values(const SweepValues& a, const SweepValues& b) {
 // Per combination: the largest number of seeds seen in one workload, or 0
 // when some workload's seeds disagreed.
 std::vector<std::uint64_t> flat_seed_counts(const Sweep& sweep, std::uint64_t begin,
-                                            std::span<const SweepValues> values) {
+                                            ValueView values) {
   const VariantSpace& space = sweep.space();
   std::vector<std::uint64_t> seen(space.combos(), 0);
   std::vector<std::uint8_t> varied(space.combos(), 0);
@@ -124,7 +124,7 @@ SeedEffect seed_effect(const Fabric& fabric, const Forwarding& fwd) {
   return e;
 }
 
-std::vector<std::string> seed_notes(const Sweep& sweep, std::uint64_t begin, std::span<const SweepValues> values) {
+std::vector<std::string> seed_notes(const Sweep& sweep, std::uint64_t begin, ValueView values) {
   const VariantSpace& space = sweep.space();
   const auto& seeds = space.axes().seeds;
   std::vector<std::string> notes;

@@ -46,6 +46,6 @@ SeedEffect seed_effect(const Fabric& fabric, const Forwarding& fwd);
 // least two seeds) changed no metric of any of its workloads in `values`
 // (the variants from index `begin` on) and whose routing says why; in
 // combination order. Empty without a seed axis.
-std::vector<std::string> seed_notes(const Sweep& sweep, std::uint64_t begin, std::span<const SweepValues> values);
+std::vector<std::string> seed_notes(const Sweep& sweep, std::uint64_t begin, ValueView values);
 
 }  // namespace ecmpsim

@@ -27,8 +27,8 @@ SweepRun sweep_all(const Sweep& sweep) {
 
 // Whether any two variants differ in any metric.
 bool varies(const SweepRun& run) {
-  for (const SweepValues& v : run.values)
-    if (v != run.values[0]) return true;
+  for (std::uint64_t i = 1; i < run.values.size(); ++i)
+    if (!std::equal(run.values[i].begin(), run.values[i].end(), run.values[0].begin())) return true;
   return false;
 }
 
