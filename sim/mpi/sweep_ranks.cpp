@@ -5,10 +5,8 @@
 
 namespace ecmpsim::mpi {
 
-std::uint64_t sweep_chunk(std::uint64_t variants, int ranks, unsigned threads) {
-  const std::uint64_t per_rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(ranks) * 32);
-  const std::uint64_t t = std::max(1u, threads);
-  return std::clamp<std::uint64_t>(variants / per_rank + (variants % per_rank != 0), 64 * t, 16384 * t);
+Chunking sweep_chunking(unsigned threads, const SweepControl& control) {
+  return {std::max(1u, threads), control.chunk_target};
 }
 
 SweepRun run_sweep_on_ranks(const Session& session, const Sweep& sweep, unsigned threads, SweepControl& control) {
@@ -20,7 +18,7 @@ SweepRun run_sweep_on_ranks(const Session& session, const Sweep& sweep, unsigned
   if (root) run.values.resize(total);
   std::uint64_t others = 0;  // rank 0: variants the other ranks had finished, as last seen
   const std::uint64_t done = distribute(
-      session, total, width, sweep_chunk(total, session.size(), threads), run.values.flat(),
+      session, total, width, sweep_chunking(threads, control), run.values.flat(),
       [&](std::uint64_t begin, std::uint64_t end, std::span<double> out) {
         const SweepRun part = run_sweep(sweep, begin, end, threads, &control);
         run.decisions += part.decisions;

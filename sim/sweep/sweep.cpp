@@ -114,8 +114,11 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   };
   std::vector<Local> locals(threads);
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
-  run.done = for_each_timed_chunk(threads, n, [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
+  const auto body = [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
     Local& local = locals[thread];
+    // Progress is counted 64 times a chunk, so it moves while a long chunk runs.
+    const std::uint64_t report_every = std::max<std::uint64_t>(1, (hi - lo) / 64);
+    std::uint64_t unreported = 0;
     std::uint64_t i = lo;
     for (; i < hi && !stopped(); ++i) {
       const std::uint64_t index = begin + i;
@@ -127,10 +130,15 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
       }
       const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
       local.worker.evaluate(seed, run.values[i]);
+      if (control != nullptr && ++unreported == report_every) {
+        control->finished.fetch_add(unreported, std::memory_order_relaxed);
+        unreported = 0;
+      }
     }
-    if (control != nullptr) control->finished.fetch_add(i - lo, std::memory_order_relaxed);
+    if (control != nullptr) control->finished.fetch_add(unreported, std::memory_order_relaxed);
     return i - lo;
-  });
+  };
+  run.done = for_each_timed_chunk(threads, n, body, control != nullptr ? control->chunk_target : kChunkTarget);
   run.interrupted = run.done < n;
   run.values.resize(run.done);
   for (const Local& l : locals) run.decisions += l.worker.decisions();

@@ -10,12 +10,14 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "sim/base/parallel.h"
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_kernel.h"
 #include "sim/sweep/sweep_stats.h"
@@ -69,11 +71,14 @@ class Sweep {
   std::vector<std::unique_ptr<SweepPlan>> plans_;
 };
 
-// Shared with the caller while a sweep runs: a stop request (from Ctrl-C)
-// and the number of variants finished, for a progress bar.
+// Shared with the caller while a sweep runs: a stop request (from Ctrl-C),
+// the number of variants finished, for a progress bar (counted as they
+// finish, many times within each chunk), and how long a chunk should take
+// (sim/base/parallel.h; it changes how work is split, never the results).
 struct SweepControl {
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> finished{0};
+  std::chrono::nanoseconds chunk_target = kChunkTarget;
 };
 
 struct SweepRun {
@@ -85,8 +90,10 @@ struct SweepRun {
 };
 
 // Evaluates variants [begin, end) with `threads` threads (see sim/base/parallel.h).
-// Threads take chunks of consecutive indices in order, so when `control->stop`
-// is set the finished variants still form a prefix; `done` is its length.
+// Threads take chunks of consecutive indices in order, sized to take about
+// `control->chunk_target` each, so when `control->stop` is set (checked
+// before every variant) the finished variants still form a prefix; `done` is
+// its length.
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control = nullptr);
 

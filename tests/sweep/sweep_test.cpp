@@ -8,6 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <span>
+#include <thread>
+#include <atomic>
+#include <chrono>
 #include <sstream>
 
 #include "hashing/hasher.h"
@@ -113,6 +117,65 @@ TEST_CASE("every variant of every axis matches ecmpsim run's own trace exactly")
         CHECK(run.values[i][busbw_column(j)] == r.predicted.jobs[j].busbw.value);
     }
   }
+}
+
+TEST_CASE("results do not depend on the thread count or on how chunks are sized") {
+  const Spec spec = parse_config(kVaried, "varied.toml");
+  SweepSpec axes;
+  axes.seeds = UintRange{0, 40, 1};
+  axes.seed_mode = SeedMode::PerSwitch;
+  axes.qps = {1, 2};
+  axes.algos = {"crc16-ccitt", "xxh3"};
+  const Sweep sweep(spec, axes);
+  const std::uint64_t n = sweep.space().size();
+  std::vector<double> first;
+  for (unsigned threads : {1u, 2u, 3u})
+    for (const std::chrono::nanoseconds target : {std::chrono::nanoseconds(1), std::chrono::nanoseconds(kChunkTarget),
+                                                  std::chrono::nanoseconds(std::chrono::hours(1))}) {
+      SweepControl control;
+      control.chunk_target = target;
+      const SweepRun run = run_sweep(sweep, 0, n, threads, &control);
+      REQUIRE(run.done == n);
+      CHECK(control.finished.load() == n);
+      const std::span<const double> all(run.values.data(), n * run.values.width());
+      if (first.empty()) first.assign(all.begin(), all.end());
+      CAPTURE(threads);
+      CAPTURE(target.count());
+      CHECK(std::equal(all.begin(), all.end(), first.begin(), first.end()));
+    }
+}
+
+TEST_CASE("progress moves inside a chunk, not only at its end") {
+  // One thread and a target of an hour: chunks double up to a quarter of
+  // what is left, so their ends are known in advance (1, 2, 4, ... then
+  // left / 4). A count seen between two ends was reported from inside a chunk.
+  const Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
+  SweepSpec axes;
+  axes.seeds = UintRange{0, 20000, 1};
+  axes.algos = {"xxh3"};
+  const Sweep sweep(spec, axes);
+  const std::uint64_t n = sweep.space().size();
+  std::set<std::uint64_t> ends;
+  for (std::uint64_t lo = 0, size = 1; lo < n;) {
+    const std::uint64_t claim = std::max<std::uint64_t>(1, std::min(size, (n - lo) / 4));
+    lo = std::min(n, lo + claim);
+    ends.insert(lo);
+    size = claim * 2;
+  }
+  SweepControl control;
+  control.chunk_target = std::chrono::hours(1);
+  std::atomic<bool> running{true};
+  std::set<std::uint64_t> seen;
+  std::thread watcher([&] {
+    while (running.load()) seen.insert(control.finished.load());
+  });
+  const SweepRun run = run_sweep(sweep, 0, n, 1, &control);
+  running.store(false);
+  watcher.join();
+  REQUIRE(run.done == n);
+  std::size_t inside = 0;
+  for (std::uint64_t v : seen) inside += v > 0 && !ends.count(v);
+  CHECK(inside > 0);
 }
 
 TEST_CASE("every variant's predicted slowdown equals ecmpsim run's flow model, on an oversubscribed fabric") {
