@@ -53,21 +53,9 @@ ScenarioSpec as_linux(ScenarioSpec sc, const EmulateOptions& opt, std::string* n
   return sc;
 }
 
-// "#k" for the k-th of several parallel cables (as `down` and `weights` count them), else "".
-std::string parallel_suffix(const Fabric& f, LinkId l) {
-  const Link& link = f.link(l);
-  std::size_t index = 0, parallel = 0;
-  for (LinkId o : f.out_links(link.from))
-    if (f.link(o).to == link.to) {
-      if (o == l) index = parallel;
-      ++parallel;
-    }
-  return parallel > 1 ? "#" + std::to_string(index) : "";
-}
-
 // A cable as `down` and `weights` name it: "a-b" or "a-b#k".
 std::string cable_name(const Fabric& f, LinkId l) {
-  return f.node(f.link(l).from).name + "-" + f.node(f.link(l).to).name + parallel_suffix(f, l);
+  return f.node(f.link(l).from).name + "-" + f.node(f.link(l).to).name + f.cable_suffix(l);
 }
 
 std::string seeds_text(const std::vector<KernelHash>& k) {
@@ -89,7 +77,7 @@ json path_json(const Fabric& f, std::span<const LinkId> p) {
 std::string path_text(const Fabric& f, std::span<const LinkId> p) {
   if (p.empty()) return "(none)";
   std::string out = f.node(f.link(p.front()).from).name;
-  for (LinkId l : p) out += " >" + parallel_suffix(f, l) + " " + f.node(f.link(l).to).name;
+  for (LinkId l : p) out += " >" + f.cable_suffix(l) + " " + f.node(f.link(l).to).name;
   return out;
 }
 
@@ -286,7 +274,7 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   out += "\nflows per switch-to-switch link\n" + head + "\n" + std::string(head.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
     const bool down = !r.link_down.empty() && r.link_down[l];
-    std::string line = pad_right(f.link_name(l) + parallel_suffix(f, l) + (down ? " (down)" : ""), kLabel) +
+    std::string line = pad_right(f.link_name(l) + (down ? " (down)" : ""), kLabel) +
                        pad_left(std::to_string(r.predicted.link_flows[l]), kCol);
     for (const auto& m : r.measurements) {
       const bool same = m.trace.link_flows[l] == r.predicted.link_flows[l];

@@ -37,7 +37,8 @@ Json links_json(const Simulation& sim, const ScenarioResult& r) {
   Json links = Json::array();
   for (LinkId l : sim.metric_links()) {
     const Link& link = fabric.link(l);
-    links.push_back({{"from", fabric.node(link.from).name},
+    links.push_back({{"id", fabric.link_name(l)},
+                     {"from", fabric.node(link.from).name},
                      {"to", fabric.node(link.to).name},
                      {"flows", r.trace.link_flows[l]},
                      {"bytes", r.trace.link_bytes[l]}});

@@ -120,10 +120,14 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     s["links"] = links_json(sim, r);
     json fl = json::array();
     for (std::size_t f = 0; f < flows.size(); ++f) {
-      json path = json::array();
+      // The nodes, and between each two the link taken: which of several parallel cables.
+      json path = json::array(), links = json::array();
       const auto p = r.trace.path(f);
       path.push_back(fabric.node(fabric.link(p.front()).from).name);
-      for (LinkId l : p) path.push_back(fabric.node(fabric.link(l).to).name);
+      for (LinkId l : p) {
+        path.push_back(fabric.node(fabric.link(l).to).name);
+        links.push_back(fabric.link_name(l));
+      }
       const bool imported = sim.imported().has_value();
       fl.push_back({{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
                     {"collective", imported ? std::string_view("imported")
@@ -139,6 +143,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"rqpn", flows.rqpn[f]},
                     {"channel", flows.channel[f]},
                     {"path", std::move(path)},
+                    {"links", std::move(links)},
                     {"rate_gbps", r.times.start_rate[f].value},
                     {"finish_s", r.times.finish[f].value}});
     }
@@ -228,7 +233,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
 
 std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   const Fabric& fabric = sim.fabric();
-  std::string out = "scenario,from,to,flows,bytes,start_gbps\n";
+  std::string out = "scenario,id,from,to,flows,bytes,start_gbps\n";
   std::vector<double> start_gbps;
   for (const auto& r : results) {
     // A link's load at time 0: the sum of the max-min start rates of its flows.
@@ -237,7 +242,8 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
       for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
-      out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + "," +
+      out += r.spec->name + "," + fabric.link_name(l) + "," + fabric.node(link.from).name + "," +
+             fabric.node(link.to).name + "," +
              std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
              format_number(start_gbps[l]) + "\n";
     }

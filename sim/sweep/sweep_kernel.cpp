@@ -5,6 +5,7 @@
 
 #include "hashing/select.h"
 #include "sim/model/metrics.h"
+#include "sim/model/prediction.h"
 #include "sim/routing/next_link.h"
 #include "sim/routing/seeds.h"
 
@@ -140,7 +141,7 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) con
   return hashing::window(hc.algo->fn({key, key_len_[hc.key_config][f]}, class_seed_[c]), bits, hc.offset);
 }
 
-SweepValues SweepWorker::evaluate(std::uint32_t seed) {
+void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
   const SweepPlan& plan = *plan_;
   const auto classes = plan.classes();
   if (plan.seed_axis_) {
@@ -158,7 +159,18 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
   const auto& metric_links = plan.metric_links_;
   for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
   const Imbalance m = imbalance(load_);
-  return {m.fim, m.max_mean, m.cov, m.jain, m.max, plan.slowdown_ ? slowdown() : 0.0};
+  row[static_cast<std::size_t>(SweepMetric::Fim)] = m.fim;
+  row[static_cast<std::size_t>(SweepMetric::MaxMean)] = m.max_mean;
+  row[static_cast<std::size_t>(SweepMetric::Cov)] = m.cov;
+  row[static_cast<std::size_t>(SweepMetric::Jain)] = m.jain;
+  row[static_cast<std::size_t>(SweepMetric::MaxFlows)] = m.max;
+  const std::span<double> busbw = row.subspan(kSweepMetrics);
+  if (plan.slowdown_) {
+    row[static_cast<std::size_t>(SweepMetric::Slowdown)] = predict(busbw);
+  } else {
+    row[static_cast<std::size_t>(SweepMetric::Slowdown)] = 0;
+    std::fill(busbw.begin(), busbw.end(), 0.0);
+  }
 }
 
 template <bool Record>
@@ -191,10 +203,19 @@ std::uint64_t SweepWorker::route() {
   return decisions;
 }
 
-double SweepWorker::slowdown() {
+double SweepWorker::predict(std::span<double> busbw) {
   model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
+  // As run's prediction (sim/model/prediction.cpp): a job completes when its last flow does.
+  const auto& jobs = plan_->base().jobs();
+  job_completion_.assign(jobs.size(), Seconds{0});
   Seconds completion{0};
-  for (const Seconds t : times_.finish) completion = std::max(completion, t);
+  for (std::size_t f = 0; f < times_.finish.size(); ++f) {
+    const Seconds t = times_.finish[f];
+    completion = std::max(completion, t);
+    if (flows_.job[f] < jobs.size()) job_completion_[flows_.job[f]] = std::max(job_completion_[flows_.job[f]], t);
+  }
+  for (std::size_t j = 0; j < busbw.size() && j < jobs.size(); ++j)
+    busbw[j] = busbw_of(jobs[j], job_completion_[j]).value;
   return slowdown_of(completion, ideal_);
 }
 

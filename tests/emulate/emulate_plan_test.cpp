@@ -132,7 +132,7 @@ TEST_CASE("WCMP weights become next-hop weights, in member order") {
   // One byte holds rtnh_hops = weight - 1: 257 cannot be said to the kernel.
   const std::vector<LinkWeight> big{{{"leaf0-spine1#0", {}}, 257}};
   CHECK_THROWS_WITH_AS(plan_netns(fabric, sets, link_weights(fabric, big), kernel, "es1-"),
-                       "link leaf0->spine1 has weight 257; a Linux multipath route carries next-hop weights 1..256",
+                       "link leaf0->spine1#0 has weight 257; a Linux multipath route carries next-hop weights 1..256",
                        InputError);
 }
 

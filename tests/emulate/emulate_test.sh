@@ -222,7 +222,7 @@ echo "ok: --cleanup"
 # A legacy multipath route holds next-hop weights up to 256 (one byte, weight - 1).
 sed 's/"leaf1-spine2" = 4/"leaf1-spine2" = 300/' tests/emulate/wcmp.toml >"$work/w300.toml"
 "$bin" emulate "$work/w300.toml" --scenario wcmp >/dev/null 2>"$work/err"
-[[ $? -eq 2 ]] && grep -q "w300.toml: weights: link leaf1->spine2 has weight 300" "$work/err" ||
+[[ $? -eq 2 ]] && grep -q "w300.toml: weights: link leaf1->spine2#0 has weight 300" "$work/err" ||
   fail "weight 300: expected a bad-input error naming the link: $(cat "$work/err")"
 if command -v setpriv >/dev/null; then
   setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" emulate configs/paper16.toml >/dev/null 2>"$work/err"

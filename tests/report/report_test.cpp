@@ -85,8 +85,8 @@ TEST_CASE("report and reproduce take the sweep's A:B[:STEP] seed grammar") {
   const Result r = cli({"report", kPaper, "--out", "-", "--seeds", "0:40:2"});
   REQUIRE(r.code == 0);
   const json data = embedded_data(r.out);
-  CHECK(data["sweep"]["seeds"] == "0:40:2");
-  CHECK(data["sweep"]["samples"] == 20);
+  CHECK(data["sweeps"][0]["seeds"] == "0:40:2");
+  CHECK(data["sweeps"][0]["samples"] == 20);
   const Result p = cli({"reproduce", kPaper, "--seeds", "0:40:2", "--out", "/dev/null"});
   REQUIRE(p.code == 0);
   CHECK(p.out.find("seeds 0:40:2 (20)") != std::string::npos);
@@ -180,8 +180,9 @@ TEST_CASE("the report's embedded numbers equal `ecmpsim run --format json` for t
     hi = std::max(hi, fim);
     sum += fim;
   }
-  const json& fim = data["sweep"]["metrics"]["fim"];
-  CHECK(data["sweep"]["samples"] == 64);
+  REQUIRE(data["sweeps"].size() == 1);  // paper16's one ECMP scenario
+  const json& fim = data["sweeps"][0]["metrics"]["fim"];
+  CHECK(data["sweeps"][0]["samples"] == 64);
   CHECK(fim["min"].get<double>() == lo);
   CHECK(fim["max"].get<double>() == hi);
   CHECK(fim["mean"].get<double>() == doctest::Approx(sum / 64).epsilon(1e-12));
