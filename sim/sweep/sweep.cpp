@@ -154,10 +154,10 @@ std::vector<double> SeedSweep::column(SweepMetric m) const {
 std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView values, unsigned bins,
                                          std::optional<double> threshold, SweepMetric metric) {
   // Combinations are the outermost axes: each is one run of consecutive indices.
-  const std::uint64_t combos = std::max<std::uint64_t>(1, space.combos());
-  const std::uint64_t per_combo = space.size() / combos;
   std::vector<SweepSummary> out;
-  for (std::uint64_t c = 0; c < combos; ++c) {
+  if (space.combos() == 0) return out;
+  const std::uint64_t per_combo = space.size() / space.combos();
+  for (std::uint64_t c = 0; c < space.combos(); ++c) {
     const std::uint64_t first = c * per_combo;
     SweepSummary s = summarize(values.sub(first, per_combo), bins, threshold, metric);
     s.best += first;

@@ -78,7 +78,8 @@ TEST_CASE("for_each_timed_chunk: no chunk takes more than a quarter of what is l
           return hi - lo;
         }) == n);
   std::uint64_t largest = 0;
-  for (const auto& [lo, hi] : chunks) {
+  for (const auto& chunk : chunks) {
+    const std::uint64_t lo = chunk.first, hi = chunk.second;
     CAPTURE(lo);
     CHECK(hi - lo <= std::max<std::uint64_t>(1, (n - lo) / 4));
     largest = std::max(largest, hi - lo);

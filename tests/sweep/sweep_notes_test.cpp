@@ -206,6 +206,14 @@ TEST_CASE("the notes reach the sweep's JSON and table and the report's data") {
   CHECK(doc2["notes"].empty());
   CHECK(doc2["metrics"]["fim"]["min"] < doc2["metrics"]["fim"]["max"]);
 
+  // Per algorithm: the CRC's seeds are flat, xxh3's are not; one note, naming the CRC.
+  const CliResult both = cli_run({"sweep", kPaper16, "--seeds", "0:50", "--algos", "xxh3,crc16-ccitt", "--format",
+                                  "json"});
+  REQUIRE(both.code == 0);
+  const auto doc3 = nlohmann::json::parse(both.out);
+  REQUIRE(doc3["notes"].size() == 1);
+  CHECK(contains(doc3["notes"][0].get<std::string>(), "scenario 'ecmp' with crc16-ccitt:"));
+
   const CliResult table = cli_run({"sweep", kPaper16, "--seeds", "0:50"});
   REQUIRE(table.code == 0);
   const std::size_t note = table.out.find("\nnote       seeds changed nothing for scenario 'ecmp'");
