@@ -147,7 +147,8 @@ TEST_CASE("ecmpsim run: parallel cables have ids in every output, and each flow 
   // --down takes an id as it is printed: that cable, both directions, and no other.
   const auto down = cli_run({"run", cfg, "--down", "leaf0->spine0#1", "--format", "json"});
   REQUIRE(down.code == 0);
-  for (const auto& sc : nlohmann::json::parse(down.out)["scenarios"]) {
+  const auto down_json = nlohmann::json::parse(down.out);
+  for (const auto& sc : down_json["scenarios"]) {
     if (sc["name"] != "ecmp+down") continue;
     std::set<std::string> failed;
     for (const auto& l : sc["links"])
