@@ -29,7 +29,12 @@ void BM_SweepVariant(benchmark::State& state) {
   SweepWorker w;
   w.load(sweep.plan(0), sweep.flows_of(0));
   std::uint32_t seed = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(w.evaluate(seed++));
+  ValueTable row(sweep.base().jobs().size());
+  row.resize(1);
+  for (auto _ : state) {
+    w.evaluate(seed++, row[0]);
+    benchmark::DoNotOptimize(row.data());
+  }
   state.counters["decisions/s"] = benchmark::Counter(static_cast<double>(w.decisions()), benchmark::Counter::kIsRate);
   state.counters["decisions/variant"] = static_cast<double>(w.decisions()) / static_cast<double>(state.iterations());
 }

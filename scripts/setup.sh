@@ -7,7 +7,7 @@ packages=(
   libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev doctest-dev
   libcli11-dev nlohmann-json3-dev libpcap-dev
   clang libclang-rt-14-dev
-  iproute2 netbase  # netbase: /etc/protocols, without which `ip route get ... ipproto udp` fails
+  iproute2 netbase  # ip and tc (emulate); netbase: /etc/protocols, without which `ip route get ... ipproto udp` fails
   libopenmpi-dev openmpi-bin  # distributed sweeps (-DECMPSIM_MPI=ON)
   time  # /usr/bin/time -v, peak memory in bench/run.sh
   chromium tidy fonts-dejavu-core

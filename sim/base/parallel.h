@@ -65,35 +65,47 @@ void on_threads(unsigned threads, const Body& body) {
 #endif
 }
 
+// How long a chunk of work should take: long enough that claiming chunks
+// (an atomic here, an MPI round trip across ranks) and recording them cost
+// nothing, short enough that progress and a stop show well within a second.
+inline constexpr std::chrono::milliseconds kChunkTarget{250};
+
 // Splits [0, n) into consecutive chunks that `threads` threads claim in
 // order from a shared counter, each thread sizing its next chunk by how long
-// its last one took (about 10 ms: from 1 item, doubling while chunks run
-// short, halving when they run long). body(thread, lo, hi) works through
-// [lo, hi) and returns how many items it finished from lo; fewer than
-// hi - lo means it stopped, and that thread claims no more. Returns the
-// length of the longest prefix of [0, n) that was finished, so work stopped
-// midway (Ctrl-C) still leaves a whole prefix, and a caller watching a
-// progress counter sees it move at least every few tens of milliseconds
-// whatever an item costs.
+// its last one took, towards `target`: from 1 item, doubling while chunks
+// take under half the target, halving while they take over twice it, and
+// never more than a quarter of the items left per thread, so the threads
+// finish together. body(thread, lo, hi) works through [lo, hi) and returns
+// how many items it finished from lo; fewer than hi - lo means it stopped,
+// and that thread claims no more. Returns the length of the longest prefix
+// of [0, n) that was finished, so work stopped midway (Ctrl-C) still leaves
+// a whole prefix. Which thread does which item never changes what an item
+// computes; a caller that must show progress inside a long chunk reports it
+// from its body.
 template <class Body>
-std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body& body) {
+std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body& body,
+                                   std::chrono::nanoseconds target = kChunkTarget) {
   using Clock = std::chrono::steady_clock;
-  constexpr auto kShort = std::chrono::milliseconds(5), kLong = std::chrono::milliseconds(40);
-  constexpr std::uint64_t kMaxChunk = 1 << 16;
+  constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 24;
   threads = std::max(1u, threads);
   std::atomic<std::uint64_t> next{0};
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> finished(threads);  // per thread: {lo, count}
   on_threads(threads, [&](unsigned thread) {
     std::uint64_t size = 1;
-    for (std::uint64_t lo; (lo = next.fetch_add(size, std::memory_order_relaxed)) < n;) {
-      const std::uint64_t hi = std::min(n, lo + size);
+    for (;;) {
+      const std::uint64_t left = n - std::min(n, next.load(std::memory_order_relaxed));
+      const std::uint64_t claim = std::max<std::uint64_t>(1, std::min(size, left / (4 * std::uint64_t{threads})));
+      const std::uint64_t lo = next.fetch_add(claim, std::memory_order_relaxed);
+      if (lo >= n) return;
+      const std::uint64_t hi = std::min(n, lo + claim);
       const auto start = Clock::now();
       const std::uint64_t done = body(thread, lo, hi);
       finished[thread].emplace_back(lo, done);
       if (done < hi - lo) return;
       const auto took = Clock::now() - start;
-      if (took < kShort) size = std::min(kMaxChunk, size * 2);
-      else if (took > kLong && size > 1) size /= 2;
+      if (took < target / 2) size = std::min(kMaxChunk, claim * 2);
+      else if (took > target * 2) size = std::max<std::uint64_t>(1, claim / 2);
+      else size = claim;
     }
   });
   std::vector<std::pair<std::uint64_t, std::uint64_t>> all;

@@ -1,5 +1,6 @@
 #include "sim/base/text.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -56,6 +57,27 @@ std::string pad_left(std::string s, std::size_t w) {
 
 std::string pad_right(std::string s, std::size_t w) {
   return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+std::string wrap(std::string_view s, std::size_t width, std::size_t indent) {
+  std::string out;
+  std::size_t column = indent;  // the caller has printed `indent` characters before the first line
+  for (std::size_t at = 0; at < s.size();) {
+    const std::size_t end = std::min(s.find(' ', at), s.size());
+    const std::string_view word = s.substr(at, end - at);
+    at = end + 1;
+    if (word.empty()) continue;
+    if (!out.empty() && column + 1 + word.size() > width) {
+      out += "\n" + std::string(indent, ' ');
+      column = indent;
+    } else if (!out.empty()) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+  }
+  return out;
 }
 
 }  // namespace ecmpsim

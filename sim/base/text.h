@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ecmpsim {
 
@@ -24,5 +25,10 @@ std::string format_hex(std::uint32_t v);
 // `s` padded with spaces to width `w`: pad_left right-aligns, pad_right left-aligns.
 std::string pad_left(std::string s, std::size_t w);
 std::string pad_right(std::string s, std::size_t w);
+// `s` broken at spaces into lines of at most `width` columns, for printing
+// after a label of `indent` columns: every line after the first starts with
+// `indent` spaces (a word longer than a line gets one of its own); no
+// trailing newline.
+std::string wrap(std::string_view s, std::size_t width, std::size_t indent);
 
 }  // namespace ecmpsim

@@ -50,6 +50,20 @@ CLI::Validator number_at_least(double lo) {
       "NUMBER >= " + bound);
 }
 
+CLI::Validator number_in(double lo, double hi) {
+  std::ostringstream out;
+  out << "[" << lo << ", " << hi << "]";
+  const std::string range = out.str();
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (!v.empty() && end == v.c_str() + v.size() && x >= lo && x <= hi) return {};
+        return "expected a number in " + range + ", got '" + v + "'";
+      },
+      "NUMBER in " + range);
+}
+
 std::string default_config_path() {
   const std::string rel = "configs/paper16.toml";
   if (std::filesystem::exists(rel)) return rel;

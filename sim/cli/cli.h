@@ -44,6 +44,7 @@ Action add_fit_command(CLI::App& app);
 // of a double.
 CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi);
 CLI::Validator number_at_least(double lo);
+CLI::Validator number_in(double lo, double hi);
 // The names of an enum's one table (hashing/named.h), as a flag's accepted values.
 template <class Table>
 CLI::Validator one_of(const Table& table) {

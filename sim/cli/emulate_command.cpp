@@ -59,6 +59,14 @@ Action add_emulate_command(CLI::App& app) {
     std::string out;
     std::string observations;
     bool cleanup = false;
+    bool measure_time = false;
+    std::string scale;
+    double seconds = 4;
+    std::string queue = "fair";
+    std::string congestion = "cubic";
+    double timeout = 0;
+    double tolerance = 0.15;
+    bool ring_steps = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -84,10 +92,42 @@ Action add_emulate_command(CLI::App& app) {
                   "Write the measured decisions (five-tuple, switch, member) as CSV for `ecmpsim fit`");
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
+  auto* measure = sub->add_flag("--measure-time", opt->measure_time,
+                "Also time the flows: links shaped to speed x scale, one TCP connection per flow, all started "
+                "together; compares measured and predicted slowdown");
+  sub->add_option("--scale", opt->scale,
+                  "Emulated / configured link speed, 1/N or a number in (0, 1]; default: the fastest link at "
+                  "10 Mb/s, less if this machine cannot hold it")
+      ->needs(measure);
+  sub->add_option("--seconds", opt->seconds, "How long the emulated run's ideal time lasts; sets the bytes sent")
+      ->check(number_in(0.1, 3600))
+      ->capture_default_str()
+      ->needs(measure);
+  sub->add_option("--queue", opt->queue, "Link queueing: fair (a class per flow) or fifo")
+      ->check(one_of(kQueueModes))
+      ->capture_default_str()
+      ->needs(measure);
+  sub->add_option("--congestion", opt->congestion, "TCP congestion control of the timed flows")
+      ->capture_default_str()
+      ->needs(measure);
+  auto* timeout = sub->add_option("--timeout", opt->timeout,
+                                  "Seconds the timed transfers may take (default: 4 x the predicted emulated "
+                                  "completion + 20)")
+                      ->check(number_in(1, 86400))
+                      ->needs(measure);
+  sub->add_flag("--ring-steps", opt->ring_steps,
+                "Hold each ring flow to its upstream neighbour's progress plus one step, as NCCL's ring does "
+                "(the flow model streams every flow independently)")
+      ->needs(measure);
+  sub->add_option("--tolerance", opt->tolerance, "Largest relative slowdown error that agrees")
+      ->check(number_in(0, 10))
+      ->capture_default_str()
+      ->needs(measure);
   sub->footer(
-      "Needs root. Exit status: 0 every flow and link agrees, 3 a disagreement, 2 bad input, 1 internal "
-      "error, 130 interrupted. Namespaces are named es<pid>-<node> and removed on exit.");
-  return [opt, seed, pseed, pscenario](Io io) {
+      "Needs root. Exit status: 0 every flow and link agrees (and, with --measure-time, the slowdown is within "
+      "--tolerance), 3 a disagreement, 2 bad input (also a --scale this machine cannot hold), 1 internal error, "
+      "130 interrupted. Namespaces are named es<pid>-<node> and removed on exit.");
+  return [opt, seed, pseed, pscenario, timeout](Io io) {
     if (::geteuid() != 0)
       throw InputError({{}, 0, 0, "emulate"}, "needs root (CAP_SYS_ADMIN) to create network namespaces");
     if (opt->cleanup) {
@@ -106,6 +146,18 @@ Action add_emulate_command(CLI::App& app) {
     if (opt->method != "route-get") e.methods.push_back(EmulateMethod::Packets);
     if (opt->method != "packets") e.methods.push_back(EmulateMethod::RouteGet);
     e.packets_per_flow = opt->packets;
+    e.time.enabled = opt->measure_time;
+    if (!opt->scale.empty()) {
+      e.time.scale = parse_scale(opt->scale);
+      if (!e.time.scale)
+        throw InputError({{}, 0, 0, "--scale"}, "expected 1/N or a number in (0, 1], got '" + opt->scale + "'");
+    }
+    e.time.seconds = opt->seconds;
+    e.time.queue = *parse_name(kQueueModes, opt->queue);
+    e.time.congestion = opt->congestion;
+    if (timeout->count() > 0) e.time.timeout = opt->timeout;
+    e.time.tolerance = opt->tolerance;
+    e.time.ring_steps = opt->ring_steps;
     e.stop = &g_stop;
     EmulateReport report;
     try {

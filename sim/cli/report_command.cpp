@@ -1,5 +1,7 @@
 #include <memory>
+#include <vector>
 
+#include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
@@ -12,11 +14,13 @@ namespace ecmpsim::cli {
 
 namespace {
 
-const ScenarioSpec* find_ecmp(const Spec& spec, const std::string& name) {
+// The ECMP scenarios whose seeds the report sweeps: the one named, or every one.
+std::vector<const ScenarioSpec*> swept_scenarios(const Spec& spec, const std::string& name) {
+  std::vector<const ScenarioSpec*> out;
   for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routing == RoutingKind::Ecmp && (name.empty() || s.name == name)) return &s;
-  if (!name.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no ECMP scenario named '" + name + "'");
-  return nullptr;
+    if (s.routing == RoutingKind::Ecmp && (name.empty() || s.name == name)) out.push_back(&s);
+  if (!name.empty() && out.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no ECMP scenario named '" + name + "'");
+  return out;
 }
 
 // run_all() returns one result per scenario, in the spec's order.
@@ -30,6 +34,7 @@ Action add_report_command(CLI::App& app) {
   struct Options {
     Limits limits;
     std::string config, out = "report.html", seeds = "0:1000", scenario;
+    std::vector<std::string> emulation;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
@@ -39,26 +44,33 @@ Action add_report_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
       ->capture_default_str();
-  sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default the first");
+  sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default every one, each on its own");
+  sub->add_option("--emulation", opt->emulation,
+                  "JSON of `ecmpsim emulate --measure-time --format json` runs, shown measured beside predicted "
+                  "(repeat or separate with commas)")
+      ->delimiter(',');
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
+    std::vector<EmulationRun> emulation;
+    for (const std::string& file : opt->emulation)
+      emulation.push_back(parse_emulation(file, read_input_file(file, {{}, 0, 0, "--emulation"}, file)));
     const Simulation sim(load_spec(path, opt->limits));
     const auto results = sim.run_all();
-    const ScenarioSpec* ecmp = find_ecmp(sim.spec(), opt->scenario);
-    SeedSweep dist;
-    ReportInput in{&sim, &results, nullptr, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds};
-    if (ecmp) {
-      dist = sweep_seeds(sim.spec(), *ecmp, seeds, default_threads());
-      in.sweep = &dist;
-    }
+    // Each ECMP scenario's seeds on their own: one distribution per scenario.
+    const std::vector<const ScenarioSpec*> ecmp = swept_scenarios(sim.spec(), opt->scenario);
+    std::vector<SeedSweep> dists;
+    for (const ScenarioSpec* s : ecmp) dists.push_back(sweep_seeds(sim.spec(), *s, seeds, default_threads()));
+    ReportInput in{&sim, &results, dists, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds};
     FlowTracerComparison cmp;
     const ScenarioSpec* stat = nullptr;
     for (const ScenarioSpec& s : sim.spec().scenarios)
       if (!stat && s.routing == RoutingKind::Static) stat = &s;
-    if (ecmp && stat) {
-      cmp = compare_flowtracer(dist, result_of(results, sim.spec(), *ecmp), result_of(results, sim.spec(), *stat));
-      cmp.alternatives = alternatives(sim, *ecmp);
+    if (!emulation.empty()) in.emulation = &emulation;
+    if (!ecmp.empty() && stat) {
+      cmp = compare_flowtracer(dists.front(), result_of(results, sim.spec(), *ecmp.front()),
+                               result_of(results, sim.spec(), *stat));
+      cmp.alternatives = alternatives(sim, *ecmp.front());
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);

@@ -46,7 +46,7 @@ Action add_reproduce_command(CLI::App& app) {
     cmp.alternatives = alternatives(sim, ecmp);
     std::string command = "ecmpsim reproduce --seeds " + opt->seeds;
     if (!opt->config.empty()) command += " --config " + opt->config;
-    const ReportInput in{&sim, &results, &dist, &cmp, command};
+    const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
     emit(io, report_html(in), opt->out);
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;

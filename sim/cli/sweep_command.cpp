@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <pthread.h>
 #include <thread>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "sim/config/ranges.h"
 #include "sim/routing/seeds.h"
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_notes.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/sweep_stats.h"
 
@@ -30,6 +32,7 @@ struct Options {
   bool no_slowdown = false;
   std::optional<std::uint64_t> max_variants;
   bool force = false;
+  bool pooled = false;
   unsigned bins = 20;
   std::string format = "table";
   std::string out;
@@ -158,6 +161,8 @@ Action add_sweep_command(CLI::App& app) {
       ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
+  sub->add_flag("--pooled", opt->pooled,
+                "Also summarize every scenario and algorithm together (each is always summarized on its own)");
   sub->add_option("-f,--format", opt->format, "Output format: table, json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   add_out_flag(sub, opt->out, "the output");
@@ -182,8 +187,13 @@ Action add_sweep_command(CLI::App& app) {
                              : run_sweep(*sweep, 0, space.size(), threads, &control);
     }
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? 130 : 0;
-    const SweepSummary summary = summarize(run.values, opt->bins, space.axes().threshold, space.axes().metric);
-    const SweepReport report{*sweep, run, summary};
+    const SweepSpec& axes = space.axes();
+    const std::vector<SweepSummary> each = summarize_each(space, run.values, opt->bins, axes.threshold, axes.metric);
+    // Pooled over different routings, a distribution describes none of them: only on request.
+    std::optional<SweepSummary> pooled;
+    if (opt->pooled || each.size() == 1) pooled = summarize(run.values, opt->bins, axes.threshold, axes.metric);
+    const std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
+    const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes};
     std::string text;
     if (opt->format == "json")
       text = sweep_json(report);

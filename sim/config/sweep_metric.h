@@ -13,9 +13,9 @@ namespace ecmpsim {
 
 // Over flows per switch-to-switch link (as `ecmpsim run`), plus the flow
 // model's predicted slowdown of all flows against their ideal time.
+// A variant's values hold these first, then a bus bandwidth per job (sim/sweep/value_table.h).
 enum class SweepMetric : std::uint8_t { Fim, MaxMean, Cov, Jain, MaxFlows, Slowdown };
 inline constexpr std::size_t kSweepMetrics = 6;
-using SweepValues = std::array<double, kSweepMetrics>;
 
 inline constexpr std::array<Named<SweepMetric>, kSweepMetrics> kSweepMetricNames{
     {{SweepMetric::Fim, "fim"},

@@ -1,5 +1,6 @@
 // The `emulate` driver (scenario and hash resolution, build, measure,
-// compare) and its table and JSON writers.
+// compare) and its table and JSON writers; emulate_time.cpp holds the
+// --measure-time steps and emulate_time_output.cpp their writers.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include "hashing/hasher.h"
 #include "sim/config/overrides.h"
 #include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_time.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/next_link.h"
 #include "sim/base/text.h"
@@ -23,15 +25,16 @@ bool is_linux(const std::string& algo) {
   return a != nullptr && (a->layout == hashing::KeyLayout::LinuxL3 || a->layout == hashing::KeyLayout::LinuxL4);
 }
 
+// The scenario named, ECMP or static; by default the first ECMP one.
 const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, const char* flag) {
   for (const ScenarioSpec& s : spec.scenarios) {
     const bool plain_ecmp = s.routing == RoutingKind::Ecmp && s.sports == SportPlan::Workload;
     if (name.empty() ? !plain_ecmp : s.name != name) continue;
-    if (s.routing != RoutingKind::Ecmp)
+    if (s.routing != RoutingKind::Ecmp && s.routing != RoutingKind::Static)
       throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " +
                                              std::string(name_of(kRoutingKinds, s.routing)) +
-                                             "; emulate needs an ECMP scenario");
-    if (!plain_ecmp)
+                                             "; emulate needs an ECMP or static scenario");
+    if (s.routing == RoutingKind::Ecmp && !plain_ecmp)
       throw InputError({{}, 0, 0, flag}, "scenario '" + name +
                                              "' plans its source ports, which emulate does not replay; pick an "
                                              "ECMP scenario with the workload's ports");
@@ -49,7 +52,7 @@ ScenarioSpec as_linux(ScenarioSpec sc, const EmulateOptions& opt, std::string* n
   const bool was_linux = is_linux(h.algo);
   if (opt.hash || !was_linux) {
     const std::string algo = opt.hash.value_or("linux-l4");
-    if (!was_linux && note != nullptr)
+    if (!was_linux && note != nullptr && sc.routing == RoutingKind::Ecmp)
       *note = "the scenario hashes with " + h.algo + ", which Linux cannot; emulated and predicted as " + algo +
               " with hash-threshold selection";
     h.algo = algo;
@@ -61,21 +64,9 @@ ScenarioSpec as_linux(ScenarioSpec sc, const EmulateOptions& opt, std::string* n
   return sc;
 }
 
-// "#k" for the k-th of several parallel cables (as `down` and `weights` count them), else "".
-std::string parallel_suffix(const Fabric& f, LinkId l) {
-  const Link& link = f.link(l);
-  std::size_t index = 0, parallel = 0;
-  for (LinkId o : f.out_links(link.from))
-    if (f.link(o).to == link.to) {
-      if (o == l) index = parallel;
-      ++parallel;
-    }
-  return parallel > 1 ? "#" + std::to_string(index) : "";
-}
-
 // A cable as `down` and `weights` name it: "a-b" or "a-b#k".
 std::string cable_name(const Fabric& f, LinkId l) {
-  return f.node(f.link(l).from).name + "-" + f.node(f.link(l).to).name + parallel_suffix(f, l);
+  return f.node(f.link(l).from).name + "-" + f.node(f.link(l).to).name + f.cable_suffix(l);
 }
 
 std::string seeds_text(const std::vector<KernelHash>& k) {
@@ -97,7 +88,7 @@ json path_json(const Fabric& f, std::span<const LinkId> p) {
 std::string path_text(const Fabric& f, std::span<const LinkId> p) {
   if (p.empty()) return "(none)";
   std::string out = f.node(f.link(p.front()).from).name;
-  for (LinkId l : p) out += " >" + parallel_suffix(f, l) + " " + f.node(f.link(l).to).name;
+  for (LinkId l : p) out += " >" + f.cable_suffix(l) + " " + f.node(f.link(l).to).name;
   return out;
 }
 
@@ -129,6 +120,38 @@ std::vector<ObservedHop> observed_hops(const Fabric& fabric, const EqualCostSets
   return out;
 }
 
+// The methods asked for, in order; with --measure-time the packets method
+// first, whose paths the timed flows take.
+void measure(const Simulation& sim, const EmulateOptions& opt, EmulatedFabric& emu, EmulateReport& r) {
+  std::vector<EmulateMethod> methods = opt.methods;
+  if (opt.time.enabled) {
+    std::erase(methods, EmulateMethod::Packets);
+    methods.insert(methods.begin(), EmulateMethod::Packets);
+  }
+  for (EmulateMethod m : methods) {
+    r.measurements.push_back(m == EmulateMethod::Packets ? emu.measure_packets(sim.flows(), opt.packets_per_flow)
+                                                         : emu.measure_route_get(sim.flows()));
+    r.comparisons.push_back(compare(r.predicted, r.measurements.back(), r.metric_links));
+  }
+}
+
+std::string result_text(const EmulateReport& r) {
+  bool paths = !r.comparisons.empty();
+  for (const auto& c : r.comparisons) paths = paths && c.agree();
+  std::string out = paths ? "AGREE: the kernel forwarded every flow as predicted"
+                          : "DISAGREE: the kernel and the prediction differ";
+  if (!r.time) return out;
+  const TimeReport& t = *r.time;
+  if (!t.ran()) return out + "; nothing was timed";
+  if (t.agree())
+    return out + (paths ? "; " : "; but ") + "the measured slowdown is within " + fixed(100 * t.tolerance, 0) +
+           "% of the predicted one";
+  if (t.finished < t.bytes.size()) return out + "; " + std::to_string(t.bytes.size() - t.finished) + " flows did not finish";
+  if (t.tcp_paths_checked && t.tcp_paths_agree < t.bytes.size()) return out + "; TCP left the measured paths";
+  return out + (paths ? "; but " : "; and ") + "the measured slowdown is off by " + fixed(100 * t.relative_error, 1) +
+         "% (tolerance " + fixed(100 * t.tolerance, 0) + "%)";
+}
+
 }  // namespace
 
 EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
@@ -148,11 +171,15 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   r.kernel_hash = kernel_sc.hash;
   r.predict_hash = predict_sc.hash;
 
-  // The kernel runs the scenario's failure-aware sets with its weights; the
-  // prediction is ecmpsim's trace of the (normally same) scenario.
+  // The kernel runs the scenario's failure-aware sets with its weights (or
+  // its static table); the prediction is ecmpsim's trace of the (normally
+  // same) scenario.
   const auto kernel_sets = sim.sets_for(kernel_sc);
-  const Forwarding kernel_fwd(fabric, *kernel_sets, kernel_sc, spec.source);
+  const Forwarding kernel_fwd(fabric, *kernel_sets, kernel_sc, spec.source, &sim.flows());
   r.kernel = kernel_hashes(fabric, kernel_fwd, spec.source);
+  r.is_static = kernel_fwd.is_static();
+  const std::vector<LinkId> static_next =
+      kernel_fwd.is_static() ? static_next_hops(fabric, kernel_fwd) : std::vector<LinkId>{};
   const std::vector<std::uint32_t> weight = link_weights(fabric, kernel_sc.weights);
   for (const LinkRef& d : kernel_sc.down) r.down.push_back(d.text);
   for (LinkId l = 0; l < weight.size(); l += 2)
@@ -160,17 +187,20 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   r.link_down.assign(kernel_sets->down().begin(), kernel_sets->down().end());
   for (LinkId l : sim.metric_links())
     if (!kernel_sets->is_down(l)) r.metric_links.push_back(l);
+  std::vector<std::uint8_t> built(fabric.links().size(), 1);
+  for (LinkId l = 0; l < built.size(); ++l) built[l] = !kernel_sets->is_down(l) && !kernel_sets->is_down(l ^ 1u);
 
   const auto predict_sets = sim.sets_for(predict_sc);
-  const Forwarding predict_fwd(fabric, *predict_sets, predict_sc, spec.source);
+  const Forwarding predict_fwd(fabric, *predict_sets, predict_sc, spec.source, &sim.flows());
   route_and_count(fabric, predict_fwd, sim.flows(), r.predicted);
   std::vector<double> load;
   for (LinkId l : r.metric_links) load.push_back(r.predicted.link_flows[l]);
   r.predicted_imbalance = imbalance(load);
+  if (opt.time.enabled) r.time = plan_time(sim, predict_sc, opt.time);
 
   NetnsPlan plan = [&] {
     try {
-      return plan_netns(fabric, *kernel_sets, weight, r.kernel, namespace_prefix(::getpid()));
+      return plan_netns(fabric, *kernel_sets, weight, r.kernel, namespace_prefix(::getpid()), static_next);
     } catch (const InputError& e) {
       if (!e.where().file.empty()) throw;
       SourcePos at = e.where();
@@ -184,12 +214,13 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   EmulatedFabric emu(fabric, std::move(plan), opt.stop);
   r.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (EmulateMethod m : opt.methods) {
-    r.measurements.push_back(m == EmulateMethod::Packets ? emu.measure_packets(sim.flows(), opt.packets_per_flow)
-                                                         : emu.measure_route_get(sim.flows()));
-    r.comparisons.push_back(compare(r.predicted, r.measurements.back(), r.metric_links));
-  }
+  measure(sim, opt, emu, r);
   if (!r.measurements.empty()) r.observed = observed_hops(fabric, *kernel_sets, sim.flows(), r.measurements.front().trace);
+  if (r.time && r.comparisons.front().undelivered > 0)
+    r.time->skipped = std::to_string(r.comparisons.front().undelivered) +
+                      " flows' UDP packets did not arrive: no path to time them on";
+  else if (r.time)
+    run_time(sim, emu, r.measurements.front(), built, *r.time);
   return r;
 }
 
@@ -198,8 +229,11 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   std::string out;
   out += "config    " + sim.spec().source + ", scenario '" + r.scenario + "'\n";
   if (!r.note.empty()) out += "note      " + r.note + "\n";
-  out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
-         "), " + seeds_text(r.kernel) + ", hash-threshold\n";
+  if (r.is_static)
+    out += "kernel    the static table as one /32 route per switch and destination endpoint (no multipath route)\n";
+  else
+    out += "kernel    " + r.kernel_hash.algo + " (fib_multipath_hash_policy " + std::to_string(r.kernel.front().policy) +
+           "), " + seeds_text(r.kernel) + ", hash-threshold\n";
   if (!r.weights.empty()) {
     out += "weights  ";
     for (std::size_t i = 0; i < r.weights.size(); ++i)
@@ -251,7 +285,7 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   out += "\nflows per switch-to-switch link\n" + head + "\n" + std::string(head.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
     const bool down = !r.link_down.empty() && r.link_down[l];
-    std::string line = pad_right(f.link_name(l) + parallel_suffix(f, l) + (down ? " (down)" : ""), kLabel) +
+    std::string line = pad_right(f.link_name(l) + (down ? " (down)" : ""), kLabel) +
                        pad_left(std::to_string(r.predicted.link_flows[l]), kCol);
     for (const auto& m : r.measurements) {
       const bool same = m.trace.link_flows[l] == r.predicted.link_flows[l];
@@ -275,8 +309,8 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
       out += "      " + pad_right(std::string(method_name(m.method)), 9) + " " + path_text(f, m.trace.path(i)) + "\n";
   }
   if (differ > 10) out += "  ... and " + std::to_string(differ - 10) + " more\n";
-  out += std::string("\nresult    ") + (r.agree() ? "AGREE: the kernel forwarded every flow as predicted"
-                                                 : "DISAGREE: the kernel and the prediction differ") + "\n";
+  if (r.time) out += time_table(sim, *r.time);
+  out += "\nresult    " + result_text(r) + "\n";
   return out;
 }
 
@@ -288,6 +322,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   if (!r.note.empty()) doc["note"] = r.note;
   json seeds = json::object();
   for (std::uint32_t s = 0; s < r.kernel.size(); ++s) seeds[f.node(f.switches()[s]).name] = r.kernel[s].seed;
+  doc["routing"] = r.is_static ? "static" : "ecmp";
   doc["kernel"] = {{"algo", r.kernel_hash.algo},
                    {"fib_multipath_hash_policy", r.kernel.front().policy},
                    {"fib_multipath_hash_seed", seeds}};
@@ -313,6 +348,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   doc["fim_measured"] = r.comparisons.empty() ? 0.0 : r.comparisons.front().measured.fim;
   doc["fim_predicted"] = r.predicted_imbalance.fim;
   doc["agree"] = r.agree();
+  if (r.time) add_time_json(*r.time, doc);
   json methods = json::array();
   for (std::size_t i = 0; i < r.measurements.size(); ++i) {
     const auto& c = r.comparisons[i];
@@ -350,6 +386,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
     }
     // Per link, so it tells parallel cables apart where the node lists cannot.
     row["agree"] = agree;
+    if (r.time) row.update(flow_time_json(*r.time, i));
     flows_out.push_back(std::move(row));
   }
   doc["flow_paths"] = std::move(flows_out);

@@ -29,6 +29,48 @@ std::string mac_of(LinkId l) {
 
 std::string cidr(std::uint32_t ip, std::uint8_t len) { return format_ipv4(ip) + "/" + std::to_string(len); }
 
+using Prefixes = std::vector<std::vector<std::pair<std::uint32_t, std::uint8_t>>>;
+
+// Switch s's legacy multipath route to every other ToR's prefixes.
+std::string multipath_routes(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
+                             const NetnsPlan& p, const Prefixes& prefixes, std::uint32_t s) {
+  std::string b;
+  for (std::uint32_t t = 0; t < fabric.tors().size(); ++t) {
+    const std::uint32_t g = sets.group(s, t);
+    if (g == EqualCostSets::kNoGroup) continue;
+    const auto members = sets.members(g);
+    // Next hops in the order of the equal-cost set: hash-threshold gives
+    // member i the i-th slice of the hash space, in the kernel as in ecmpsim.
+    std::string via;
+    for (LinkId m : members) {
+      via += members.size() > 1 ? " nexthop" : "";
+      via += " via " + format_ipv4(p.addr[m ^ 1u]) + " dev " + p.ifname[m];
+      if (members.size() == 1) continue;
+      if (weight[m] < 1 || weight[m] > kMaxKernelWeight)
+        throw InputError({{}, 0, 0, "weights"},
+                         "link " + fabric.link_name(m) + " has weight " + std::to_string(weight[m]) +
+                             "; a Linux multipath route carries next-hop weights 1.." +
+                             std::to_string(kMaxKernelWeight));
+      via += " weight " + std::to_string(weight[m]);
+    }
+    for (const auto& [pfx, len] : prefixes[t]) b += "route add " + cidr(pfx, len) + via + "\n";
+  }
+  return b;
+}
+
+// Switch s's static table: one /32 per endpoint it does not deliver itself.
+std::string static_routes(const Fabric& fabric, const NetnsPlan& p, std::span<const LinkId> next, std::uint32_t s) {
+  std::string b;
+  const std::size_t endpoints = fabric.endpoints().size();
+  for (std::uint32_t e = 0; e < endpoints; ++e) {
+    const LinkId l = next[s * endpoints + e];
+    if (l == kNone) continue;
+    b += "route add " + cidr(fabric.node(fabric.endpoint_node(e)).ip, 32) + " via " + format_ipv4(p.addr[l ^ 1u]) +
+         " dev " + p.ifname[l] + "\n";
+  }
+  return b;
+}
+
 }  // namespace
 
 std::vector<KernelHash> kernel_hashes(const Fabric& fabric, const Forwarding& fwd, const std::string& source) {
@@ -52,6 +94,28 @@ std::vector<KernelHash> kernel_hashes(const Fabric& fabric, const Forwarding& fw
     k.seed = h.seed;
     out.push_back(k);
   }
+  return out;
+}
+
+std::vector<LinkId> static_next_hops(const Fabric& fabric, const Forwarding& fwd) {
+  const std::size_t endpoints = fabric.endpoints().size();
+  std::vector<LinkId> out(fabric.switches().size() * endpoints, kNone);
+  for (std::uint32_t s = 0; s < fabric.switches().size(); ++s)
+    for (std::uint32_t e = 0; e < endpoints; ++e) {
+      if (fabric.tor_of_switch(s) == fabric.tor_of(e)) continue;
+      LinkId& next = out[s * endpoints + e];
+      // The answer for every source this fabric has: one unless a route names a source.
+      for (std::uint32_t from = 0; from < endpoints; ++from) {
+        const LinkId l = fwd.static_next(s, e, fabric.node(fabric.endpoint_node(from)).ip);
+        if (from == 0) next = l;
+        if (l == next) continue;
+        const auto origin = fwd.route_origin(s, e, fabric.node(fabric.endpoint_node(from)).ip);
+        throw InputError(origin.value_or(SourcePos{fwd.source(), 0, 0, "routes"}),
+                         "switch '" + fabric.node(fabric.switches()[s]).name + "' routes " +
+                             fabric.node(fabric.endpoint_node(e)).name +
+                             " by source; emulate installs destination routes only");
+      }
+    }
   return out;
 }
 
@@ -84,7 +148,8 @@ long namespace_owner(const std::string& name) {
 }
 
 NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
-                     std::span<const KernelHash> kernel, const std::string& prefix) {
+                     std::span<const KernelHash> kernel, const std::string& prefix,
+                     std::span<const LinkId> static_next) {
   const auto nodes = fabric.nodes();
   const auto links = fabric.links();
   if (links.size() >= (1u << (32 - kLinkPoolLen)))
@@ -157,26 +222,10 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
                            {"net.ipv4.fib_multipath_use_neigh", "0"},
                            {"net.ipv4.fib_multipath_hash_policy", std::to_string(kernel[s].policy)},
                            {"net.ipv4.fib_multipath_hash_seed", std::to_string(kernel[s].seed)}});
-    for (std::uint32_t t = 0; t < fabric.tors().size(); ++t) {
-      const std::uint32_t g = sets.group(s, t);
-      if (g == EqualCostSets::kNoGroup) continue;
-      const auto members = sets.members(g);
-      // Next hops in the order of the equal-cost set: hash-threshold gives
-      // member i the i-th slice of the hash space, in the kernel as in ecmpsim.
-      std::string via;
-      for (LinkId m : members) {
-        via += members.size() > 1 ? " nexthop" : "";
-        via += " via " + format_ipv4(p.addr[m ^ 1u]) + " dev " + p.ifname[m];
-        if (members.size() == 1) continue;
-        if (weight[m] < 1 || weight[m] > kMaxKernelWeight)
-          throw InputError({{}, 0, 0, "weights"},
-                           "link " + fabric.link_name(m) + " has weight " + std::to_string(weight[m]) +
-                               "; a Linux multipath route carries next-hop weights 1.." +
-                               std::to_string(kMaxKernelWeight));
-        via += " weight " + std::to_string(weight[m]);
-      }
-      for (const auto& [pfx, len] : prefixes[t]) b += "route add " + cidr(pfx, len) + via + "\n";
-    }
+    if (static_next.empty())
+      b += multipath_routes(fabric, sets, weight, p, prefixes, s);
+    else
+      b += static_routes(fabric, p, static_next, s);
   }
   return p;
 }

@@ -27,6 +27,13 @@ struct KernelHash {
 // hash-threshold selection, offset 0 and a non-zero seed.
 std::vector<KernelHash> kernel_hashes(const Fabric& fabric, const Forwarding& fwd, const std::string& source);
 
+// A static scenario as kernel routes: per switch (dense index) and destination
+// endpoint, row-major, the one link the table sends it on; kNone where the
+// switch is the endpoint's own ToR (its connected route delivers). Throws
+// InputError when a switch's choice depends on the packet's source (a
+// source-qualified route), which a destination route cannot express.
+std::vector<LinkId> static_next_hops(const Fabric& fabric, const Forwarding& fwd);
+
 // Transit links are numbered from 100.64.0.0/10 (RFC 6598 shared space): the
 // from-end of directed link l gets pool + l, so each cable is a /31.
 inline constexpr std::uint32_t kLinkPool = 0x64400000;  // 100.64.0.0
@@ -56,9 +63,12 @@ inline constexpr std::uint32_t kMaxKernelWeight = 256;
 // `kernel` holds one entry per switch (dense switch index); `weight` one WCMP
 // weight per directed link (sim/fabric/failures.h link_weights). Cables the sets were
 // computed without (sets.down()) are not built. Throws InputError for a
-// multipath member weighted above kMaxKernelWeight.
+// multipath member weighted above kMaxKernelWeight. With `static_next`
+// (static_next_hops) the switches get one /32 route per destination endpoint
+// instead of the multipath routes of the equal-cost sets.
 NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<const std::uint32_t> weight,
-                     std::span<const KernelHash> kernel, const std::string& prefix);
+                     std::span<const KernelHash> kernel, const std::string& prefix,
+                     std::span<const LinkId> static_next = {});
 
 // "es<pid>-": short, so names stay readable; the pid says which process owns them.
 std::string namespace_prefix(long pid);

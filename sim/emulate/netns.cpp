@@ -93,19 +93,58 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   return r;
 }
 
-std::string ip_batch(const std::string& ns, const std::string& commands, bool json, bool force) {
-  std::vector<std::string> argv{"ip"};
+namespace {
+// `tool [-n ns] flags... -batch -` over `commands`; throws with the tool's
+// first line of stderr unless `force`.
+std::string batch(const std::string& tool, const std::string& ns, std::vector<std::string> flags,
+                  const std::string& commands, bool force) {
+  std::vector<std::string> argv{tool};
   if (!ns.empty()) argv.insert(argv.end(), {"-n", ns});
-  if (json) argv.push_back("-json");
-  if (force) argv.push_back("-force");
+  argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {"-batch", "-"});
   ProcessResult r = run_process(argv, commands);
   if (r.status != 0 && !force) {
     std::string msg = r.err.substr(0, r.err.find('\n'));
-    throw std::runtime_error("ip" + (ns.empty() ? std::string() : " -n " + ns) + " -batch failed (exit " +
+    throw std::runtime_error(tool + (ns.empty() ? std::string() : " -n " + ns) + " -batch failed (exit " +
                              std::to_string(r.status) + "): " + msg);
   }
   return std::move(r.out);
+}
+}  // namespace
+
+std::string ip_batch(const std::string& ns, const std::string& commands, bool json, bool force) {
+  std::vector<std::string> flags;
+  if (json) flags.push_back("-json");
+  if (force) flags.push_back("-force");
+  return batch("ip", ns, std::move(flags), commands, force);
+}
+
+std::string tc_batch(const std::string& ns, const std::string& commands, bool stats) {
+  return batch("tc", ns, stats ? std::vector<std::string>{"-s"} : std::vector<std::string>{}, commands, false);
+}
+
+std::map<std::string, ClassStats> parse_class_stats(const std::string& text) {
+  // "class htb 1:1f parent 1:1 ... \n Sent 1514 bytes 1 pkt (dropped 0, overlimits ...".
+  std::map<std::string, ClassStats> out;
+  std::istringstream in(text);
+  std::string line, id;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string w0, w1, w2;
+    words >> w0 >> w1 >> w2;
+    if (w0 == "class") {
+      id = w2;
+      continue;
+    }
+    if (w0 != "Sent" || id.empty()) continue;
+    ClassStats s;
+    std::string unit, pkt, dropped;
+    std::istringstream rest(line);
+    rest >> w0 >> s.bytes >> unit >> s.packets >> pkt >> dropped >> s.dropped;
+    out[id] = s;
+    id.clear();
+  }
+  return out;
 }
 
 std::vector<std::string> list_namespaces() {

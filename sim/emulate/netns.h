@@ -24,6 +24,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
 // std::runtime_error carrying ip's stderr when it fails (unless `force`).
 std::string ip_batch(const std::string& ns, const std::string& commands, bool json = false, bool force = false);
 
+// `tc [-n ns] [-s] -batch -`, failing as ip_batch does.
+std::string tc_batch(const std::string& ns, const std::string& commands, bool stats = false);
+
+// What an HTB class sent, from `tc -s class show` text (tc prints no JSON for HTB classes).
+struct ClassStats {
+  std::uint64_t bytes = 0, packets = 0, dropped = 0;
+};
+// Keyed by the class id as tc prints it ("1:1f").
+std::map<std::string, ClassStats> parse_class_stats(const std::string& text);
+
 // Names of the namespaces under /run/netns.
 std::vector<std::string> list_namespaces();
 

@@ -164,4 +164,19 @@ void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, c
                                   fabric.node(origin).name);
 }
 
+std::string Fabric::link_name(LinkId l) const {
+  return nodes_[links_[l].from].name + "->" + nodes_[links_[l].to].name + cable_suffix(l);
+}
+
+std::string Fabric::cable_suffix(LinkId l) const {
+  const Link& link = links_[l];
+  std::size_t index = 0, parallel = 0;
+  for (LinkId o : out_links(link.from))
+    if (links_[o].to == link.to) {
+      if (o == l) index = parallel;
+      ++parallel;
+    }
+  return parallel > 1 ? "#" + std::to_string(index) : "";
+}
+
 }  // namespace ecmpsim

@@ -104,7 +104,13 @@ class Fabric {
     return {out_.data() + out_begin_[n], out_.data() + out_begin_[n + 1]};
   }
 
-  std::string link_name(LinkId l) const { return nodes_[links_[l].from].name + "->" + nodes_[links_[l].to].name; }
+  // A link's id in every output, and a name `down` and `weights` accept for
+  // its cable (sim/fabric/failures.h): "from->to", plus cable_suffix(l).
+  std::string link_name(LinkId l) const;
+  // "#k" when the link is the k-th (from 0, in creation order) of several
+  // parallel cables between its two nodes, "" for the only one. Both
+  // directions of a cable get the same k.
+  std::string cable_suffix(LinkId l) const;
 
  private:
   std::vector<Node> nodes_;

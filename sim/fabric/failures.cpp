@@ -38,7 +38,9 @@ std::vector<LinkId> resolve_cables(const Fabric& fabric, const LinkRef& ref) {
   } else {
     std::vector<std::vector<LinkId>> matches;
     for (std::size_t dash = text.find('-'); dash != std::string_view::npos; dash = text.find('-', dash + 1)) {
-      const NodeId a = fabric.find(text.substr(0, dash)), b = fabric.find(text.substr(dash + 1));
+      // "a-b", or "a->b" as every output names a link (Fabric::link_name).
+      const std::size_t b_at = dash + 1 < text.size() && text[dash + 1] == '>' ? dash + 2 : dash + 1;
+      const NodeId a = fabric.find(text.substr(0, dash)), b = fabric.find(text.substr(b_at));
       if (a == kNone || b == kNone) continue;
       auto c = cables_between(fabric, a, b);
       if (!c.empty()) matches.push_back(std::move(c));

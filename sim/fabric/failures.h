@@ -1,6 +1,9 @@
 // Naming cables and switches in a fabric: "leaf0-spine1" (every parallel
 // cable between the two), "leaf0-spine1#2" (the third, counting from 0),
-// "spine2" (every cable of the switch). Used by `down` and `weights`.
+// "spine2" (every cable of the switch). "->" may stand for "-", so the id
+// every output gives a link (Fabric::link_name: "leaf0->spine1", with "#k"
+// when the pair has parallel cables) names exactly that link's cable. Used
+// by `down` and `weights`.
 #pragma once
 
 #include <cstdint>

@@ -92,6 +92,14 @@ double slowdown_of(Seconds completion, Seconds ideal) noexcept {
   return std::isfinite(s) ? std::round(s * 1e12) / 1e12 : s;
 }
 
+Gbps algbw_of(const JobInfo& job, Seconds completion) noexcept {
+  return Gbps{completion.value > 0 ? static_cast<double>(job.message.value) * 8e-9 / completion.value : 0};
+}
+
+Gbps busbw_of(const JobInfo& job, Seconds completion) noexcept {
+  return Gbps{algbw_of(job, completion).value * bus_factor(job.pattern, job.ranks)};
+}
+
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
                    std::span<const Seconds> job_ideal, Seconds all_ideal) {
   Prediction p;
@@ -111,10 +119,8 @@ Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::s
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     JobPrediction& jp = p.jobs[j];
     finish(jp, job_ideal[j]);
-    if (jp.completion.value > 0) {
-      jp.algbw = Gbps{static_cast<double>(jobs[j].message.value) * 8e-9 / jp.completion.value};
-      jp.busbw = Gbps{jp.algbw.value * bus_factor(jobs[j].pattern, jobs[j].ranks)};
-    }
+    jp.algbw = algbw_of(jobs[j], jp.completion);
+    jp.busbw = busbw_of(jobs[j], jp.completion);
     if (first || jp.busbw < p.all.busbw) {
       p.all.algbw = jp.algbw;
       p.all.busbw = jp.busbw;

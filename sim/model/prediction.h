@@ -89,6 +89,12 @@ struct Prediction {
 // is nothing to send (completion 0).
 double slowdown_of(Seconds completion, Seconds ideal) noexcept;
 
+// nccl-tests' algbw = S / t and busbw = algbw * bus_factor of a job that
+// completes in `completion` (0 for a job that sends nothing). The one formula
+// of run's prediction and of every sweep variant.
+Gbps algbw_of(const JobInfo& job, Seconds completion) noexcept;
+Gbps busbw_of(const JobInfo& job, Seconds completion) noexcept;
+
 // jobs and job_ideal are indexed by job id; all_ideal is the bound of all flows.
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
                    std::span<const Seconds> job_ideal, Seconds all_ideal);

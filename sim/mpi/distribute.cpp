@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -36,17 +38,32 @@ Layout layout_of(const Session& s, int local) {
   return l;
 }
 
-// Rank 0: the finished prefix, from every rank's (begin, finished) pairs.
-std::uint64_t finished_prefix(std::span<const std::uint64_t> pairs, std::uint64_t total, std::uint64_t chunk) {
-  const std::uint64_t chunks = total / chunk + (total % chunk != 0);
-  std::vector<std::uint64_t> finished(chunks, ~0ULL);  // ~0: never claimed or never evaluated
-  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) finished[pairs[i] / chunk] = pairs[i + 1];
+// Rank 0: the finished prefix, from every rank's (begin, end, finished)
+// triples. Chunks were claimed from one counter, so sorted by begin they tile
+// [0, claimed); the prefix ends at the first chunk finished in part or never
+// recorded (claimed by a rank that then stopped).
+std::uint64_t finished_prefix(std::span<const std::uint64_t> triples, std::uint64_t total) {
+  std::vector<std::array<std::uint64_t, 3>> chunks;
+  for (std::size_t i = 0; i + 2 < triples.size(); i += 3) chunks.push_back({triples[i], triples[i + 1], triples[i + 2]});
+  std::sort(chunks.begin(), chunks.end());
   std::uint64_t prefix = 0;
-  for (std::uint64_t k = 0; k < chunks && finished[k] != ~0ULL; ++k) {
-    prefix += finished[k];
-    if (finished[k] < std::min(total, (k + 1) * chunk) - k * chunk) break;
+  for (const auto& [begin, end, finished] : chunks) {
+    if (begin != prefix) break;
+    prefix += finished;
+    if (finished < end - begin) break;
   }
-  return prefix;
+  return std::min(prefix, total);
+}
+
+// The next claim of a rank whose last chunk of `last` indices took `took`.
+std::uint64_t next_claim(const Chunking& c, std::uint64_t last, std::chrono::nanoseconds took,
+                         std::uint64_t left, int ranks, std::uint64_t max_chunk) {
+  if (c.target.count() == 0) return std::clamp<std::uint64_t>(c.first, 1, max_chunk);
+  std::uint64_t size = last;
+  if (took < c.target / 2) size = last * 2;
+  else if (took > c.target * 2) size = last / 2;
+  const std::uint64_t share = left / (4 * static_cast<std::uint64_t>(std::max(1, ranks)));
+  return std::clamp<std::uint64_t>(std::min(size, std::max(c.first, share)), 1, max_chunk);
 }
 
 }  // namespace
@@ -60,16 +77,16 @@ Session::Session(int& argc, char**& argv) {
 
 Session::~Session() { MPI_Finalize(); }
 
-std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, std::uint64_t chunk,
+std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, Chunking chunking,
                          std::span<double> out, const ChunkFn& evaluate, const std::atomic<bool>* stop,
                          const ProgressFn& progress) {
   const bool root = session.rank() == 0;
   if (!same_on_every_rank(session, total) || !same_on_every_rank(session, stride))
     throw std::invalid_argument("MPI: distribute: the ranks were given different index spaces");
-  check(MPI_Bcast(&chunk, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  chunk = std::clamp<std::uint64_t>(chunk, 1, std::max<std::uint64_t>(total, 1));
-  if (stride == 0 || chunk > static_cast<std::uint64_t>(INT_MAX) / stride)
-    throw std::invalid_argument("MPI: distribute: a chunk's values must fit one MPI_Put");
+  if (stride == 0) throw std::invalid_argument("MPI: distribute: no values per index");
+  // A chunk's values travel in one MPI_Put, whose count is an int.
+  const std::uint64_t max_chunk = static_cast<std::uint64_t>(INT_MAX) / stride;
+  std::uint64_t chunk = std::clamp<std::uint64_t>(chunking.first, 1, max_chunk);
   if (root && (out.size() % stride != 0 || out.size() / stride != total))
     throw std::invalid_argument("MPI: distribute: the output holds total * stride values");
 
@@ -89,7 +106,7 @@ std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_
   MPI_Win_lock_all(0, control);
   if (!alone) MPI_Win_lock_all(0, data);
 
-  std::vector<std::uint64_t> pairs;  // (begin, finished) of every chunk this rank evaluated
+  std::vector<std::uint64_t> triples;  // (begin, end, finished) of every chunk this rank evaluated
   std::vector<double> values;
   std::exception_ptr error;
   std::uint64_t unreported = 0;      // finished by this rank since its last claim
@@ -115,12 +132,15 @@ std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_
     const std::uint64_t begin = seen[kNext], end = std::min(total, begin + chunk);
     values.assign((end - begin) * stride, 0.0);
     std::uint64_t finished = 0;
+    const auto start = std::chrono::steady_clock::now();
     try {
       finished = std::min(end - begin, evaluate(begin, end, values));
     } catch (...) {
       error = std::current_exception();
     }
-    pairs.insert(pairs.end(), {begin, finished});
+    triples.insert(triples.end(), {begin, end, finished});
+    chunk = next_claim(chunking, chunk, std::chrono::steady_clock::now() - start, total - end, session.size(),
+                       max_chunk);
     if (finished > 0 && alone) {
       std::copy_n(values.begin(), finished * stride, out.begin() + static_cast<std::ptrdiff_t>(begin * stride));
     } else if (finished > 0) {
@@ -147,12 +167,12 @@ std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_
   MPI_Win_unlock_all(control);
   MPI_Win_free(&control);
 
-  const Layout layout = layout_of(session, static_cast<int>(pairs.size()));
+  const Layout layout = layout_of(session, static_cast<int>(triples.size()));
   std::vector<std::uint64_t> all(layout.total);
-  check(MPI_Gatherv(pairs.data(), static_cast<int>(pairs.size()), MPI_UINT64_T, all.data(), layout.counts.data(),
+  check(MPI_Gatherv(triples.data(), static_cast<int>(triples.size()), MPI_UINT64_T, all.data(), layout.counts.data(),
                     layout.displs.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD),
         "MPI_Gatherv");
-  std::uint64_t prefix = root ? finished_prefix(all, total, chunk) : 0;
+  std::uint64_t prefix = root ? finished_prefix(all, total) : 0;
   check(MPI_Bcast(&prefix, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
   raise_first_failure(session, error);
   return prefix;

@@ -4,10 +4,12 @@
 // Every rank, rank 0 included, claims the next chunk from a shared counter
 // (an atomic MPI_Get_accumulate on a window exposed by rank 0), so ranks that
 // draw cheap chunks simply claim more of them, and puts the chunk's values at
-// their place in rank 0's output (MPI_Put). A chunk's values are a pure
-// function of its indices, so the collected array is the same for any number
-// of ranks, chunk size or claim order: rank 0 holds exactly what one process
-// computes.
+// their place in rank 0's output (MPI_Put). Each rank sizes its chunks by
+// time (Chunking), so a claim costs nothing against its chunk while progress
+// and a stop still show within a second, however costly an index is. A
+// chunk's values are a pure function of its indices, so the collected array
+// is the same for any number of ranks, chunk sizes or claim order: rank 0
+// holds exactly what one process computes.
 //
 // A stop (a rank's stop flag, or a chunk finished only in part) is announced
 // in the same window: no rank claims another chunk, and the result is the
@@ -15,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -47,14 +50,24 @@ using ChunkFn = std::function<std::uint64_t(std::uint64_t begin, std::uint64_t e
 // ranks had finished by their last claims (for a progress bar).
 using ProgressFn = std::function<void(std::uint64_t others_finished)>;
 
+// How a rank sizes its claims: `first` indices, then, with a non-zero
+// `target`, towards that time per chunk (doubling while a chunk takes under
+// half of it, halving while over twice it) and at most a quarter of the
+// indices left per rank, so the ranks finish together; with a zero target,
+// always `first`. Never more than one MPI_Put can carry.
+struct Chunking {
+  std::uint64_t first = 1;
+  std::chrono::nanoseconds target{0};
+};
+
 // Collective: every rank calls it with the same total and stride (else every
-// rank throws std::invalid_argument); rank 0's chunk is used. On
+// rank throws std::invalid_argument). On
 // rank 0, `out` has total*stride elements and receives the values in index
 // order; elsewhere it is empty. Returns, on every rank, the length of the
 // finished prefix: total, unless a rank stopped (`stop` set when it was about
 // to claim, or a chunk finished in part). If `evaluate` throws on some rank,
 // every rank stops and then throws (see raise_first_failure).
-std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, std::uint64_t chunk,
+std::uint64_t distribute(const Session& session, std::uint64_t total, std::size_t stride, Chunking chunking,
                          std::span<double> out, const ChunkFn& evaluate, const std::atomic<bool>* stop = nullptr,
                          const ProgressFn& progress = {});
 

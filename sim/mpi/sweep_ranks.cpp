@@ -5,27 +5,24 @@
 
 namespace ecmpsim::mpi {
 
-static_assert(sizeof(SweepValues) == kSweepMetrics * sizeof(double), "SweepValues travel as doubles");
-
-std::uint64_t sweep_chunk(std::uint64_t variants, int ranks, unsigned threads) {
-  const std::uint64_t per_rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(ranks) * 32);
-  const std::uint64_t t = std::max(1u, threads);
-  return std::clamp<std::uint64_t>(variants / per_rank + (variants % per_rank != 0), 64 * t, 16384 * t);
+Chunking sweep_chunking(unsigned threads, const SweepControl& control) {
+  return {std::max(1u, threads), control.chunk_target};
 }
 
 SweepRun run_sweep_on_ranks(const Session& session, const Sweep& sweep, unsigned threads, SweepControl& control) {
   const std::uint64_t total = sweep.space().size();
   const bool root = session.rank() == 0;
   SweepRun run;
+  run.values = ValueTable(sweep.base().jobs().size());
+  const std::size_t width = run.values.width();  // a row travels as `width` doubles
   if (root) run.values.resize(total);
   std::uint64_t others = 0;  // rank 0: variants the other ranks had finished, as last seen
   const std::uint64_t done = distribute(
-      session, total, kSweepMetrics, sweep_chunk(total, session.size(), threads),
-      std::span<double>(reinterpret_cast<double*>(run.values.data()), run.values.size() * kSweepMetrics),
+      session, total, width, sweep_chunking(threads, control), run.values.flat(),
       [&](std::uint64_t begin, std::uint64_t end, std::span<double> out) {
         const SweepRun part = run_sweep(sweep, begin, end, threads, &control);
         run.decisions += part.decisions;
-        std::memcpy(out.data(), part.values.data(), part.done * sizeof(SweepValues));
+        std::memcpy(out.data(), part.values.data(), part.done * width * sizeof(double));
         return part.done;
       },
       &control.stop,

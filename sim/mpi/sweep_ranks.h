@@ -7,11 +7,12 @@
 
 namespace ecmpsim::mpi {
 
-// Variants per chunk: about 32 chunks per rank, so a rank that draws
-// expensive variants is caught up by the others, but at least 64 and at most
-// 16384 variants per thread, so a claim costs next to nothing against the
-// chunk and the progress on rank 0 stays current.
-std::uint64_t sweep_chunk(std::uint64_t variants, int ranks, unsigned threads);
+// How a rank claims variants: one per thread at first, then chunks sized to
+// take `control.chunk_target` (about 0.25 s), so a claim costs nothing
+// against its chunk, a rank that draws expensive variants simply claims fewer,
+// and rank 0's progress (the others' counts arrive with its claims) and a
+// stop move within a second however costly a variant is.
+Chunking sweep_chunking(unsigned threads, const SweepControl& control);
 
 // Collective: evaluates every variant of `sweep` over the ranks, `threads`
 // threads in each. On rank 0 returns what run_sweep(sweep, 0, size, ...)

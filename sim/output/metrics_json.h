@@ -20,7 +20,8 @@ Json fabric_json(const Simulation& sim);
 Json imbalance_json(const Imbalance& flows, const Imbalance& bytes);
 // {"completion_s", "ideal_s", "slowdown", "busbw_gbps", "algbw_gbps"}.
 Json prediction_json(const JobPrediction& p);
-// Every metric link: from, to, flows, bytes, and "down": true when failed.
+// Every metric link: id (Fabric::link_name, which `down` accepts), from, to,
+// flows, bytes, and "down": true when failed.
 Json links_json(const Simulation& sim, const ScenarioResult& r);
 // {"min", "mean", "p50", "p90", "p99", "max"}.
 Json summary_json(const MetricSummary& s);

@@ -61,6 +61,13 @@ json path_json(const Fabric& fabric, std::span<const LinkId> p) {
   return path;
 }
 
+// The links between a path's nodes, hop by hop: which of several parallel cables.
+json hop_links_json(const Fabric& fabric, std::span<const LinkId> p) {
+  json links = json::array();
+  for (LinkId l : p) links.push_back(fabric.link_name(l));
+  return links;
+}
+
 // A sprayed flow's paths with their shares: [{"path": [...], "share": 0.25}, ...].
 class SplitPaths {
  public:
@@ -70,7 +77,8 @@ class SplitPaths {
   json of(std::size_t f) const {
     json out = json::array();
     sprayer_.paths(ends_of(sim_.fabric(), sim_.flows(), f), [&](std::span<const LinkId> p, double share) {
-      out.push_back({{"path", path_json(sim_.fabric(), p)}, {"share", share}});
+      out.push_back(
+          {{"path", path_json(sim_.fabric(), p)}, {"links", hop_links_json(sim_.fabric(), p)}, {"share", share}});
     });
     return out;
   }
@@ -161,23 +169,28 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
   if (r.trace.split()) split.emplace(sim, *r.spec);
   json fl = json::array();
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    json path = split ? split->of(f) : path_json(sim.fabric(), r.trace.path(f));
-    fl.push_back({{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
-                  {"collective", imported ? std::string_view("imported")
-                                          : workloads::collective_name(
-                                                static_cast<workloads::Collective>(flows.collective[f]))},
-                  {"src_ip", format_ipv4(flows.src_ip[f])},
-                  {"dst_ip", format_ipv4(flows.dst_ip[f])},
-                  {"proto", flows.proto[f]},
-                  {"sport", r.sport(flows, f)},
-                  {"dport", flows.dport[f]},
-                  {"bytes", flows.bytes[f]},
-                  {"lqpn", flows.lqpn[f]},
-                  {"rqpn", flows.rqpn[f]},
-                  {"channel", flows.channel[f]},
-                  {split ? "paths" : "path", std::move(path)},
-                  {"rate_gbps", r.times.start_rate[f].value},
-                  {"finish_s", r.times.finish[f].value}});
+    json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+                {"collective", imported ? std::string_view("imported")
+                                        : workloads::collective_name(
+                                              static_cast<workloads::Collective>(flows.collective[f]))},
+                {"src_ip", format_ipv4(flows.src_ip[f])},
+                {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                {"proto", flows.proto[f]},
+                {"sport", r.sport(flows, f)},
+                {"dport", flows.dport[f]},
+                {"bytes", flows.bytes[f]},
+                {"lqpn", flows.lqpn[f]},
+                {"rqpn", flows.rqpn[f]},
+                {"channel", flows.channel[f]}};
+    if (split) {
+      row["paths"] = split->of(f);
+    } else {
+      row["path"] = path_json(sim.fabric(), r.trace.path(f));
+      row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
+    }
+    row["rate_gbps"] = r.times.start_rate[f].value;
+    row["finish_s"] = r.times.finish[f].value;
+    fl.push_back(std::move(row));
     if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
   }
   return fl;
@@ -296,7 +309,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
 
 std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   const Fabric& fabric = sim.fabric();
-  std::string out = "scenario,from,to,flows,bytes,start_gbps\n";
+  std::string out = "scenario,id,from,to,flows,bytes,start_gbps\n";
   std::vector<double> start_gbps;
   for (const auto& r : results) {
     // A link's load at time 0: the sum of the max-min start rates of its flows.
@@ -305,7 +318,8 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
       for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
-      out += r.spec->name + "," + fabric.node(link.from).name + "," + fabric.node(link.to).name + ",";
+      out += r.spec->name + "," + fabric.link_name(l) + "," + fabric.node(link.from).name + "," +
+             fabric.node(link.to).name + ",";
       if (r.trace.split())  // shares, and no start rates until the flow model splits flows
         out += format_number(r.trace.link_share[l]) + "," + format_number(r.trace.link_share_bytes[l]) + ",\n";
       else

@@ -14,14 +14,39 @@ using json = Json;
 
 constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",  "max/mean (flows)",    "CoV (flows)",
                                                 "Jain (flows)", "max flows on a link", "predicted slowdown"};
+// nccl-tests prints bus bandwidth in GB/s (10^9 bytes); the flow model's unit is Gb/s.
+constexpr double kGBperGb = 1.0 / 8;
+
+bool predicted(const SweepReport& r) { return r.sweep.space().axes().slowdown; }
 
 // The metrics the sweep computed, in SweepMetric order: all but the slowdown
 // when the flow model was off.
 std::vector<std::size_t> shown(const SweepReport& r) {
   std::vector<std::size_t> out;
   for (std::size_t k = 0; k < kSweepMetrics; ++k)
-    if (k != static_cast<std::size_t>(SweepMetric::Slowdown) || r.sweep.space().axes().slowdown) out.push_back(k);
+    if (k != static_cast<std::size_t>(SweepMetric::Slowdown) || predicted(r)) out.push_back(k);
   return out;
+}
+
+// The jobs whose busbw the sweep computed: all of them under the flow model, else none.
+std::size_t busbw_jobs(const SweepReport& r) { return predicted(r) ? r.sweep.base().jobs().size() : 0; }
+const std::string& job_name(const SweepReport& r, std::size_t j) { return r.sweep.base().jobs()[j].name; }
+
+// "busbw (Gb/s)" for the only job, "busbw NAME (Gb/s)" among several.
+std::string busbw_label(const SweepReport& r, std::size_t j, const char* unit) {
+  return "busbw " + (busbw_jobs(r) > 1 ? job_name(r, j) + " " : std::string()) + "(" + unit + ")";
+}
+
+MetricSummary scaled(MetricSummary m, double factor) {
+  for (double* v : {&m.min, &m.mean, &m.p50, &m.p90, &m.p99, &m.max, &m.histogram.lo, &m.histogram.hi}) *v *= factor;
+  return m;
+}
+
+// "scenario 'ecmp', algorithm xxh3" for combination c.
+std::string combo_name(const SweepReport& r, std::uint64_t c) {
+  const VariantSpace& space = r.sweep.space();
+  const Overrides o = space.at(space.first_of_combo(c));
+  return "scenario '" + *o.scenario + "'" + (o.algo ? ", algorithm " + *o.algo : std::string());
 }
 
 json axes_json(const VariantSpace& space) {
@@ -57,9 +82,49 @@ json values_json(const Overrides& o) {
 json variant_json(const SweepReport& r, std::uint64_t offset) {
   const std::uint64_t index = r.run.begin + offset;
   const Overrides o = r.sweep.space().at(index);
+  const auto row = r.run.values[offset];
   json m;
-  for (std::size_t k : shown(r)) m[std::string(sweep_metric_name(k))] = r.run.values[offset][k];
-  return {{"index", index}, {"values", values_json(o)}, {"metrics", m}, {"args", override_args(o)}};
+  for (std::size_t k : shown(r)) m[std::string(sweep_metric_name(k))] = row[k];
+  json v = {{"index", index}, {"values", values_json(o)}, {"metrics", m}};
+  if (busbw_jobs(r) > 0) {
+    json bw = json::array();
+    for (std::size_t j = 0; j < busbw_jobs(r); ++j)
+      bw.push_back({{"job", job_name(r, j)},
+                    {"gbps", row[busbw_column(j)]},
+                    {"GBps", row[busbw_column(j)] * kGBperGb}});
+    v["busbw"] = std::move(bw);
+  }
+  v["args"] = override_args(o);
+  return v;
+}
+
+json metric_json(const MetricSummary& m) {
+  Json one = summary_json(m);
+  one["histogram"] = {{"lo", m.histogram.lo}, {"hi", m.histogram.hi}, {"counts", m.histogram.counts}};
+  return one;
+}
+
+// The keys one summary adds to `out`: metrics, busbw, threshold, best, worst.
+void add_summary(json& out, const SweepReport& r, const SweepSummary& s) {
+  if (s.samples == 0) return;
+  json metrics;
+  for (std::size_t k : shown(r)) metrics[std::string(sweep_metric_name(k))] = metric_json(s.metrics[k]);
+  out["metrics"] = std::move(metrics);
+  if (busbw_jobs(r) > 0) {
+    json bw = json::array();
+    for (std::size_t j = 0; j < busbw_jobs(r); ++j) {
+      const MetricSummary& m = s.metrics[busbw_column(j)];
+      bw.push_back({{"job", job_name(r, j)}, {"gbps", metric_json(m)}, {"GBps", metric_json(scaled(m, kGBperGb))}});
+    }
+    out["busbw"] = std::move(bw);
+  }
+  if (s.threshold)
+    out["threshold"] = {{"metric", sweep_metric_name(s.metric)},
+                        {"value", *s.threshold},
+                        {"above", s.above},
+                        {"fraction_above", static_cast<double>(s.above) / static_cast<double>(s.samples)}};
+  out["best"] = variant_json(r, s.best);
+  out["worst"] = variant_json(r, s.worst);
 }
 
 std::string join_args(const std::vector<std::string>& args) {
@@ -67,6 +132,72 @@ std::string join_args(const std::vector<std::string>& args) {
   for (const auto& a : args) s += " " + a;
   return s;
 }
+
+std::string stats_rows(const SweepReport& r, const SweepSummary& s) {
+  std::string out = "\n" + pad_right("metric", 22);
+  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
+  out += "\n" + std::string(22 + 60, '-') + "\n";
+  auto row = [&](const std::string& label, const MetricSummary& m) {
+    out += pad_right(label, 22);
+    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
+    out += "\n";
+  };
+  for (std::size_t k : shown(r)) row(kLabels[k], s.metrics[k]);
+  for (std::size_t j = 0; j < busbw_jobs(r); ++j) {
+    row(busbw_label(r, j, "Gb/s"), s.metrics[busbw_column(j)]);
+    row(busbw_label(r, j, "GB/s"), scaled(s.metrics[busbw_column(j)], kGBperGb));
+  }
+  return out + "(percentiles: nearest rank)\n";
+}
+
+// The best and worst variants, each with the `ecmpsim run` that reproduces it.
+std::string extremes(const SweepReport& r, const SweepSummary& s) {
+  std::string out;
+  for (const auto& [label, off] : {std::pair{"best ", s.best}, std::pair{"worst", s.worst}}) {
+    const std::uint64_t index = r.run.begin + off;
+    const auto v = r.run.values[off];
+    out += "\n" + std::string(label) + "  #" + std::to_string(index);
+    for (std::size_t k : shown(r))
+      if (k != static_cast<std::size_t>(SweepMetric::Cov))
+        out += "  " + std::string(sweep_metric_name(k)) + " " +
+               fixed(v[k], k == static_cast<std::size_t>(SweepMetric::MaxFlows) ? 0 : 4);
+    for (std::size_t j = 0; j < busbw_jobs(r); ++j)
+      out += "  busbw " + (busbw_jobs(r) > 1 ? job_name(r, j) + " " : std::string()) +
+             fixed(v[busbw_column(j)], 2) + " Gb/s (" + fixed(v[busbw_column(j)] * kGBperGb, 2) + " GB/s)";
+    out += "\n       ecmpsim run " + r.sweep.base().spec().source +
+           join_args(override_args(r.sweep.space().at(index))) + "\n";
+  }
+  return out;
+}
+
+std::string histogram_text(const SweepSummary& s) {
+  const auto ranked = static_cast<std::size_t>(s.metric);
+  const Histogram& h = s.metrics[ranked].histogram;
+  std::uint64_t peak = 1;
+  for (auto c : h.counts) peak = std::max(peak, c);
+  std::string out = "\n" + std::string(kLabels[ranked]) + " histogram\n";
+  const double width = (h.hi - h.lo) / static_cast<double>(h.counts.size());
+  for (std::size_t b = 0; b < h.counts.size(); ++b) {
+    const double lo = h.lo + width * static_cast<double>(b);
+    const double hi = b + 1 == h.counts.size() ? h.hi : lo + width;
+    out += "  [" + fixed(lo, 4) + ", " + fixed(hi, 4) + (b + 1 == h.counts.size() ? "]" : ")") +
+           pad_left(std::to_string(h.counts[b]), 12) + "  " + std::string(h.counts[b] * 40 / peak, '#') + "\n";
+  }
+  return out;
+}
+
+// One summary as the table prints it: statistics, threshold, best and worst, histogram.
+std::string summary_text(const SweepReport& r, const SweepSummary& s) {
+  if (s.samples == 0) return "\n(no variants evaluated)\n";
+  std::string out = stats_rows(r, s);
+  if (s.threshold)
+    out += "\n" + std::string(sweep_metric_name(s.metric)) + " > " + format_number(*s.threshold) + ": " +
+           fixed(100.0 * static_cast<double>(s.above) / static_cast<double>(s.samples), 2) + "% of variants (" +
+           std::to_string(s.above) + ")\n";
+  return out + extremes(r, s) + histogram_text(s);
+}
+
+std::string heading(const std::string& title) { return "\n" + title + "\n" + std::string(title.size(), '=') + "\n"; }
 
 }  // namespace
 
@@ -76,36 +207,28 @@ std::string sweep_json(const SweepReport& r) {
   doc["config"] = r.sweep.base().spec().source;
   doc["axes"] = axes_json(space);
   doc["variants"] = space.size();
-  doc["samples"] = r.summary.samples;
+  doc["samples"] = r.run.values.size();
   doc["interrupted"] = r.run.interrupted;
   doc["percentiles"] = "nearest-rank";
-  doc["ranked_by"] = sweep_metric_name(r.summary.metric);
-  json metrics;
-  for (std::size_t k : shown(r)) {
-    if (r.summary.samples == 0) break;
-    const MetricSummary& m = r.summary.metrics[k];
-    Json one = summary_json(m);
-    one["histogram"] = {{"lo", m.histogram.lo}, {"hi", m.histogram.hi}, {"counts", m.histogram.counts}};
-    metrics[std::string(sweep_metric_name(k))] = std::move(one);
+  doc["ranked_by"] = sweep_metric_name(space.axes().metric);
+  doc["notes"] = std::vector<std::string>(r.notes.begin(), r.notes.end());
+  if (r.pooled != nullptr) add_summary(doc, r, *r.pooled);
+  json each = json::array();
+  for (std::uint64_t c = 0; c < r.each.size(); ++c) {
+    const Overrides o = space.at(space.first_of_combo(c));
+    json one = {{"scenario", *o.scenario}};
+    if (o.algo) one["algo"] = *o.algo;
+    one["variants"] = space.combo_size(c);
+    one["samples"] = r.each[c].samples;
+    add_summary(one, r, r.each[c]);
+    each.push_back(std::move(one));
   }
-  doc["metrics"] = std::move(metrics);
-  if (r.summary.threshold)
-    doc["threshold"] = {{"metric", sweep_metric_name(r.summary.metric)},
-                        {"value", *r.summary.threshold},
-                        {"above", r.summary.above},
-                        {"fraction_above", r.summary.samples ? static_cast<double>(r.summary.above) /
-                                                                   static_cast<double>(r.summary.samples)
-                                                             : 0.0}};
-  if (r.summary.samples > 0) {
-    doc["best"] = variant_json(r, r.summary.best);
-    doc["worst"] = variant_json(r, r.summary.worst);
-  }
+  doc["scenarios"] = std::move(each);
   return doc.dump(2) + "\n";
 }
 
 std::string sweep_table(const SweepReport& r) {
   const VariantSpace& space = r.sweep.space();
-  const SweepSummary& s = r.summary;
   std::string out;
   out += "config     " + r.sweep.base().spec().source + "\n";
   std::string axes;
@@ -116,45 +239,18 @@ std::string sweep_table(const SweepReport& r) {
   for (const std::string& name : space.hashless())
     out += "note       '" + name + "' hashes nothing (adaptive or spray): one variant per workload, not one per "
            "seed or algorithm\n";
-  out += "variants   " + std::to_string(s.samples) + " of " + std::to_string(space.size()) +
+  out += "variants   " + std::to_string(r.run.values.size()) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
-  if (s.samples == 0) return out;
-  out += "\n" + pad_right("metric", 22);
-  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
-  out += "\n" + std::string(22 + 60, '-') + "\n";
-  for (std::size_t k : shown(r)) {
-    const MetricSummary& m = s.metrics[k];
-    out += pad_right(kLabels[k], 22);
-    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
-    out += "\n";
-  }
-  out += "(percentiles: nearest rank)\n";
-  const auto ranked = static_cast<std::size_t>(s.metric);
-  if (s.threshold)
-    out += "\n" + std::string(sweep_metric_name(ranked)) + " > " + format_number(*s.threshold) + ": " +
-           fixed(100.0 * static_cast<double>(s.above) / static_cast<double>(s.samples), 2) + "% of variants (" +
-           std::to_string(s.above) + ")\n";
-  for (const auto& [label, off] : {std::pair{"best ", s.best}, std::pair{"worst", s.worst}}) {
-    const std::uint64_t index = r.run.begin + off;
-    const auto& v = r.run.values[off];
-    out += "\n" + std::string(label) + "  #" + std::to_string(index);
-    for (std::size_t k : shown(r))
-      if (k != static_cast<std::size_t>(SweepMetric::Cov))
-        out += "  " + std::string(sweep_metric_name(k)) + " " +
-               fixed(v[k], k == static_cast<std::size_t>(SweepMetric::MaxFlows) ? 0 : 4);
-    out += "\n       ecmpsim run " + r.sweep.base().spec().source + join_args(override_args(space.at(index))) + "\n";
-  }
-  const Histogram& h = s.metrics[ranked].histogram;
-  std::uint64_t peak = 1;
-  for (auto c : h.counts) peak = std::max(peak, c);
-  out += "\n" + std::string(kLabels[ranked]) + " histogram\n";
-  const double width = (h.hi - h.lo) / static_cast<double>(h.counts.size());
-  for (std::size_t b = 0; b < h.counts.size(); ++b) {
-    const double lo = h.lo + width * static_cast<double>(b);
-    const double hi = b + 1 == h.counts.size() ? h.hi : lo + width;
-    out += "  [" + fixed(lo, 4) + ", " + fixed(hi, 4) + (b + 1 == h.counts.size() ? "]" : ")") +
-           pad_left(std::to_string(h.counts[b]), 12) + "  " + std::string(h.counts[b] * 40 / peak, '#') + "\n";
-  }
+  for (const std::string& note : r.notes) out += "note       " + wrap(note, 100, 11) + "\n";
+  if (r.run.values.empty()) return out;
+  if (r.each.size() == 1 && r.pooled != nullptr) return out + summary_text(r, *r.pooled);
+  for (std::uint64_t c = 0; c < r.each.size(); ++c)
+    out += heading(combo_name(r, c) + ": " + std::to_string(r.each[c].samples) + " of " + std::to_string(space.combo_size(c)) +
+                   " variants") +
+           summary_text(r, r.each[c]);
+  if (r.pooled != nullptr)
+    out += heading("every scenario and algorithm pooled: " + std::to_string(r.pooled->samples) + " variants") +
+           summary_text(r, *r.pooled);
   return out;
 }
 
@@ -170,6 +266,8 @@ std::string sweep_csv(const SweepReport& r) {
   if (a.seeds) out += ",seed,seed_mode";
   const std::vector<std::size_t> metrics = shown(r);
   for (std::size_t k : metrics) out += "," + std::string(sweep_metric_name(k));
+  for (std::size_t j = 0; j < busbw_jobs(r); ++j)
+    out += ",busbw_gbps:" + job_name(r, j) + ",busbw_GBps:" + job_name(r, j);
   out += "\n";
   for (std::uint64_t i = 0; i < r.run.values.size(); ++i) {
     const std::uint64_t index = r.run.begin + i;
@@ -182,7 +280,10 @@ std::string sweep_csv(const SweepReport& r) {
     if (o.sport_base) out += "," + std::to_string(*o.sport_base);
     if (a.seeds)
       out += o.seed ? "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode)) : ",,";
-    for (std::size_t k : metrics) out += "," + format_number(r.run.values[i][k]);
+    const auto row = r.run.values[i];
+    for (std::size_t k : metrics) out += "," + format_number(row[k]);
+    for (std::size_t j = 0; j < busbw_jobs(r); ++j)
+      out += "," + format_number(row[busbw_column(j)]) + "," + format_number(row[busbw_column(j)] * kGBperGb);
     out += "\n";
   }
   return out;

@@ -1,6 +1,13 @@
 // Writers for `ecmpsim sweep`: table, JSON and CSV (one row per variant).
+//
+// A sweep over several scenarios or algorithms is summarized per (scenario,
+// algorithm): one distribution pooled over different routings has a mean
+// that describes none of them. The pooled summary over every variant is
+// printed only when asked for (--pooled), or when the sweep has a single
+// combination, where it is that combination's.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "sim/sweep/sweep.h"
@@ -10,8 +17,10 @@ namespace ecmpsim {
 
 struct SweepReport {
   const Sweep& sweep;
-  const SweepRun& run;
-  const SweepSummary& summary;
+  const SweepRun& run;                      // run.begin is 0: the summaries' offsets index run.values
+  std::span<const SweepSummary> each;       // per (scenario, algorithm): summarize_each
+  const SweepSummary* pooled = nullptr;     // every variant together, or nullptr
+  std::span<const std::string> notes = {};  // what the axes did not change (sim/sweep/sweep_notes.h)
 };
 
 std::string sweep_json(const SweepReport& r);

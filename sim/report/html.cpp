@@ -23,6 +23,11 @@ std::string escape(std::string_view s) {
   return out;
 }
 
+std::string section(std::string_view id, std::string_view title, std::string_view lede, const std::string& body) {
+  return "<section id=\"" + std::string(id) + "\">\n<h2>" + escape(title) + "</h2>\n" +
+         (lede.empty() ? "" : "<p class=\"lede\">" + std::string(lede) + "</p>\n") + body + "</section>\n";
+}
+
 std::string grouped(std::uint64_t v) {
   std::string digits = std::to_string(v);
   std::string out;

@@ -16,6 +16,10 @@ std::string escape(std::string_view s);
 // A count with thin-space thousands separators, e.g. "12 345".
 std::string grouped(std::uint64_t v);
 
+// <section id=ID> with an <h2> title (escaped), an optional lede paragraph
+// (HTML, not escaped) and the body (HTML).
+std::string section(std::string_view id, std::string_view title, std::string_view lede, const std::string& body);
+
 struct Rgb {
   std::uint8_t r = 0, g = 0, b = 0;
   friend bool operator==(Rgb, Rgb) = default;

@@ -10,11 +10,13 @@
 #include "sim/config/ranges.h"
 #include "sim/report/report_charts.h"
 #include "sim/report/report_style.h"
+#include "sim/report/report_sweep.h"
 
 namespace ecmpsim {
 namespace {
 
 using html::escape;
+using html::section;
 using json = Json;
 
 // A row of the scenario comparison: `better` is -1 when lower is better, +1
@@ -64,11 +66,6 @@ report::LoadScale load_scale(const ReportInput& in) {
   return {lo == hi ? 0 : lo, hi};
 }
 
-std::string section(std::string_view id, std::string_view title, std::string_view lede, const std::string& body) {
-  return "<section id=\"" + std::string(id) + "\">\n<h2>" + escape(title) + "</h2>\n" +
-         (lede.empty() ? "" : "<p class=\"lede\">" + std::string(lede) + "</p>\n") + body + "</section>\n";
-}
-
 std::string card(std::string_view key, std::string_view value, std::string_view sub, html::Rgb accent) {
   return "<div class=\"card\" style=\"border-top-color:" + html::css_colour(accent) + "\"><div class=\"k\">" + escape(key) +
          "</div><div class=\"v\">" + escape(value) + "</div><div class=\"s\">" + escape(sub) + "</div></div>\n";
@@ -81,9 +78,9 @@ std::string summary_section(const ReportInput& in) {
                  routing_summary(*r.spec) + "; max/mean " + fixed(r.flows.max_mean, 3) + "; predicted slowdown " +
                      fixed(r.predicted.all.slowdown, 3),
                  html::kSwitch);
-  if (in.sweep) {
-    const MetricSummary& s = in.sweep->summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
-    body += card("FIM \u00b7 " + in.sweep->scenario + " over " + html::grouped(in.sweep->summary.samples) + " seeds",
+  for (const SeedSweep& d : in.sweeps) {
+    const MetricSummary& s = d.summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
+    body += card("FIM \u00b7 " + d.scenario + " over " + html::grouped(d.summary.samples) + " seeds",
                  fixed(s.p50, 4) + " p50", "p90 " + fixed(s.p90, 4) + ", range " + fixed(s.min, 4) + "\u2013" +
                                                fixed(s.max, 4),
                  html::kBar);
@@ -185,73 +182,6 @@ std::string bars_section(const ReportInput& in, const report::LoadScale& scale) 
   }
   return section("links", "Load per link", "Flows on every switch-to-switch link; the dashed line is the mean.",
                  body + "</div>\n");
-}
-
-std::string sweep_section(const ReportInput& in) {
-  const SeedSweep& d = *in.sweep;
-  const Spec& spec = in.sim->spec();
-  const std::vector<double> fim = d.column(SweepMetric::Fim), slowdown = d.column(SweepMetric::Slowdown);
-  const std::uint64_t best = d.summary.best, worst = d.summary.worst;
-  const ScenarioResult* static_r = nullptr;
-  const ScenarioResult* swept = nullptr;
-  for (const auto& r : *in.results) {
-    if (!static_r && r.spec->routing == RoutingKind::Static) static_r = &r;
-    if (!swept && r.spec->name == d.scenario) swept = &r;
-  }
-  auto markers = [&](const std::vector<double>& v, double static_value, double config_value) {
-    std::vector<report::Marker> m{
-        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest},
-        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst}};
-    if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef});
-    if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted});
-    return m;
-  };
-  std::string body;
-  std::string t = "<div class=\"table-wrap\"><table id=\"sweep-table\"><thead><tr><th>metric</th><th>min</th>"
-                  "<th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
-  auto stat_row = [&](std::string_view name, SweepMetric m) {
-    const MetricSummary& s = d.summary.metrics[static_cast<std::size_t>(m)];
-    t += "<tr><td>" + escape(name) + "</td>";
-    for (double x : {s.min, s.mean, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x, 4) + "</td>";
-    t += "</tr>\n";
-  };
-  const bool has_slowdown = !slowdown.empty() && std::isfinite(slowdown.front());
-  stat_row("FIM (flows)", SweepMetric::Fim);
-  const MetricSummary& fs = d.summary.metrics[static_cast<std::size_t>(SweepMetric::Fim)];
-  stat_row("max / mean (flows)", SweepMetric::MaxMean);
-  if (has_slowdown) stat_row("predicted slowdown", SweepMetric::Slowdown);
-  body += t + "</tbody></table></div>\n";
-  if (fs.min == fs.max)
-    body += "<p class=\"note\">Every seed gives the same FIM here: the seed changes which member each flow takes "
-            "but not which flows end up together. A CRC's seed XORs one constant into every hash of a given key "
-            "length, which only relabels the members of a group whose size is a power of two. Vary source ports "
-            "or QP numbers (or use a seed-sensitive hash) to see a spread.</p>\n";
-  const auto fim_markers = markers(fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
-  body += "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
-          report::histogram_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
-          report::cdf_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n</div>\n";
-  if (has_slowdown) {
-    const auto sd_markers = markers(slowdown, std::nan(""), std::nan(""));
-    body += "<h3>Predicted slowdown (completion / ideal)</h3>\n<div class=\"grid2\">\n<figure>" +
-            report::histogram_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n<figure>" +
-            report::cdf_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n</div>\n";
-  }
-  std::string bw = "<div class=\"table-wrap\"><table id=\"best-worst\"><thead><tr><th>variant</th><th>seed</th>"
-                   "<th>FIM</th><th>max / mean</th>" +
-                   std::string(has_slowdown ? "<th>slowdown</th>" : "") + "</tr></thead><tbody>\n";
-  for (auto [name, i, colour] : {std::tuple{"best", best, html::kBest}, std::tuple{"worst", worst, html::kWorst}}) {
-    const SweepValues& v = d.values[i];
-    bw += "<tr><td><span class=\"swatch\" style=\"color:" + html::css_colour(colour) + "\">\u25a0</span>" + name +
-          "</td><td>" + std::to_string(d.seed(i)) + "</td><td>" + fixed(v[0], 4) + "</td><td>" + fixed(v[1], 4) +
-          "</td>" + (has_slowdown ? "<td>" + fixed(v[5], 4) + "</td>" : "") +
-          "</tr>\n";
-  }
-  body += "<h3>Best and worst variants</h3>\n" + bw + "</tbody></table></div>\n";
-  return section("sweep", "Over " + html::grouped(d.seeds.size()) + " hash seeds",
-                 "Scenario <code>" + escape(d.scenario) + "</code> evaluated with every switch's ECMP seed set to " +
-                     escape(format_range(d.seeds)) + " (half-open) in " + escape(spec.source) +
-                     "; best and worst by FIM.",
-                 body);
 }
 
 std::vector<std::size_t> flows_on(const Trace& trace, std::size_t flows, LinkId link) {
@@ -368,7 +298,8 @@ std::string report_data_json(const ReportInput& in) {
                           {"proto", flows.proto[f]},
                           {"sport", r.sport(flows, f)},
                           {"dport", flows.dport[f]}});
-      s["hottest"] = {{"from", node_name(fabric, fabric.link(hot).from)},
+      s["hottest"] = {{"id", fabric.link_name(hot)},
+                      {"from", node_name(fabric, fabric.link(hot).from)},
                       {"to", node_name(fabric, fabric.link(hot).to)},
                       {"flows", r.trace.split() ? json(r.trace.link_share[hot]) : json(r.trace.link_flows[hot])},
                       {"five_tuples", std::move(tuples)}};
@@ -376,18 +307,10 @@ std::string report_data_json(const ReportInput& in) {
     scenarios.push_back(std::move(s));
   }
   doc["scenarios"] = std::move(scenarios);
-  if (in.sweep) {
-    const SeedSweep& d = *in.sweep;
-    auto metric = [&](SweepMetric m) { return summary_json(d.summary.metrics[static_cast<std::size_t>(m)]); };
-    json metrics{{"fim", metric(SweepMetric::Fim)}, {"max_mean", metric(SweepMetric::MaxMean)}};
-    if (!d.values.empty() && std::isfinite(d.values.front()[5])) metrics["slowdown"] = metric(SweepMetric::Slowdown);
-    auto variant = [&](std::size_t i) {
-      const SweepValues& v = d.values[i];
-      return json{{"seed", d.seed(i)}, {"fim", v[0]}, {"max_mean", v[1]}, {"slowdown", v[5]}};
-    };
-    doc["sweep"] = {{"scenario", d.scenario},         {"seeds", format_range(d.seeds)},
-                    {"samples", d.summary.samples},   {"metrics", std::move(metrics)},
-                    {"best", variant(d.summary.best)}, {"worst", variant(d.summary.worst)}};
+  if (!in.sweeps.empty()) {
+    json sweeps = json::array();
+    for (std::size_t i = 0; i < in.sweeps.size(); ++i) sweeps.push_back(report::sweep_data_json(in, i));
+    doc["sweeps"] = std::move(sweeps);
   }
   if (in.flowtracer) {
     const FlowTracerComparison& c = *in.flowtracer;
@@ -405,6 +328,7 @@ std::string report_data_json(const ReportInput& in) {
       alternatives.push_back({{"label", a.label}, {"fim", a.fim}, {"slowdown", a.slowdown}});
     doc["flowtracer"]["alternatives"] = std::move(alternatives);
   }
+  if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the
   // script element then cannot be closed early by any name in the config.
   std::string text = doc.dump(1);
@@ -431,11 +355,16 @@ std::string report_html(const ReportInput& in) {
   out += "</div></header>\n<nav><a href=\"#summary\">At a glance</a><a href=\"#fabric\">Fabric</a>"
          "<a href=\"#links\">Links</a><a href=\"#scenarios\">Scenarios</a>";
   if (in.flowtracer) out += "<a href=\"#flowtracer\">FlowTracer</a>";
-  if (in.sweep) out += "<a href=\"#sweep\">Seeds</a>";
+  for (std::size_t i = 0; i < in.sweeps.size(); ++i)
+    out += "<a href=\"#" + report::sweep_id(i) + "\">Seeds" +
+           (in.sweeps.size() > 1 ? " \u00b7 " + escape(in.sweeps[i].scenario) : std::string()) + "</a>";
+  if (in.emulation) out += "<a href=\"#emulation\">Measured</a>";
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
   out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
-  if (in.sweep && !in.sweep->values.empty()) out += sweep_section(in);
+  for (std::size_t i = 0; i < in.sweeps.size(); ++i)
+    if (!in.sweeps[i].values.empty()) out += report::sweep_section(in, i);
+  if (in.emulation) out += emulation_section(*in.emulation, *in.results);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
   out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";

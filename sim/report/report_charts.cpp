@@ -146,7 +146,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const double off = (static_cast<double>(k) - (g - 1) / 2) * kGap;
       const Point a{pu.x + dy / len * off, pu.y - dx / len * off}, b{pl.x + dy / len * off, pl.y - dx / len * off};
       const double flows = trace.flows_on(links[k]);
-      const std::string name = nodes[link.from].name + " \u2192 " + nodes[link.to].name;
+      const std::string name = fabric.link_name(links[k]);
       const bool up = !down(links[k]);
       const std::string tip = up ? name + ": " + flows_text(flows) + ", " +
                                        human_bytes(trace.bytes_on(links[k]))
@@ -154,8 +154,8 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       std::string svg = "<line class=\"link" + std::string(up ? "" : " down") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
                         num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
                         css_colour(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
-                        escape(nodes[link.from].name + "->" + nodes[link.to].name) + "\" data-flows=\"" +
-                        count_text(trace, links[k]) + "\"><title>" + escape(tip) + "</title></line>\n";
+                        escape(name) + "\" data-flows=\"" + count_text(trace, links[k]) + "\"><title>" + escape(tip) +
+                        "</title></line>\n";
       drawn.push_back({up ? flows : -1, std::move(svg)});
       if (!up) continue;
       // The count sits near the sending end, so the two directions of a cable never share a spot.

@@ -32,7 +32,8 @@ FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioRes
   c.reduction_vs_mean = reduction(c.ecmp_fim.mean);
   c.reduction_vs_median = reduction(c.ecmp_fim.p50);
   std::size_t better = 0;
-  for (const SweepValues& v : ecmp.values) better += v[0] > c.static_fim;
+  for (std::uint64_t i = 0; i < ecmp.values.size(); ++i)
+    better += ecmp.values[i][static_cast<std::size_t>(SweepMetric::Fim)] > c.static_fim;
   c.static_better = ecmp.values.empty() ? 0 : static_cast<double>(better) / static_cast<double>(ecmp.values.size());
   c.ecmp_slowdown = ecmp.summary.metrics[static_cast<std::size_t>(SweepMetric::Slowdown)];
   c.static_slowdown = static_result.predicted.all.slowdown;

@@ -44,6 +44,8 @@ class Forwarding {
   std::uint32_t select(std::uint32_t g, const SwitchHash& hash, std::uint64_t h) const {
     return ecmp_.select(g, static_cast<std::uint32_t>(sets_->members(g).size()), hash, h);
   }
+  // Whether group g selects through a table (weights, resilient buckets).
+  bool has_table(std::uint32_t g) const { return ecmp_.has_table(g); }
   // Static routing: the next link from a switch towards an endpoint, for a
   // packet from `src_ip`; kNone if no route.
   LinkId static_next(std::uint32_t switch_index, std::uint32_t endpoint, std::uint32_t src_ip) const {

@@ -66,6 +66,9 @@ class EcmpSelection {
     }
     return 0;
   }
+  // Whether group g selects through a table (WCMP weights replicated as
+  // members, or resilient buckets) rather than plain arithmetic on the hash.
+  bool has_table(std::uint32_t g) const { return table_size_[g] != 0; }
 
  private:
   void build_tables(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario);

@@ -6,6 +6,7 @@
 #include "sim/config/overrides.h"
 #include "hashing/hasher.h"
 #include "sim/base/parallel.h"
+#include "sim/sweep/sweep_notes.h"
 
 namespace ecmpsim {
 namespace {
@@ -77,6 +78,12 @@ std::uint64_t VariantSpace::first_of_combo(std::uint64_t combo) const noexcept {
   return begin_[s] + (combo - combo_begin_[s]) * workloads_ * (hashes_[s] ? seeds_ : 1);
 }
 
+std::uint64_t VariantSpace::combo_size(std::uint64_t combo) const noexcept {
+  const auto s =
+      static_cast<std::size_t>(std::upper_bound(combo_begin_.begin(), combo_begin_.end(), combo) - combo_begin_.begin() - 1);
+  return workloads_ * (hashes_[s] ? seeds_ : 1);
+}
+
 std::vector<std::string> VariantSpace::hashless() const {
   std::vector<std::string> out;
   if (axes_.seeds || !axes_.algos.empty())
@@ -135,6 +142,7 @@ workloads::Flows Sweep::flows_of(std::uint64_t index) const {
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control) {
   SweepRun run;
+  run.values = ValueTable(sweep.base().jobs().size());
   run.begin = begin;
   const std::uint64_t n = end > begin ? end - begin : 0;
   threads = std::max(1u, threads);
@@ -148,8 +156,11 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
   };
   std::vector<Local> locals(threads);
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
-  run.done = for_each_timed_chunk(threads, n, [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
+  const auto body = [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
     Local& local = locals[thread];
+    // Progress is counted 64 times a chunk, so it moves while a long chunk runs.
+    const std::uint64_t report_every = std::max<std::uint64_t>(1, (hi - lo) / 64);
+    std::uint64_t unreported = 0;
     std::uint64_t i = lo;
     for (; i < hi && !stopped(); ++i) {
       const std::uint64_t index = begin + i;
@@ -160,11 +171,16 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
         local.at = c;
       }
       const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
-      run.values[i] = local.worker.evaluate(seed);
+      local.worker.evaluate(seed, run.values[i]);
+      if (control != nullptr && ++unreported == report_every) {
+        control->finished.fetch_add(unreported, std::memory_order_relaxed);
+        unreported = 0;
+      }
     }
-    if (control != nullptr) control->finished.fetch_add(i - lo, std::memory_order_relaxed);
+    if (control != nullptr) control->finished.fetch_add(unreported, std::memory_order_relaxed);
     return i - lo;
-  });
+  };
+  run.done = for_each_timed_chunk(threads, n, body, control != nullptr ? control->chunk_target : kChunkTarget);
   run.interrupted = run.done < n;
   run.values.resize(run.done);
   for (const Local& l : locals) run.decisions += l.worker.decisions();
@@ -177,6 +193,21 @@ std::vector<double> SeedSweep::column(SweepMetric m) const {
   return out;
 }
 
+std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView values, unsigned bins,
+                                         std::optional<double> threshold, SweepMetric metric) {
+  // Combinations are the outermost axes: each is one run of consecutive indices.
+  std::vector<SweepSummary> out;
+  if (space.combos() == 0) return out;
+  for (std::uint64_t c = 0; c < space.combos(); ++c) {
+    const std::uint64_t first = space.first_of_combo(c);
+    SweepSummary s = summarize(values.sub(first, space.combo_size(c)), bins, threshold, metric);
+    s.best += first;
+    s.worst += first;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 SeedSweep sweep_seeds(const Spec& spec, const ScenarioSpec& scenario, UintRange seeds, unsigned threads,
                       unsigned bins) {
   SweepSpec axes;
@@ -184,8 +215,9 @@ SeedSweep sweep_seeds(const Spec& spec, const ScenarioSpec& scenario, UintRange 
   axes.seeds = seeds;
   axes.seed_mode = scenario.hash.seed_mode;
   const Sweep sweep(spec, axes);
-  SeedSweep out{scenario.name, seeds, run_sweep(sweep, 0, sweep.space().size(), threads).values, {}};
+  SeedSweep out{scenario.name, seeds, run_sweep(sweep, 0, sweep.space().size(), threads).values, {}, {}};
   out.summary = summarize(out.values, bins, std::nullopt, SweepMetric::Fim);
+  out.notes = seed_notes(sweep, 0, out.values);
   return out;
 }
 

@@ -14,16 +14,18 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "sim/base/uninit_vector.h"
+#include "sim/base/parallel.h"
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_kernel.h"
 #include "sim/sweep/sweep_stats.h"
+#include "sim/sweep/value_table.h"
 #include "sim/config/overrides.h"
 
 namespace ecmpsim {
@@ -47,6 +49,8 @@ class VariantSpace {
   std::uint64_t combos() const noexcept { return combo_begin_.back(); }
   // The first variant of (scenario, algorithm) combination `combo`.
   std::uint64_t first_of_combo(std::uint64_t combo) const noexcept;
+  // Its number of variants (a hashless scenario's block has no seed axis).
+  std::uint64_t combo_size(std::uint64_t combo) const noexcept;
   // Whether the i-th swept scenario hashes (takes the algorithm and seed axes).
   bool hashes(std::size_t scenario) const noexcept { return hashes_[scenario] != 0; }
   // The swept scenarios that hash nothing (adaptive, spray), when an algorithm or
@@ -89,34 +93,48 @@ class Sweep {
   std::vector<std::unique_ptr<SweepPlan>> plans_;
 };
 
-// Shared with the caller while a sweep runs: a stop request (from Ctrl-C)
-// and the number of variants finished, for a progress bar.
+// Shared with the caller while a sweep runs: a stop request (from Ctrl-C),
+// the number of variants finished, for a progress bar (counted as they
+// finish, many times within each chunk), and how long a chunk should take
+// (sim/base/parallel.h; it changes how work is split, never the results).
 struct SweepControl {
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> finished{0};
+  std::chrono::nanoseconds chunk_target = kChunkTarget;
 };
 
 struct SweepRun {
   std::uint64_t begin = 0;
   std::uint64_t done = 0;              // variants begin .. begin + done - 1 were evaluated
-  UninitVector<SweepValues> values;    // their metrics, in index order
+  ValueTable values;                   // their rows (value_table.h), in index order
   std::uint64_t decisions = 0;         // flow-hop decisions made
   bool interrupted = false;
 };
 
 // Evaluates variants [begin, end) with `threads` threads (see sim/base/parallel.h).
-// Threads take chunks of consecutive indices in order, so when `control->stop`
-// is set the finished variants still form a prefix; `done` is its length.
+// Threads take chunks of consecutive indices in order, sized to take about
+// `control->chunk_target` each, so when `control->stop` is set (checked
+// before every variant) the finished variants still form a prefix; `done` is
+// its length.
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control = nullptr);
+
+// One summary per (scenario, algorithm) of `space`, in combination order,
+// over that combination's variants among `values` (the variants from index 0
+// on: all of them, or the prefix an interrupted sweep finished); best and
+// worst are offsets into `values`. A combination without variants in
+// `values` has samples 0.
+std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView values, unsigned bins,
+                                         std::optional<double> threshold, SweepMetric metric);
 
 // One ECMP scenario over a range of hash seeds, every other axis as the
 // config has it: the distribution `ecmpsim report` and `reproduce` show.
 struct SeedSweep {
   std::string scenario;
   UintRange seeds;
-  UninitVector<SweepValues> values;  // per seed, in order
+  ValueTable values;                 // per seed, in order
   SweepSummary summary;             // ranked by FIM: best and worst are the lowest and highest FIM
+  std::vector<std::string> notes;    // when the seeds changed nothing: why (sim/sweep/sweep_notes.h)
   std::uint64_t seed(std::uint64_t i) const noexcept { return seeds.at(i); }
   std::vector<double> column(SweepMetric m) const;
 };

@@ -6,6 +6,7 @@
 #include "hashing/select.h"
 #include "sim/config/overrides.h"
 #include "sim/model/metrics.h"
+#include "sim/model/prediction.h"
 #include "sim/routing/next_link.h"
 #include "sim/routing/seeds.h"
 
@@ -170,7 +171,7 @@ std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
   return trace_.path_links.size() - flows_.size();
 }
 
-SweepValues SweepWorker::evaluate(std::uint32_t seed) {
+void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
   const SweepPlan& plan = *plan_;
   const auto classes = plan.classes();
   if (plan.seed_axis_ && !plan.general_) {
@@ -192,7 +193,18 @@ SweepValues SweepWorker::evaluate(std::uint32_t seed) {
   for (std::size_t i = 0; i < metric_links.size(); ++i)
     load_[i] = plan.general_ ? trace_.flows_on(metric_links[i]) : counts_[metric_links[i]];
   const Imbalance m = imbalance(load_);
-  return {m.fim, m.max_mean, m.cov, m.jain, m.max, plan.slowdown_ ? slowdown() : 0.0};
+  row[static_cast<std::size_t>(SweepMetric::Fim)] = m.fim;
+  row[static_cast<std::size_t>(SweepMetric::MaxMean)] = m.max_mean;
+  row[static_cast<std::size_t>(SweepMetric::Cov)] = m.cov;
+  row[static_cast<std::size_t>(SweepMetric::Jain)] = m.jain;
+  row[static_cast<std::size_t>(SweepMetric::MaxFlows)] = m.max;
+  const std::span<double> busbw = row.subspan(kSweepMetrics);
+  if (plan.slowdown_) {
+    row[static_cast<std::size_t>(SweepMetric::Slowdown)] = predict(busbw);
+  } else {
+    row[static_cast<std::size_t>(SweepMetric::Slowdown)] = 0;
+    std::fill(busbw.begin(), busbw.end(), 0.0);
+  }
 }
 
 template <bool Record>
@@ -225,10 +237,19 @@ std::uint64_t SweepWorker::route() {
   return decisions;
 }
 
-double SweepWorker::slowdown() {
+double SweepWorker::predict(std::span<double> busbw) {
   model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
+  // As run's prediction (sim/model/prediction.cpp): a job completes when its last flow does.
+  const auto& jobs = plan_->base().jobs();
+  job_completion_.assign(jobs.size(), Seconds{0});
   Seconds completion{0};
-  for (const Seconds t : times_.finish) completion = std::max(completion, t);
+  for (std::size_t f = 0; f < times_.finish.size(); ++f) {
+    const Seconds t = times_.finish[f];
+    completion = std::max(completion, t);
+    if (flows_.job[f] < jobs.size()) job_completion_[flows_.job[f]] = std::max(job_completion_[flows_.job[f]], t);
+  }
+  for (std::size_t j = 0; j < busbw.size() && j < jobs.size(); ++j)
+    busbw[j] = busbw_of(jobs[j], job_completion_[j]).value;
   return slowdown_of(completion, ideal_);
 }
 

@@ -94,9 +94,10 @@ class SweepWorker {
  public:
   void load(const SweepPlan& plan, workloads::Flows flows);
   // Routes every flow with the switch seeds `seed` gives (ignored without a
-  // seed axis) and returns the metrics; the slowdown is 0 when the plan
-  // does not predict it.
-  SweepValues evaluate(std::uint32_t seed);
+  // seed axis) and writes the variant's row (sim/sweep/value_table.h: the
+  // metrics, then each job's busbw); the slowdown and busbw are 0 when the
+  // plan does not predict them.
+  void evaluate(std::uint32_t seed, std::span<double> row);
   // Switch forwarding decisions made by evaluate() so far.
   std::uint64_t decisions() const noexcept { return decisions_; }
   const workloads::Flows& flows() const noexcept { return flows_; }
@@ -108,7 +109,8 @@ class SweepWorker {
   std::uint64_t route();
   // A general plan's variant: counts and paths from route_and_count.
   std::uint64_t route_general(std::uint32_t seed);
-  double slowdown();
+  // The slowdown of all flows; each job's busbw into `busbw`.
+  double predict(std::span<double> busbw);
 
   const SweepPlan* plan_ = nullptr;
   workloads::Flows flows_;
@@ -130,6 +132,7 @@ class SweepWorker {
   Seconds ideal_;                          // of this workload's flows
   FlowModel model_;
   FlowTimes times_;
+  std::vector<Seconds> job_completion_;
   std::uint64_t decisions_ = 0;
 };
 

@@ -11,17 +11,17 @@ double nearest_rank(std::span<const double> sorted, unsigned p) {
   return sorted[rank == 0 ? 0 : std::min<std::uint64_t>(rank, sorted.size()) - 1];
 }
 
-SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold,
+SweepSummary summarize(ValueView values, unsigned bins, std::optional<double> threshold,
                        SweepMetric metric) {
   SweepSummary s;
   s.metric = metric;
   s.samples = values.size();
   s.threshold = threshold;
-  s.metrics.resize(kSweepMetrics);
+  s.metrics.resize(values.width);
   if (values.empty()) return s;
   bins = std::max(1u, bins);
   std::vector<double> column(values.size());
-  for (std::size_t m = 0; m < kSweepMetrics; ++m) {
+  for (std::size_t m = 0; m < values.width; ++m) {
     double sum = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {
       column[i] = values[i][m];
@@ -54,7 +54,7 @@ SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::
   s.best = higher_is_better(metric) ? hi : lo;
   s.worst = higher_is_better(metric) ? lo : hi;
   if (threshold)
-    for (const auto& v : values) s.above += v[m] > *threshold ? 1 : 0;
+    for (std::uint64_t i = 0; i < values.size(); ++i) s.above += values[i][m] > *threshold ? 1 : 0;
   return s;
 }
 

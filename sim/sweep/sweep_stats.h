@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/config/sweep_metric.h"
+#include "sim/sweep/value_table.h"
 
 namespace ecmpsim {
 
@@ -27,7 +28,7 @@ struct MetricSummary {
 
 struct SweepSummary {
   std::uint64_t samples = 0;
-  std::vector<MetricSummary> metrics;   // kSweepMetrics entries, in SweepMetric order
+  std::vector<MetricSummary> metrics;   // one per column of the values: SweepMetric order, then each job's busbw
   SweepMetric metric = SweepMetric::Fim;  // ranks best and worst; the threshold applies to it
   std::uint64_t best = 0, worst = 0;    // variant offsets of the best and worst metric value, ties to the lowest
   std::optional<double> threshold;
@@ -36,7 +37,7 @@ struct SweepSummary {
 
 // `bins` equal-width bins over [min, max] (one bin when min == max).
 // The mean is summed in index order, so the result never depends on threads.
-SweepSummary summarize(std::span<const SweepValues> values, unsigned bins, std::optional<double> threshold,
+SweepSummary summarize(ValueView values, unsigned bins, std::optional<double> threshold,
                        SweepMetric metric = SweepMetric::Fim);
 
 }  // namespace ecmpsim

@@ -43,15 +43,19 @@ TEST_CASE("for_each_timed_chunk: a stop leaves exactly the finished prefix") {
 }
 
 TEST_CASE("for_each_timed_chunk: costly items keep chunks to a few items, so progress moves") {
-  // 3 ms per item: chunks start at 1 item and stop doubling once they pass 5 ms.
+  // 3 ms per item against a 20 ms target: chunks start at 1 item and stop
+  // doubling once they take 10 ms (4 items; a loaded machine only makes them smaller).
   std::atomic<std::uint64_t> largest{0};
-  for_each_timed_chunk(2, 60, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
-    std::uint64_t seen = largest.load();
-    while (hi - lo > seen && !largest.compare_exchange_weak(seen, hi - lo)) {
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(3) * (hi - lo));
-    return hi - lo;
-  });
+  for_each_timed_chunk(
+      2, 60,
+      [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+        std::uint64_t seen = largest.load();
+        while (hi - lo > seen && !largest.compare_exchange_weak(seen, hi - lo)) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(3) * (hi - lo));
+        return hi - lo;
+      },
+      std::chrono::milliseconds(20));
   CHECK(largest.load() <= 4);
   // Cheap items grow chunks well past one.
   std::atomic<std::uint64_t> cheap{0};
@@ -62,6 +66,26 @@ TEST_CASE("for_each_timed_chunk: costly items keep chunks to a few items, so pro
     return hi - lo;
   });
   CHECK(cheap.load() >= 1024);
+}
+
+TEST_CASE("for_each_timed_chunk: no chunk takes more than a quarter of what is left, so threads end together") {
+  // One thread, cheap items, the default 0.25 s target: without the cap the
+  // chunks would double to 2^16 and the last one hold most of the work.
+  constexpr std::uint64_t n = 200000;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> chunks;
+  CHECK(for_each_timed_chunk(1, n, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+          chunks.emplace_back(lo, hi);
+          return hi - lo;
+        }) == n);
+  std::uint64_t largest = 0;
+  for (const auto& chunk : chunks) {
+    const std::uint64_t lo = chunk.first, hi = chunk.second;
+    CAPTURE(lo);
+    CHECK(hi - lo <= std::max<std::uint64_t>(1, (n - lo) / 4));
+    largest = std::max(largest, hi - lo);
+  }
+  CHECK(largest >= 1024);  // and cheap items still make large chunks
+  CHECK(chunks.back().second - chunks.back().first == 1);
 }
 
 TEST_CASE("an exception in any thread reaches the caller") {

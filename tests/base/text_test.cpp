@@ -55,3 +55,12 @@ TEST_CASE("addresses and hex round-trip through the parsers") {
   CHECK(pad_right("ab", 4) == "ab  ");
   CHECK(pad_left("abcde", 4) == "abcde");
 }
+
+TEST_CASE("wrap breaks at spaces within the width, indenting continuation lines") {
+  // After a 4-column label, width 14: "aaa bbb" reaches column 11, "ccc" would end at 15.
+  CHECK(wrap("aaa bbb ccc dd", 14, 4) == "aaa bbb\n    ccc dd");
+  CHECK(wrap("one", 2, 0) == "one");                       // a long word keeps its own line
+  CHECK(wrap("a  b", 80, 0) == "a b");                     // runs of spaces collapse
+  CHECK(wrap("xxxxxxxx yy", 10, 2) == "xxxxxxxx\n  yy");  // 2 + 8 = 10 fits; 11 + 2 does not
+  CHECK(wrap("", 10, 2).empty());
+}

@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -74,4 +77,84 @@ TEST_CASE("ecmpsim init writes a starter config that runs, of the fabric kind as
   }
   CHECK(cli_run({"init", "--fabric", "torus"}).code == 2);
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// A hand-built fabric: two leaves joined through one spine by two parallel
+// cables each; 4 channels between every pair of hosts.
+std::string parallel_config() {
+  const auto dir = std::filesystem::temp_directory_path() / "ecmpsim_parallel_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "topo.csv") << "node,h0,host\nnode,h1,host\nnode,h2,host\nnode,h3,host\n"
+                                     "node,leaf0,leaf\nnode,leaf1,leaf\nnode,spine0,spine\n"
+                                     "link,h0,leaf0,100\nlink,h1,leaf0,100\nlink,h2,leaf1,100\nlink,h3,leaf1,100\n"
+                                     "link,leaf0,spine0,100,2\nlink,leaf1,spine0,100,2\n";
+  std::ofstream(dir / "p.toml") << "[fabric]\nkind = \"file\"\nfile = \"topo.csv\"\n"
+                                   "[workload]\nnodes = 4\nplacement = \"strided\"\nchannels = 4\n"
+                                   "[[scenario]]\nname = \"ecmp\"\n[scenario.hash]\nalgo = \"xxh3\"\n";
+  return (dir / "p.toml").string();
+}
+
+}  // namespace
+
+TEST_CASE("ecmpsim run: parallel cables have ids in every output, and each flow names the cables it took") {
+  const std::string cfg = parallel_config();
+  const auto r = cli_run({"run", cfg, "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto s = nlohmann::json::parse(r.out)["scenarios"][0];
+  std::map<std::string, std::uint64_t> link_flows;
+  for (const auto& l : s["links"]) {
+    const std::string id = l["id"];
+    CHECK(link_flows.count(id) == 0);  // unique
+    link_flows[id] = l["flows"];
+    // "from->to", then "#k" because every leaf-spine pair here has two cables.
+    CHECK(id.rfind(l["from"].get<std::string>() + "->" + l["to"].get<std::string>() + "#", 0) == 0);
+  }
+  CHECK(link_flows.size() == 8);  // 2 leaves x 2 cables x 2 directions
+  for (const char* id : {"leaf0->spine0#0", "leaf0->spine0#1", "spine0->leaf1#0", "spine0->leaf1#1"})
+    CHECK(link_flows.count(id) == 1);
+  // Every flow's links follow its path, and counting them per id gives the links' own counters.
+  std::map<std::string, std::uint64_t> counted;
+  std::map<std::string, std::set<std::string>> cables_of_pair;  // "leaf0->spine0" -> the ids flows used
+  for (const auto& f : s["flows"]) {
+    const auto& path = f["path"];
+    const auto& links = f["links"];
+    REQUIRE(links.size() + 1 == path.size());
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      const std::string id = links[i], hop = path[i].get<std::string>() + "->" + path[i + 1].get<std::string>();
+      CHECK(id.rfind(hop, 0) == 0);
+      if (link_flows.count(id)) {
+        ++counted[id];
+        cables_of_pair[hop].insert(id);
+      }
+    }
+  }
+  for (const auto& [id, n] : link_flows) CHECK(counted[id] == n);
+  // The flows from leaf0 to the spine do not all take one cable: the ids tell them apart.
+  CHECK(cables_of_pair["leaf0->spine0"].size() == 2);
+
+  // The table's per-link rows and the CSV carry the same ids, once each.
+  const auto table = cli_run({"run", cfg});
+  REQUIRE(table.code == 0);
+  const auto csv = cli_run({"run", cfg, "--format", "csv"});
+  REQUIRE(csv.code == 0);
+  for (const auto& [id, n] : link_flows) {
+    CHECK(table.out.find("\n" + id + " ") != std::string::npos);
+    CHECK(csv.out.find("ecmp," + id + ",") != std::string::npos);
+  }
+
+  // --down takes an id as it is printed: that cable, both directions, and no other.
+  const auto down = cli_run({"run", cfg, "--down", "leaf0->spine0#1", "--format", "json"});
+  REQUIRE(down.code == 0);
+  const auto down_json = nlohmann::json::parse(down.out);
+  for (const auto& sc : down_json["scenarios"]) {
+    if (sc["name"] != "ecmp+down") continue;
+    std::set<std::string> failed;
+    for (const auto& l : sc["links"])
+      if (l.value("down", false)) failed.insert(l["id"].get<std::string>());
+    CHECK(failed == std::set<std::string>{"leaf0->spine0#1", "spine0->leaf0#1"});
+    for (const auto& f : sc["flows"])
+      for (const auto& id : f["links"]) CHECK(failed.count(id.get<std::string>()) == 0);
+  }
 }

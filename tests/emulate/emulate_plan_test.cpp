@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "sim/base/text.h"
 #include "sim/emulate/emulate_plan.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
@@ -131,7 +132,7 @@ TEST_CASE("WCMP weights become next-hop weights, in member order") {
   // One byte holds rtnh_hops = weight - 1: 257 cannot be said to the kernel.
   const std::vector<LinkWeight> big{{{"leaf0-spine1#0", {}}, 257}};
   CHECK_THROWS_WITH_AS(plan_netns(fabric, sets, link_weights(fabric, big), kernel, "es1-"),
-                       "link leaf0->spine1 has weight 257; a Linux multipath route carries next-hop weights 1..256",
+                       "link leaf0->spine1#0 has weight 257; a Linux multipath route carries next-hop weights 1..256",
                        InputError);
 }
 
@@ -162,4 +163,60 @@ TEST_CASE("down cables are not built and leave the routes") {
   lines = 0;
   for (char c : q.links_batch) lines += c == '\n';
   CHECK(lines == 6);
+}
+
+TEST_CASE("a static table becomes one /32 route per destination endpoint") {
+  // paper16's fabric with the dst-mod policy: a leaf sends host i up to spine
+  // i mod 4 (the member order of its equal-cost set), a spine down to host i's leaf.
+  const Fabric fabric = build_fabric(FabricSpec{});
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  ScenarioSpec sc;
+  sc.routing = RoutingKind::Static;
+  sc.policy = StaticPolicy::DstMod;
+  const Forwarding fwd(fabric, sets, sc, "t.toml");
+  const auto next = static_next_hops(fabric, fwd);
+  const std::size_t endpoints = fabric.endpoints().size();
+  REQUIRE(next.size() == fabric.switches().size() * endpoints);
+  const std::uint32_t leaf0 = fabric.switch_index(fabric.find("leaf0"));
+  const std::uint32_t spine2 = fabric.switch_index(fabric.find("spine2"));
+  for (std::uint32_t e = 0; e < endpoints; ++e) {
+    const std::string host = fabric.node(fabric.endpoint_node(e)).name;
+    const std::string leaf = "leaf" + std::to_string(e / 4);
+    if (e < 4) {
+      CHECK(next[leaf0 * endpoints + e] == kNone);  // leaf0 delivers its own hosts
+    } else {
+      const Link& up = fabric.link(next[leaf0 * endpoints + e]);
+      CHECK(fabric.node(up.to).name == "spine" + std::to_string(e % 4));
+    }
+    CHECK(fabric.node(fabric.link(next[spine2 * endpoints + e]).to).name == leaf);
+  }
+  const std::vector<KernelHash> kernel(fabric.switches().size(), KernelHash{1, 1});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-", next);
+  // host5 (10.0.1.2) from leaf0: spine1.
+  const LinkId l = next[leaf0 * endpoints + 5];
+  CHECK(has_line(p.node_batch[fabric.find("leaf0")],
+                 "route add 10.0.1.2/32 via " + format_ipv4(p.addr[l ^ 1u]) + " dev " + p.ifname[l]));
+  for (const std::string& b : p.node_batch) CHECK(b.find("nexthop") == std::string::npos);
+}
+
+TEST_CASE("a static route that depends on the source cannot be a kernel route") {
+  FabricSpec f;
+  f.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
+  const Fabric fabric = build_fabric(f);
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  ScenarioSpec sc;
+  sc.routing = RoutingKind::Static;
+  sc.policy = StaticPolicy::DstMod;
+  const SourcePos at{"t.toml", 9, 3, "scenario.routes"};
+  // leaf0 sends 10.0.1.0/24 from host1 (10.0.0.2) over spine1.
+  sc.routes = {{"leaf0", 0x0A000100, 24, "", 0x0A000002, 32, "spine1", at}};
+  const Forwarding fwd(fabric, sets, sc, "t.toml");
+  try {
+    static_next_hops(fabric, fwd);
+    FAIL("a source-qualified route was accepted");
+  } catch (const InputError& e) {
+    // The error points at the route that decided.
+    CHECK(e.describe() == "t.toml:9:3: switch 'leaf0' routes host2 by source; emulate installs destination routes only");
+  }
 }

@@ -3,7 +3,8 @@
 # each fabric from network namespaces, sends every flow as real UDP packets and
 # traces it with `ip route get`, and requires the kernel to agree with
 # ecmpsim's prediction on every flow path and every link count — for several
-# seeds, both hash policies, several shapes, WCMP weights and failures.
+# seeds, both hash policies, several shapes, WCMP weights, failures and a
+# static table.
 # Negative controls (the prediction made with a different seed, or without
 # the scenario's weights or failures) must disagree. Interrupts (SIGINT,
 # SIGTERM) while building and while measuring, and an `ip` failing half way,
@@ -124,6 +125,10 @@ disagree() {
 disagree tests/emulate/wcmp.toml --scenario wcmp --predict-scenario ecmp --method packets
 disagree tests/emulate/wcmp.toml --scenario down --predict-scenario ecmp --method packets
 disagree tests/emulate/fat_tree_k4.toml --scenario core-down --predict-scenario linux --method route-get
+# A static table is emulated as one /32 route per destination: it must agree,
+# and the ECMP kernel predicted as the static table must not.
+agree configs/paper16.toml --scenario static
+disagree configs/paper16-linux.toml --predict-scenario static --method packets
 
 # interrupt SIGNAL PHASE ARGS...: sends SIGNAL to emulate when PHASE is
 # `building` (its first namespace exists) or `measuring` (its last node,
@@ -212,12 +217,12 @@ echo "ok: --cleanup"
 # Bad input stays exit 2, before anything is built.
 "$bin" emulate configs/paper16.toml --hash crc16-ccitt >/dev/null 2>&1
 [[ $? -eq 2 ]] || fail "--hash crc16-ccitt should be bad input"
-"$bin" emulate configs/paper16-linux.toml --predict-scenario static >/dev/null 2>&1
-[[ $? -eq 2 ]] || fail "--predict-scenario static should be bad input"
+"$bin" emulate configs/paper16-linux.toml --predict-scenario nosuch >/dev/null 2>&1
+[[ $? -eq 2 ]] || fail "--predict-scenario nosuch should be bad input"
 # A legacy multipath route holds next-hop weights up to 256 (one byte, weight - 1).
 sed 's/"leaf1-spine2" = 4/"leaf1-spine2" = 300/' tests/emulate/wcmp.toml >"$work/w300.toml"
 "$bin" emulate "$work/w300.toml" --scenario wcmp >/dev/null 2>"$work/err"
-[[ $? -eq 2 ]] && grep -q "w300.toml: weights: link leaf1->spine2 has weight 300" "$work/err" ||
+[[ $? -eq 2 ]] && grep -q "w300.toml: weights: link leaf1->spine2#0 has weight 300" "$work/err" ||
   fail "weight 300: expected a bad-input error naming the link: $(cat "$work/err")"
 if command -v setpriv >/dev/null; then
   setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" emulate configs/paper16.toml >/dev/null 2>"$work/err"

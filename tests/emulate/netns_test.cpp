@@ -29,6 +29,28 @@ TEST_CASE("/proc/net/dev transmit packet counts") {
   CHECK(tx.at("p1") == 14);
 }
 
+TEST_CASE("HTB class counters from tc -s class show") {
+  // tc 6.1's text (it prints no JSON for HTB classes): a line per class, then "Sent B bytes P pkt (dropped D, ...".
+  const std::string text =
+      "class htb 1:11 parent 1:1 prio 0 rate 2091Kbit ceil 2091Kbit burst 1599b cburst 1599b \n"
+      " Sent 261624 bytes 172 pkt (dropped 3, overlimits 57 requeues 0) \n"
+      " backlog 0b 0p requeues 0\n"
+      " lended: 172 borrowed: 0 giants: 0\n"
+      " tokens: 91022 ctokens: 91022\n"
+      "\n"
+      "class htb 1:1 root rate 2091Kbit ceil 2091Kbit burst 1599b cburst 1599b \n"
+      " Sent 1347264 bytes 890 pkt (dropped 0, overlimits 0 requeues 0) \n"
+      " backlog 0b 0p requeues 0\n";
+  const auto s = netns::parse_class_stats(text);
+  REQUIRE(s.size() == 2);
+  CHECK(s.at("1:11").bytes == 261624);
+  CHECK(s.at("1:11").packets == 172);
+  CHECK(s.at("1:11").dropped == 3);
+  CHECK(s.at("1:1").bytes == 1347264);
+  CHECK(s.at("1:1").dropped == 0);
+  CHECK(netns::parse_class_stats("").empty());
+}
+
 TEST_CASE("a child that stops reading its input is an exit status, not a SIGPIPE") {
   // 4 MiB is far more than a pipe or socket buffer holds: `true` exits
   // without reading, and the writer must see EPIPE and carry on.

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
@@ -33,27 +34,64 @@ std::vector<std::string> up_set(const Fabric& f, const std::vector<LinkRef>& dow
 TEST_CASE("a failed cable leaves exactly its members") {
   const Fabric f = fabric();
   using V = std::vector<std::string>;
-  const V healthy{"leaf0->spine0", "leaf0->spine0", "leaf0->spine1", "leaf0->spine1", "leaf0->spine2", "leaf0->spine2"};
+  const V healthy{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine1#0",
+                  "leaf0->spine1#1", "leaf0->spine2#0", "leaf0->spine2#1"};
   CHECK(up_set(f, {}) == healthy);
   // Both parallel cables of leaf0-spine1: two members gone.
   CHECK(up_set(f, {{"leaf0-spine1", {}}}) ==
-        V{"leaf0->spine0", "leaf0->spine0", "leaf0->spine2", "leaf0->spine2"});
+        V{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine2#0", "leaf0->spine2#1"});
   // Only the second one (#1): exactly one member gone.
   CHECK(up_set(f, {{"leaf0-spine1#1", {}}}) ==
-        V{"leaf0->spine0", "leaf0->spine0", "leaf0->spine1", "leaf0->spine2", "leaf0->spine2"});
+        V{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine1#0", "leaf0->spine2#0", "leaf0->spine2#1"});
   // Named from the other end, the same cable.
   CHECK(up_set(f, {{"spine1-leaf0#1", {}}}) == up_set(f, {{"leaf0-spine1#1", {}}}));
   // A switch down takes all its cables.
-  CHECK(up_set(f, {{"spine2", {}}}) == V{"leaf0->spine0", "leaf0->spine0", "leaf0->spine1", "leaf0->spine1"});
+  CHECK(up_set(f, {{"spine2", {}}}) ==
+        V{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine1#0", "leaf0->spine1#1"});
   // leaf1's cables to spine1 down: leaf0 no longer goes via spine1 at all.
   CHECK(up_set(f, {{"leaf1-spine1", {}}}) ==
-        V{"leaf0->spine0", "leaf0->spine0", "leaf0->spine2", "leaf0->spine2"});
+        V{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine2#0", "leaf0->spine2#1"});
   // ...and spine1 reaches leaf1 the long way: down to leaf0, up to spine0 or spine2 (3 hops).
   const auto mask = down_mask(f, std::vector<LinkRef>{{"leaf1-spine1", {}}});
   const EqualCostSets s = compute_equal_cost_sets(f, mask);
   CHECK(names(f, s.members(s.group(f.switch_index(f.find("spine1")), f.tor_index(f.find("leaf1"))))) ==
-        V{"spine1->leaf0", "spine1->leaf0"});
+        V{"spine1->leaf0#0", "spine1->leaf0#1"});
   CHECK(s.distance(f.switch_index(f.find("spine1")), f.tor_index(f.find("leaf1"))) == 3);
+}
+
+TEST_CASE("every link's id names exactly its own cable for down, and no other link has it") {
+  // The parallel fabric above and one with a single cable per pair (no "#k").
+  FabricSpec single;
+  single.leaf_spine = {2, 2, 1, 1, Gbps{400}, Gbps{400}};
+  for (const Fabric& f : {fabric(), build_fabric(single)}) {
+    std::set<std::string> ids;
+    for (LinkId l = 0; l < f.links().size(); ++l) {
+      const Link& link = f.link(l);
+      const std::string id = f.link_name(l);
+      CAPTURE(id);
+      ids.insert(id);
+      // "from->to", and "#k" exactly when the pair has parallel cables.
+      const std::string pair = f.node(link.from).name + "->" + f.node(link.to).name;
+      CHECK(id.rfind(pair, 0) == 0);
+      std::size_t parallel = 0;
+      for (const Link& other : f.links()) parallel += other.from == link.from && other.to == link.to;
+      CHECK((id != pair) == (parallel > 1));
+      // Both directions of a cable carry the same index.
+      CHECK(f.cable_suffix(l) == f.cable_suffix(link.reverse));
+      std::vector<LinkId> cable{l, link.reverse};
+      std::sort(cable.begin(), cable.end());
+      CHECK(resolve_cables(f, {id, {}}) == cable);
+    }
+    CHECK(ids.size() == f.links().size());
+  }
+  // By hand: leaf0's cables to spine1 are the third and fourth it was given.
+  const Fabric f = fabric();
+  const LinkId second = resolve_cables(f, {"leaf0-spine1#1", {}}).front();
+  CHECK(f.link_name(second) == "leaf0->spine1#1");
+  CHECK(f.link_name(f.link(second).reverse) == "spine1->leaf0#1");
+  CHECK(resolve_cables(f, {"spine1->leaf0#1", {}}) == resolve_cables(f, {"leaf0-spine1#1", {}}));
+  CHECK(resolve_cables(f, {"leaf0->spine1", {}}) == resolve_cables(f, {"leaf0-spine1", {}}));  // all of the pair
+  CHECK(f.link_name(resolve_cables(f, {"host0-leaf0", {}}).front()) == "host0->leaf0");
 }
 
 TEST_CASE("down names are checked against the fabric") {

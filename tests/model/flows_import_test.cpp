@@ -106,17 +106,19 @@ TEST_CASE("ecmpsim run --flows routes the imported CSV flows on paper16") {
   std::istringstream in(r.out);
   std::string line;
   std::getline(in, line);
-  CHECK(line == "scenario,from,to,flows,bytes,start_gbps");
+  CHECK(line == "scenario,id,from,to,flows,bytes,start_gbps");
   int rows = 0;
   while (std::getline(in, line)) {
     ++rows;
     std::istringstream f(line);
-    std::string s, from, to, flows, bytes;
+    std::string s, id, from, to, flows, bytes;
     std::getline(f, s, ',');
+    std::getline(f, id, ',');
     std::getline(f, from, ',');
     std::getline(f, to, ',');
     std::getline(f, flows, ',');
     std::getline(f, bytes, ',');
+    CHECK(id == from + "->" + to);  // one cable per pair: no "#k"
     if (flows != "0") busy[s][from + ">" + to] = {std::stoi(flows), std::stol(bytes)};
   }
   CHECK(rows == 64);  // 2 scenarios x 32 leaf-spine links, both directions
@@ -174,9 +176,10 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
     if (line.rfind("static,", 0) == 0 && line.find(",0,0") == std::string::npos) busy += line + "\n";
   // Each flow is alone on every link of its path, so it starts at the full 400 Gb/s (start_gbps).
   CHECK(busy ==
-        "static,leaf0,spine0,1,524288,400\nstatic,spine0,leaf0,1,524288,400\nstatic,leaf0,spine1,1,524288,400\n"
-        "static,spine1,leaf0,1,524288,400\nstatic,leaf1,spine0,1,524288,400\nstatic,spine0,leaf1,1,524288,400\n"
-        "static,leaf1,spine1,1,524288,400\nstatic,spine1,leaf1,1,524288,400\n");
+        "static,leaf0->spine0,leaf0,spine0,1,524288,400\nstatic,spine0->leaf0,spine0,leaf0,1,524288,400\n"
+        "static,leaf0->spine1,leaf0,spine1,1,524288,400\nstatic,spine1->leaf0,spine1,leaf0,1,524288,400\n"
+        "static,leaf1->spine0,leaf1,spine0,1,524288,400\nstatic,spine0->leaf1,spine0,leaf1,1,524288,400\n"
+        "static,leaf1->spine1,leaf1,spine1,1,524288,400\nstatic,spine1->leaf1,spine1,leaf1,1,524288,400\n");
   // Comma-separated dumps read the same, and without --flow-bytes each of the
   // two QP pairs carries the config's message size (1 GiB): 2 GiB in all.
   const auto j = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir + "/host1.json," + dir + "/host2.json",

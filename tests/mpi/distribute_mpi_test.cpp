@@ -1,12 +1,14 @@
 // Runs under mpirun: distributes an index space whose per-index cost varies
 // by a factor of ~64, and checks on rank 0 that the collected array equals the
-// same function computed directly in one process, for several chunk sizes
-// (including chunks that do not divide the total and a total below the rank
-// count); then the stops: a chunk finished in part ends the result exactly
+// same function computed directly in one process, for several fixed chunk
+// sizes (including chunks that do not divide the total and a total below the
+// rank count) and for chunks sized by time, from 1 index up to whatever a few
+// milliseconds hold; then the stops: a chunk finished in part ends the result exactly
 // there, a stop flag set everywhere before the start finishes nothing, and an
 // exception on one rank is thrown on every rank.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -43,15 +45,17 @@ void fail(const Session& s, const std::string& what) {
   ++failures;
 }
 
-// Distributes [0, total) in `chunk`s, evaluation stopping at index `stop_at`
-// (none when >= total); checks the prefix length and its values on rank 0.
-void check_case(const Session& s, std::uint64_t total, std::uint64_t chunk, std::uint64_t stop_at) {
-  const std::string name = "total " + std::to_string(total) + " chunk " + std::to_string(chunk) + " stop at " +
+// Distributes [0, total) in chunks as `chunking` says, evaluation stopping at
+// index `stop_at` (none when >= total); checks the prefix length and its
+// values on rank 0.
+void check_case(const Session& s, std::uint64_t total, ecmpsim::mpi::Chunking chunking, std::uint64_t stop_at) {
+  const std::string name = "total " + std::to_string(total) + " chunk " + std::to_string(chunking.first) +
+                           " target " + std::to_string(chunking.target.count()) + " ns stop at " +
                            std::to_string(stop_at);
   std::vector<double> got(s.rank() == 0 ? total * 2 : 0, -1.0);
   std::uint64_t others_max = 0;
   const std::uint64_t done = ecmpsim::mpi::distribute(
-      s, total, 2, chunk, got,
+      s, total, 2, chunking, got,
       [&](std::uint64_t b, std::uint64_t e, std::span<double> out) {
         const std::uint64_t end = std::min(e, std::max(b, stop_at));
         for (std::uint64_t i = b; i < end; ++i) value_of(i, &out[(i - b) * 2]);
@@ -71,16 +75,23 @@ void check_case(const Session& s, std::uint64_t total, std::uint64_t chunk, std:
 
 int main(int argc, char** argv) {
   Session s(argc, argv);
-  for (std::uint64_t chunk : {1, 97, 10'000}) check_case(s, 10'000, chunk, ~0ULL);
-  check_case(s, 2, 1, ~0ULL);
-  check_case(s, 0, 8, ~0ULL);
-  for (std::uint64_t stop_at : {0, 1, 4'321, 9'999}) check_case(s, 10'000, 97, stop_at);
+  using ecmpsim::mpi::Chunking;
+  using std::chrono::microseconds;
+  for (std::uint64_t chunk : {1, 97, 10'000}) check_case(s, 10'000, {chunk}, ~0ULL);
+  check_case(s, 2, {1}, ~0ULL);
+  check_case(s, 0, {8}, ~0ULL);
+  for (std::uint64_t stop_at : {0, 1, 4'321, 9'999}) check_case(s, 10'000, {97}, stop_at);
+  // Sized by time: chunks of every size from 1 up, different on every rank and run.
+  for (const microseconds target : {microseconds(1), microseconds(200), microseconds(20'000)}) {
+    check_case(s, 100'000, {1, target}, ~0ULL);
+    check_case(s, 100'000, {3, target}, 54'321);
+  }
 
   // A stop requested everywhere before the start: nobody claims anything.
   const std::atomic<bool> stop{true};
   std::vector<double> out(s.rank() == 0 ? 200 : 0);
   const auto none = ecmpsim::mpi::distribute(
-      s, 100, 2, 10, out, [](std::uint64_t b, std::uint64_t e, std::span<double>) { return e - b; }, &stop);
+      s, 100, 2, {10}, out, [](std::uint64_t b, std::uint64_t e, std::span<double>) { return e - b; }, &stop);
   if (none != 0) fail(s, "a stop before the start still finished " + std::to_string(none));
 
   // An exception on the last rank only: every rank throws, tagged with that rank.
@@ -88,7 +99,7 @@ int main(int argc, char** argv) {
   std::string caught;
   try {
     std::vector<double> sink(s.rank() == 0 ? 2000 : 0);
-    ecmpsim::mpi::distribute(s, 1000, 2, 1, sink, [&](std::uint64_t b, std::uint64_t e, std::span<double>) {
+    ecmpsim::mpi::distribute(s, 1000, 2, {1}, sink, [&](std::uint64_t b, std::uint64_t e, std::span<double>) {
       if (s.rank() == last) throw std::runtime_error("broken chunk");
       return e - b;
     });

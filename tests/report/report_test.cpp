@@ -85,8 +85,8 @@ TEST_CASE("report and reproduce take the sweep's A:B[:STEP] seed grammar") {
   const Result r = cli({"report", kPaper, "--out", "-", "--seeds", "0:40:2"});
   REQUIRE(r.code == 0);
   const json data = embedded_data(r.out);
-  CHECK(data["sweep"]["seeds"] == "0:40:2");
-  CHECK(data["sweep"]["samples"] == 20);
+  CHECK(data["sweeps"][0]["seeds"] == "0:40:2");
+  CHECK(data["sweeps"][0]["samples"] == 20);
   const Result p = cli({"reproduce", kPaper, "--seeds", "0:40:2", "--out", "/dev/null"});
   REQUIRE(p.code == 0);
   CHECK(p.out.find("seeds 0:40:2 (20)") != std::string::npos);
@@ -180,8 +180,9 @@ TEST_CASE("the report's embedded numbers equal `ecmpsim run --format json` for t
     hi = std::max(hi, fim);
     sum += fim;
   }
-  const json& fim = data["sweep"]["metrics"]["fim"];
-  CHECK(data["sweep"]["samples"] == 64);
+  REQUIRE(data["sweeps"].size() == 1);  // paper16's one ECMP scenario
+  const json& fim = data["sweeps"][0]["metrics"]["fim"];
+  CHECK(data["sweeps"][0]["samples"] == 64);
   CHECK(fim["min"].get<double>() == lo);
   CHECK(fim["max"].get<double>() == hi);
   CHECK(fim["mean"].get<double>() == doctest::Approx(sum / 64).epsilon(1e-12));
@@ -231,6 +232,41 @@ TEST_CASE("report: bad input is one line, exit 2, nothing on stdout and no file"
   CHECK(missing.code == 2);
   CHECK(missing.out.empty());
   CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("report --emulation: measured emulation runs beside the prediction") {
+  // A hand-written emulate --measure-time result: two flows, one finishing 10% late, the other 30% early.
+  const std::string run = temp_config(
+      "ecmpsim_report_emulation.json",
+      R"({"config": "configs/paper16.toml", "scenario": "static", "predicted_scenario": "static", "flows": 2,
+          "paths_agree": 2, "slowdown_measured": 1.05, "slowdown_predicted": 1.0, "completion_measured_s": 0.0422,
+          "completion_predicted_s": 0.0402, "relative_error": 0.05, "time_agree": true,
+          "time": {"scale_text": "1/40000", "queue": "fair", "congestion": "cubic", "ring_steps": false},
+          "flow_paths": [{"finish_predicted_s": 0.04, "finish_measured_s": 0.044},
+                         {"finish_predicted_s": 0.02, "finish_measured_s": 0.014}]})");
+  const Result r = cli({"report", kPaper, "--out", "-", "--seeds", "0:2", "--emulation", run});
+  REQUIRE(r.code == 0);
+  const auto a = r.out.find("<section id=\"emulation\">");
+  REQUIRE(a != std::string::npos);
+  const std::string sec = r.out.substr(a, r.out.find("</section>", a) - a);
+  CHECK(sec.find("<td>1/40000, fair, cubic</td>") != std::string::npos);
+  CHECK(sec.find("<td>40.200</td><td>42.200</td><td>1.0000</td><td class=\"best\" data-value=\"1.05\">1.0500</td>"
+                 "<td>+5.0%</td>") != std::string::npos);
+  // Flow errors +10% and -30%: the median of two is the upper one, the worst the larger in size.
+  CHECK(sec.find("<td>+10.0% / -30.0%</td>") != std::string::npos);
+  // The report's own prediction of paper16's static scenario: slowdown 1.
+  CHECK(sec.find("<td>1.0000</td></tr>") != std::string::npos);
+  const json data = embedded_data(r.out);
+  REQUIRE(data["emulation"].size() == 1);
+  CHECK(data["emulation"][0]["slowdown_measured"] == 1.05);
+  CHECK(data["emulation"][0]["relative_error"] == 0.05);
+  // Not an emulation result: bad input naming the file.
+  const std::string other = temp_config("ecmpsim_report_not_emulation.json", R"({"flows": 3})");
+  const Result bad = cli({"report", kPaper, "--out", "-", "--emulation", other});
+  CHECK(bad.code == 2);
+  CHECK(bad.out.empty());
+  CHECK(bad.err == "ecmpsim: " + other + ": --emulation: no \"slowdown_measured\": not the JSON of `ecmpsim emulate "
+                   "--measure-time`\n");
 }
 
 TEST_CASE("reproduce: the table and assumptions follow the config, and the report is written") {

@@ -48,5 +48,5 @@ TEST_CASE("parallel links are separate members") {
   const auto members = s.members(s.group(leaf0, f.tor_index(f.find("leaf1"))));
   CHECK(members.size() == 4);
   CHECK(names(f, members) ==
-        std::vector<std::string>{"leaf0->spine0", "leaf0->spine0", "leaf0->spine1", "leaf0->spine1"});
+        std::vector<std::string>{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine1#0", "leaf0->spine1#1"});
 }

@@ -2,6 +2,7 @@
 // percentiles, the mean, equal-width histograms and ties for best and worst.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/sweep/sweep_stats.h"
@@ -10,9 +11,14 @@ using namespace ecmpsim;
 
 namespace {
 
-std::vector<SweepValues> column_of(const std::vector<double>& v, SweepMetric m) {
-  std::vector<SweepValues> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i][static_cast<std::size_t>(m)] = v[i];
+// A table whose column m holds v, the others 0.
+ValueTable column_of(const std::vector<double>& v, SweepMetric m) {
+  ValueTable out;
+  out.resize(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::fill(out[i].begin(), out[i].end(), 0.0);
+    out[i][static_cast<std::size_t>(m)] = v[i];
+  }
   return out;
 }
 

@@ -8,6 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <span>
+#include <thread>
+#include <atomic>
+#include <chrono>
 #include <sstream>
 
 #include "hashing/hasher.h"
@@ -107,8 +111,71 @@ TEST_CASE("every variant of every axis matches ecmpsim run's own trace exactly")
       CHECK(run.values[i][3] == r.flows.jain);
       CHECK(run.values[i][4] == r.flows.max);
       CHECK(run.values[i][5] == r.predicted.all.slowdown);
+      // Every job's busbw column is run's busbw of that job, the same formula bit for bit.
+      REQUIRE(run.values.jobs() == r.predicted.jobs.size());
+      for (std::size_t j = 0; j < run.values.jobs(); ++j)
+        CHECK(run.values[i][busbw_column(j)] == r.predicted.jobs[j].busbw.value);
     }
   }
+}
+
+TEST_CASE("results do not depend on the thread count or on how chunks are sized") {
+  const Spec spec = parse_config(kVaried, "varied.toml");
+  SweepSpec axes;
+  axes.seeds = UintRange{0, 40, 1};
+  axes.seed_mode = SeedMode::PerSwitch;
+  axes.qps = {1, 2};
+  axes.algos = {"crc16-ccitt", "xxh3"};
+  const Sweep sweep(spec, axes);
+  const std::uint64_t n = sweep.space().size();
+  std::vector<double> first;
+  for (unsigned threads : {1u, 2u, 3u})
+    for (const std::chrono::nanoseconds target : {std::chrono::nanoseconds(1), std::chrono::nanoseconds(kChunkTarget),
+                                                  std::chrono::nanoseconds(std::chrono::hours(1))}) {
+      SweepControl control;
+      control.chunk_target = target;
+      const SweepRun run = run_sweep(sweep, 0, n, threads, &control);
+      REQUIRE(run.done == n);
+      CHECK(control.finished.load() == n);
+      const std::span<const double> all(run.values.data(), n * run.values.width());
+      if (first.empty()) first.assign(all.begin(), all.end());
+      CAPTURE(threads);
+      CAPTURE(target.count());
+      CHECK(std::equal(all.begin(), all.end(), first.begin(), first.end()));
+    }
+}
+
+TEST_CASE("progress moves inside a chunk, not only at its end") {
+  // One thread and a target of an hour: chunks double up to a quarter of
+  // what is left, so their ends are known in advance (1, 2, 4, ... then
+  // left / 4). A count seen between two ends was reported from inside a chunk.
+  const Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
+  SweepSpec axes;
+  axes.seeds = UintRange{0, 20000, 1};
+  axes.algos = {"xxh3"};
+  const Sweep sweep(spec, axes);
+  const std::uint64_t n = sweep.space().size();
+  std::set<std::uint64_t> ends;
+  for (std::uint64_t lo = 0, size = 1; lo < n;) {
+    const std::uint64_t claim = std::max<std::uint64_t>(1, std::min(size, (n - lo) / 4));
+    lo = std::min(n, lo + claim);
+    ends.insert(lo);
+    size = claim * 2;
+  }
+  SweepControl control;
+  control.chunk_target = std::chrono::hours(1);
+  std::atomic<bool> running{true};
+  std::set<std::uint64_t> seen;
+  std::thread watcher([&] {
+    while (running.load()) seen.insert(control.finished.load());
+  });
+  const SweepRun run = run_sweep(sweep, 0, n, 1, &control);
+  running.store(false);
+  watcher.join();
+  REQUIRE(run.done == n);
+  std::size_t inside = 0;
+  for (std::uint64_t v : seen) inside += v > 0 && !ends.count(v);
+  CHECK(inside > 0);
 }
 
 TEST_CASE("every variant's predicted slowdown equals ecmpsim run's flow model, on an oversubscribed fabric") {
@@ -129,6 +196,7 @@ TEST_CASE("every variant's predicted slowdown equals ecmpsim run's flow model, o
     const ScenarioResult r = sim.run(sim.spec().scenarios.front());
     INFO("variant " << i);
     CHECK(run.values[i][5] == r.predicted.all.slowdown);
+    CHECK(run.values[i][busbw_column(0)] == r.predicted.all.busbw.value);  // the only job
     CHECK(run.values[i][5] >= 1);
     distinct.insert(run.values[i][5]);
   }
@@ -173,9 +241,14 @@ TEST_CASE("sweep JSON is byte-identical for 1, 2 and 4 threads") {
   }
   const auto doc = nlohmann::json::parse(first);
   CHECK(doc["samples"] == 40 * 4 * 2 * 2);
-  for (const char* k : {"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"})
-    for (const char* s : {"min", "mean", "p50", "p90", "p99", "max", "histogram"}) CHECK(doc["metrics"][k].contains(s));
-  CHECK(doc["metrics"]["fim"]["min"] < doc["metrics"]["fim"]["max"]);  // the axes do change the outcome
+  // Two ECMP scenarios ("ecmp", "inport"), each summarized on its own.
+  REQUIRE(doc["scenarios"].size() == 2);
+  for (const auto& sc : doc["scenarios"]) {
+    CHECK(sc["samples"] == 40 * 4 * 2);
+    for (const char* k : {"fim", "max_mean", "cov", "jain", "max_flows", "slowdown"})
+      for (const char* s : {"min", "mean", "p50", "p90", "p99", "max", "histogram"}) CHECK(sc["metrics"][k].contains(s));
+    CHECK(sc["metrics"]["fim"]["min"] < sc["metrics"]["fim"]["max"]);  // the axes do change the outcome
+  }
 }
 
 TEST_CASE("the reported best and worst variants reproduce with ecmpsim run and their args") {
@@ -185,22 +258,28 @@ TEST_CASE("the reported best and worst variants reproduce with ecmpsim run and t
                             "json"});
   REQUIRE(r.code == 0);
   const auto doc = nlohmann::json::parse(r.out);
-  for (const char* which : {"best", "worst"}) {
-    std::vector<std::string> args{"run", cfg, "--format", "json"};
-    for (const auto& a : doc[which]["args"]) args.push_back(a.get<std::string>());
-    const CliResult run = cli_run(args);
-    REQUIRE(run.code == 0);
-    const auto out = nlohmann::json::parse(run.out);
-    REQUIRE(out["scenarios"].size() == 1);
-    CHECK(out["scenarios"][0]["metrics"]["fim"].get<double>() == doc[which]["metrics"]["fim"].get<double>());
-    CHECK(out["scenarios"][0]["metrics"]["max_flows"].get<double>() ==
-          doc[which]["metrics"]["max_flows"].get<double>());
-    CHECK(out["scenarios"][0]["predicted"]["slowdown"].get<double>() ==
-          doc[which]["metrics"]["slowdown"].get<double>());
-  }
   CHECK(doc["ranked_by"] == "fim");
-  CHECK(doc["best"]["metrics"]["fim"].get<double>() == doc["metrics"]["fim"]["min"].get<double>());
-  CHECK(doc["worst"]["metrics"]["fim"].get<double>() == doc["metrics"]["fim"]["max"].get<double>());
+  // 2 ECMP scenarios x 2 algorithms, each with its own best and worst.
+  REQUIRE(doc["scenarios"].size() == (hashing::find("jenkins") ? 4u : 2u));
+  for (const auto& sc : doc["scenarios"]) {
+    for (const char* which : {"best", "worst"}) {
+      std::vector<std::string> args{"run", cfg, "--format", "json"};
+      for (const auto& a : sc[which]["args"]) args.push_back(a.get<std::string>());
+      CHECK(sc[which]["values"]["scenario"] == sc["scenario"]);
+      CHECK(sc[which]["values"]["algo"] == sc["algo"]);
+      const CliResult run = cli_run(args);
+      REQUIRE(run.code == 0);
+      const auto out = nlohmann::json::parse(run.out);
+      REQUIRE(out["scenarios"].size() == 1);
+      const auto& got = out["scenarios"][0];
+      CHECK(got["metrics"]["fim"].get<double>() == sc[which]["metrics"]["fim"].get<double>());
+      CHECK(got["metrics"]["max_flows"].get<double>() == sc[which]["metrics"]["max_flows"].get<double>());
+      CHECK(got["predicted"]["slowdown"].get<double>() == sc[which]["metrics"]["slowdown"].get<double>());
+      CHECK(got["predicted"]["busbw_gbps"].get<double>() == sc[which]["busbw"][0]["gbps"].get<double>());
+    }
+    CHECK(sc["best"]["metrics"]["fim"].get<double>() == sc["metrics"]["fim"]["min"].get<double>());
+    CHECK(sc["worst"]["metrics"]["fim"].get<double>() == sc["metrics"]["fim"]["max"].get<double>());
+  }
 }
 
 TEST_CASE("--metric ranks best and worst by that metric; Jain's index is best when highest") {
@@ -231,17 +310,23 @@ TEST_CASE("--metric ranks best and worst by that metric; Jain's index is best wh
 
 TEST_CASE("--no-slowdown leaves the predicted slowdown out of every format") {
   const std::string cfg = temp_config("noslow", kVaried);
-  const CliResult json = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown", "--format", "json"});
+  const CliResult json = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown", "--pooled", "--format", "json"});
   REQUIRE(json.code == 0);
   const auto doc = nlohmann::json::parse(json.out);
   CHECK(doc["metrics"].contains("fim"));
   CHECK_FALSE(doc["metrics"].contains("slowdown"));
   CHECK_FALSE(doc["best"]["metrics"].contains("slowdown"));
+  CHECK_FALSE(doc.contains("busbw"));
+  for (const auto& sc : doc["scenarios"]) {
+    CHECK_FALSE(sc["metrics"].contains("slowdown"));
+    CHECK_FALSE(sc["worst"].contains("busbw"));
+  }
   const CliResult csv = cli_run({"sweep", cfg, "--seeds", "0:20", "--no-slowdown", "--format", "csv"});
   REQUIRE(csv.code == 0);
   const std::string header = csv.out.substr(0, csv.out.find('\n'));
   CHECK(header.find("fim") != std::string::npos);
   CHECK(header.find("slowdown") == std::string::npos);
+  CHECK(header.find("busbw") == std::string::npos);
   const CliResult with = cli_run({"sweep", cfg, "--seeds", "0:20", "--format", "csv"});
   REQUIRE(with.code == 0);
   CHECK(with.out.substr(0, with.out.find('\n')).find("slowdown") != std::string::npos);
@@ -367,7 +452,8 @@ algo = "xxh3"
   const SweepRun run = run_sweep(sweep, 0, kSeeds, 2);
   REQUIRE(run.done == kSeeds);
   std::vector<double> observed(m + 1, 0), expected(m + 1, 0);
-  for (const auto& v : run.values) observed[static_cast<std::size_t>(v[4])] += 1;
+  for (std::uint64_t i = 0; i < run.values.size(); ++i)
+    observed[static_cast<std::size_t>(run.values[i][static_cast<std::size_t>(SweepMetric::MaxFlows)])] += 1;
   for (unsigned k = 1; k <= m; ++k) {
     const double hi = std::pow(balls_max_at_most(m, n, k), 2), lo = std::pow(balls_max_at_most(m, n, k - 1), 2);
     expected[k] = kSeeds * (hi - lo);

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# End-to-end check of `ecmpsim emulate --measure-time` against the running
+# kernel: paper16 built from network namespaces, every link shaped by tc HTB
+# to 1/100000 of its speed (400 Gb/s -> 4 Mb/s), every flow a real TCP
+# connection. The measured slowdown must be within 15% of the flow model's,
+# for ECMP and for the static table, and ECMP must stay the slower of the
+# two. The predicted slowdowns are checked against the hand-worked values
+# (paper16's ring puts 4 flows on every link of a balanced fabric; linux-l4
+# seed 1 stacks 7 on the busiest, so ECMP's slowdown is 7/4; the dst-mod
+# table puts 4 everywhere, 1). Negative control: timing the ECMP kernel
+# against the static table's prediction must disagree. Interrupts (SIGINT,
+# SIGTERM) during the timed transfers, a --timeout that runs out, a `tc`
+# that fails half way and a --scale the machine cannot hold must leave no
+# namespace behind.
+#
+# Usage: measure_time_test.sh PATH/TO/ecmpsim
+# Exit: 0 pass, 1 fail, 77 skipped (as emulate_test.sh, and without tc HTB).
+# ECMPSIM_REQUIRE_KERNEL_TESTS=1 turns every skip into a failure.
+set -uo pipefail
+
+bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim}")
+cd "$(dirname "$0")/../.."
+skip() {
+  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
+    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
+    exit 1
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
+[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "iproute2 not installed"
+command -v tc >/dev/null || skip "tc (iproute2) not installed"
+command -v python3 >/dev/null || skip "python3 not installed"
+[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
+  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
+probe="es$$-probe"
+ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
+htb=0
+tc -n "$probe" qdisc add dev lo root handle 1: htb 2>/dev/null && htb=1
+ip netns del "$probe"
+[[ $htb -eq 1 ]] || skip "kernel $(uname -r) has no HTB qdisc (CONFIG_NET_SCH_HTB)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-time.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+leftovers() { ls /run/netns 2>/dev/null | grep -c "^es$1-"; }
+# json FILE EXPR: a Python expression over the document d.
+json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+scale=(--scale 1/100000 --seconds 2)
+
+# timed EXPECTED_RC OUT ARGS...: runs emulate --measure-time in the background,
+# checks its exit code and that it left no namespace.
+timed() {
+  local want=$1 out=$2
+  shift 2
+  "$bin" emulate --measure-time "${scale[@]}" "$@" --format json >"$out" 2>"$work/err" &
+  local pid=$!
+  wait $pid
+  local rc=$?
+  [[ $(leftovers $pid) -eq 0 ]] || fail "emulate --measure-time $*: $(leftovers $pid) namespaces left behind"
+  if [[ $rc -ne $want ]]; then
+    fail "emulate --measure-time $*: exit $rc, expected $want: $(head -c 300 "$work/err")"
+    return 1
+  fi
+  echo "ok: emulate --measure-time $* -> exit $rc, slowdown measured $(json "$out" "d['slowdown_measured']")" \
+    "predicted $(json "$out" "d['slowdown_predicted']"), error $(json "$out" "d['relative_error']")," \
+    "$(json "$out" "d['time']['emulated_seconds']") s emulated"
+}
+
+# agrees OUT PREDICTED: every path and every TCP class as predicted, the
+# predicted slowdown the hand-worked one, the measured within 15%.
+agrees() {
+  local out=$1 predicted=$2
+  [[ $(json "$out" "d['paths_agree'] == d['flows'] == 64") == True ]] || fail "$out: paths do not all agree"
+  [[ $(json "$out" "d['time']['tcp_paths_agree'] == 64 and d['time']['flows_finished'] == 64") == True ]] ||
+    fail "$out: not every TCP flow finished on its path"
+  [[ $(json "$out" "abs(d['slowdown_predicted'] - $predicted) < 1e-9") == True ]] ||
+    fail "$out: predicted slowdown $(json "$out" "d['slowdown_predicted']"), expected $predicted"
+  # The relative error, recomputed here from the two slowdowns.
+  [[ $(json "$out" "abs(d['slowdown_measured'] / d['slowdown_predicted'] - 1) <= 0.15") == True ]] ||
+    fail "$out: measured slowdown $(json "$out" "d['slowdown_measured']") not within 15% of $predicted"
+  [[ $(json "$out" "d['completion_measured_s'] > 0 and d['completion_predicted_s'] > 0") == True ]] ||
+    fail "$out: no completion times"
+}
+
+timed 0 "$work/ecmp.json" configs/paper16.toml --scenario ecmp && agrees "$work/ecmp.json" 1.75
+timed 0 "$work/static.json" configs/paper16.toml --scenario static && agrees "$work/static.json" 1.0
+if [[ -s $work/ecmp.json && -s $work/static.json ]]; then
+  e=$(json "$work/ecmp.json" "d['slowdown_measured']")
+  s=$(json "$work/static.json" "d['slowdown_measured']")
+  [[ $(python3 -c "print($e > $s)") == True ]] || fail "ordering lost: ECMP measured $e, static $s"
+  echo "ok: ECMP measured slower than static ($e > $s)"
+fi
+
+# Negative control: the kernel runs ECMP, the prediction is the static
+# table's (slowdown 1): the measured 7/4 must not pass for it.
+if timed 3 "$work/neg.json" configs/paper16.toml --scenario ecmp --predict-scenario static; then
+  [[ $(json "$work/neg.json" "d['time_agree'] == False and d['relative_error'] > 0.15") == True ]] ||
+    fail "ECMP timed against the static prediction agreed (error $(json "$work/neg.json" "d['relative_error']"))"
+fi
+
+# A --timeout shorter than the transfers: exit 3, unfinished flows, nothing left.
+if timed 3 "$work/timeout.json" configs/paper16.toml --timeout 1; then
+  [[ $(json "$work/timeout.json" "d['time']['timed_out'] and d['time']['flows_finished'] < 64") == True ]] ||
+    fail "--timeout 1: the run did not time out"
+fi
+
+# A scale the machine cannot hold: bad input (exit 2) naming the scale it can, before anything is built.
+"$bin" emulate configs/paper16.toml --measure-time --scale 1 >/dev/null 2>"$work/err" &
+pid=$!
+wait $pid
+rc=$?
+[[ $rc -eq 2 ]] && grep -q "cannot hold scale 1 .*at most 1/" "$work/err" ||
+  fail "--scale 1: exit $rc, expected 2 naming the scale this machine holds: $(cat "$work/err")"
+[[ $(leftovers $pid) -eq 0 ]] || fail "--scale 1: namespaces left"
+
+# A `tc` failing half way through the shaping (a wrapper ahead of the real tc
+# in PATH refuses spine2's batch): an error, exit 1, the fabric removed.
+mkdir -p "$work/bin"
+cat >"$work/bin/tc" <<EOF
+#!/usr/bin/env bash
+if [[ "\$*" == *"-n es"*"-spine2 "* ]]; then echo "injected tc failure" >&2; exit 1; fi
+exec $(command -v tc) "\$@"
+EOF
+chmod +x "$work/bin/tc"
+PATH="$work/bin:$PATH" "$bin" emulate configs/paper16.toml --measure-time "${scale[@]}" >/dev/null 2>"$work/err" &
+pid=$!
+wait $pid
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "injected tc failure" "$work/err" ||
+  fail "failing tc: exit $rc, expected 1 with tc's message: $(cat "$work/err")"
+[[ $(leftovers $pid) -eq 0 ]] || fail "failing tc: $(leftovers $pid) namespaces left"
+echo "ok: tc failing half way -> exit $rc, no namespace left"
+
+# interrupt SIGNAL: stops emulate while its flows are running (host0 has
+# its steering and its flows are connected); exit 130, nothing left.
+interrupt() {
+  local sig=$1 target
+  setsid "$bin" emulate configs/paper16.toml --measure-time "${scale[@]}" >/dev/null 2>"$work/err" &
+  local pid=$! i rc
+  for ((i = 0; i < 6000; i++)); do
+    kill -0 $pid 2>/dev/null || break
+    ip netns exec "es$pid-host0" ss -Htn state established 2>/dev/null | grep -q . && break
+    sleep 0.005
+  done
+  sleep 0.3
+  target=$pid
+  [[ $sig == INT ]] && target=-$pid
+  kill -"$sig" -- $target 2>/dev/null
+  wait $pid
+  rc=$?
+  [[ $rc -eq 130 ]] || fail "$sig while timing: exit $rc, expected 130: $(head -c 300 "$work/err")"
+  [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while timing: $(leftovers $pid) namespaces left"
+  echo "ok: $sig while timing -> exit $rc, no namespace left"
+}
+interrupt TERM
+interrupt INT
+
+[[ $failures -eq 0 ]] && echo "measure-time: all runs as expected" || echo "measure-time: $failures failures" >&2
+[[ $failures -eq 0 ]]
