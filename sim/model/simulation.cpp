@@ -246,8 +246,10 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.tiers = tier_imbalance(fabric_, links, r.trace);
   r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
   FlowModel model;
-  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  const FlowNetwork net{r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links};
+  model.run(net, r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
+  if (jobs_.size() > 1) r.predicted.alone = predict_alone(flows_, net, jobs_, job_ideal_);
   return r;
 }
 

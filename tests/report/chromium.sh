@@ -29,3 +29,11 @@ fi
 timeout 180 "$browser" "${flags[@]}" --window-size=1280,2000 --screenshot="$work/top.png" "$url" 2>>"$work/chromium.log"
 timeout 180 "$browser" "${flags[@]}" --window-size=1280,6000 --screenshot="$work/full.png" "$url" 2>>"$work/chromium.log"
 python3 "$here/check_render.py" "$work/dom.html" "$work/top.png" "$work/full.png"
+
+# A fabric past kHeatmapSwitches (configs/rail.toml: 32 rail leaves, 8 spines)
+# is drawn as labelled switch x switch heatmaps; check them as rendered.
+"$bin" report "$root/configs/rail.toml" --seeds 0:20 --out "$work/rail.html" >/dev/null
+rail="file://$work/rail.html"
+timeout 180 "$browser" "${flags[@]}" --dump-dom "$rail" >"$work/rail-dom.html" 2>>"$work/chromium.log"
+timeout 180 "$browser" "${flags[@]}" --window-size=1280,9000 --screenshot="$work/rail.png" "$rail" 2>>"$work/chromium.log"
+python3 "$here/check_heatmap.py" "$work/rail-dom.html" "$work/rail.png"
