@@ -63,8 +63,8 @@ std::string charts(const ReportInput& in, const SeedSweep& d) {
   // draw the static slowdown at the edge when it lies off it.
   auto markers = [&](const std::vector<double>& v, double static_value, double config_value, bool clamp) {
     std::vector<Marker> m{
-        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest},
-        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst}};
+        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest, false},
+        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst, false}};
     if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef, clamp});
     if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted, clamp});
     return m;

@@ -14,7 +14,7 @@ namespace {
 // The tokens of CLI11's own option layout: a C++ type name (UINT, TEXT, ...)
 // or a validator's (INTEGER, NUMBER), choices glued on by ':' ("TEXT:{a,b}"),
 // or a default glued on by '=' ("TEXT=report.html", "... >= 1=4294967296").
-const std::regex kNoise(R"(\b(UINT|INT|FLOAT|TEXT|INTEGER|NUMBER|BOOLEAN)\b|[A-Z]:\{|[A-Z0-9\]]=\S)");
+const std::regex kNoise(R"(\b(UINT|INT|FLOAT|TEXT|INTEGER|NUMBER|BOOLEAN)\b|[A-Z]:\{|[0-9\]}]=\S)");
 
 // The line of `help` that starts (after indentation) with `flag`.
 std::string line_of(const std::string& help, const std::string& flag) {
