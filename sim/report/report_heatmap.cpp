@@ -31,13 +31,18 @@ std::vector<NodeId> matrix_order(const Fabric& fabric) {
   return order;
 }
 
+// Whole flows, or (spraying splits flows into shares) two decimals.
+std::string count_text(double flows) {
+  return flows == static_cast<double>(static_cast<std::uint64_t>(flows)) ? fixed(flows, 0) : fixed(flows, 2);
+}
+
 std::string cell_tip(const Fabric& fabric, const Trace& trace, const std::vector<LinkId>& links,
                      const std::function<bool(LinkId)>& down) {
   std::string tip;
   for (LinkId l : links) {
-    const auto n = trace.link_flows[l];
+    const double n = trace.flows_on(l);
     tip += (tip.empty() ? "" : "\n") + fabric.link_name(l) + ": " +
-           (down(l) ? std::string("down") : html::grouped(n) + (n == 1 ? " flow" : " flows"));
+           (down(l) ? std::string("down") : count_text(n) + (n == 1 ? " flow" : " flows"));
   }
   return tip;
 }
@@ -83,15 +88,15 @@ std::string heatmap_svg(const Fabric& fabric, const Trace& trace, const LoadScal
   for (const auto& [at, links] : cells) {
     double flows = -1;
     for (LinkId l : links)
-      if (!down(l)) flows = std::max(flows, static_cast<double>(trace.link_flows[l]));
+      if (!down(l)) flows = std::max(flows, trace.flows_on(l));
     const double x = left + static_cast<double>(at.second) * cell, y = top + static_cast<double>(at.first) * cell;
     const std::string from = fabric.node(order[at.first]).name, to = fabric.node(order[at.second]).name;
     const html::Rgb fill = scale.colour(std::max(0.0, flows));
     out += "<g class=\"hm-cell" + std::string(flows < 0 ? " down" : "") + "\" data-from=\"" + escape(from) +
-           "\" data-to=\"" + escape(to) + "\" data-flows=\"" + (flows < 0 ? "down" : fixed(flows, 0)) + "\"><rect x=\"" +
+           "\" data-to=\"" + escape(to) + "\" data-flows=\"" + (flows < 0 ? "down" : count_text(flows)) + "\"><rect x=\"" +
            num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(cell) + "\" height=\"" + num(cell) + "\" fill=\"" +
            css_colour(fill) + "\"/>";
-    const std::string count = flows < 0 ? "\u00d7" : fixed(flows, 0);
+    const std::string count = flows < 0 ? "\u00d7" : count_text(flows);
     // White on the dark colours, ink on the light ones (Rec. 601 luma).
     const bool dark = 0.299 * fill.r + 0.587 * fill.g + 0.114 * fill.b < 140;
     if (cell >= 14 && text_width(count.size(), font) + 4 <= cell)
