@@ -23,11 +23,13 @@ struct LimitFlag {
   const char* flag;
   std::uint64_t Limits::*field;
   const char* doc;
+  const char* default_text;  // as --help shows it
 };
 inline constexpr LimitFlag kLimitFlags[] = {
-    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints"},
-    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows"},
-    {"--max-capture-bytes", &Limits::max_capture_bytes, "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)"},
+    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "1000000"},
+    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "100000000"},
+    {"--max-capture-bytes", &Limits::max_capture_bytes, "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)",
+     "4G"},
 };
 
 }  // namespace ecmpsim

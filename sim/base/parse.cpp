@@ -60,7 +60,9 @@ std::optional<Bytes> parse_size(std::string_view s) noexcept {
   if (!num) return std::nullopt;
   const std::string_view unit = s.substr(i);
   struct U { std::string_view name; std::uint64_t mult; };
-  constexpr U units[] = {{"", 1},           {"B", 1},           {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20},
+  constexpr U units[] = {{"", 1},           {"B", 1},           {"K", 1ULL << 10},   {"M", 1ULL << 20},
+                         {"G", 1ULL << 30},   {"T", 1ULL << 40},  {"k", 1ULL << 10},   {"m", 1ULL << 20},
+                         {"g", 1ULL << 30},   {"t", 1ULL << 40},  {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20},
                          {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40}, {"KB", 1000},        {"MB", 1000000},
                          {"GB", 1000000000},  {"TB", 1000000000000ULL}};
   for (const auto& u : units) {

@@ -64,6 +64,20 @@ CLI::Validator number_in(double lo, double hi) {
       "NUMBER in " + range);
 }
 
+CLI::Validator byte_size(std::uint64_t lo) {
+  return CLI::Validator(
+      [=](std::string& v) -> std::string {
+        const auto b = parse_size(v);
+        if (!b) return "invalid size '" + v + "' (" + std::string(kSizeExamples) + ")";
+        if (b->value < lo)
+          return (lo == 1 ? std::string("expected a positive size") : "expected at least " + std::to_string(lo) + " bytes") +
+                 ", got '" + v + "'";
+        v = std::to_string(b->value);
+        return {};
+      },
+      "SIZE");
+}
+
 std::string default_config_path() {
   const std::string rel = "configs/paper16.toml";
   if (std::filesystem::exists(rel)) return rel;
@@ -71,9 +85,14 @@ std::string default_config_path() {
   return std::filesystem::exists(shipped) ? shipped : rel;
 }
 
-void add_limit_flags(CLI::App* sub, Limits& limits) {
-  for (const LimitFlag& f : kLimitFlags)
-    sub->add_option(f.flag, limits.*f.field, f.doc)->capture_default_str()->check(integer_in(1, ~0ULL));
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
+  for (const LimitFlag& f : kLimitFlags) {
+    if (f.field == &Limits::max_capture_bytes) {
+      if (reads_flows) sub->add_option(f.flag, limits.*f.field, f.doc)->default_str(f.default_text)->check(byte_size());
+      continue;
+    }
+    sub->add_option(f.flag, limits.*f.field, f.doc)->default_str(f.default_text)->check(integer_in(1, ~0ULL));
+  }
 }
 
 Spec load_spec(const std::string& path, const Limits& limits) {
@@ -123,6 +142,7 @@ std::string flag_hint(const CLI::ParseError& e, const std::vector<std::pair<CLI:
 
 int run(int argc, const char* const* argv, Io io) {
   CLI::App app{"ecmpsim: ECMP routing what-if simulator for AI training clusters", "ecmpsim"};
+  app.formatter(help_formatter());
   app.set_version_flag("--version", std::string("ecmpsim ") + ECMPSIM_VERSION);
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, Action>> commands;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 #include "sim/config/spec.h"
@@ -45,14 +46,21 @@ Action add_fit_command(CLI::App& app);
 CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi);
 CLI::Validator number_at_least(double lo);
 CLI::Validator number_in(double lo, double hi);
+// A byte size (sim/base/parse.h: 4096, 512M, 1G, 256MiB, 1GB) of at least
+// `lo` bytes, rewritten to its number of bytes before the option converts it.
+CLI::Validator byte_size(std::uint64_t lo = 1);
+// The --help layout of every command (sim/cli/help.cpp): value names and
+// "(range, default: X)" instead of CLI11's type names.
+std::shared_ptr<CLI::FormatterBase> help_formatter();
 // The names of an enum's one table (hashing/named.h), as a flag's accepted values.
 template <class Table>
 CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));
 }
 std::string default_config_path();
-// --max-hosts, --max-flows and --max-capture-bytes (sim/base/limits.h) on `sub`.
-void add_limit_flags(CLI::App* sub, Limits& limits);
+// --max-hosts and --max-flows (sim/base/limits.h) on `sub`, and
+// --max-capture-bytes when the command reads a --flows file.
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
 // --out on `sub`, its help naming `what` is written ("the output", "the HTML report").

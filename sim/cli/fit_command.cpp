@@ -163,7 +163,7 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("observations", o->observations,
                   "CSV: src,dst,proto,sport,dport,member (+ optional dst_qp,flow_label,in_port,switch); '-' = stdin")
       ->required();
-  sub->add_option("-n,--members", o->members, "Members in the switch's ECMP group (required)")
+  sub->add_option("-n,--members", o->members, "Members in the switch's ECMP group")
       ->required()
       ->check(integer_in(2, 1u << 16));
   sub->add_option("--weights", o->weights, "Per-member weights (threshold and resilient are then searched)")
@@ -181,7 +181,7 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("--switch", o->only_switch, "Only the rows of this switch (the file's switch column)");
   sub->add_option("--top", o->top, "Models listed")->capture_default_str()->check(integer_in(1, 100000));
   sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow");
-  sub->add_option("-j,--threads", o->threads, "Threads; default all cores")->check(integer_in(1, 4096));
+  sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   sub->add_option("-f,--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   add_out_flag(sub, o->out, "the output");
   sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");

@@ -63,7 +63,7 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("-f,--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
       ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
   add_out_flag(sub, opt->out, "the output");
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   add_override_flags(sub, opt->overrides, opt->seed_mode);
   sub->add_option("--down", opt->down,
                   "What-if failures: comma-separated cables (leaf0-spine1, leaf1-spine0#2) and switches (spine2); "
@@ -77,7 +77,8 @@ Action add_run_command(CLI::App& app) {
   sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses");
   sub->add_option("--flow-bytes", opt->flow_bytes,
                   "rdma: bytes each QP pair carries, half in each direction (default: the first job's "
-                  "message_bytes)");
+                  "message_bytes)")
+      ->check(byte_size());
   sub->add_flag("--allow-unpaired", opt->import.allow_unpaired,
                 "rdma: skip (and count) QPs with no partner instead of failing");
   sub->footer("Config keys (TOML):\n" + config_reference());
@@ -87,12 +88,9 @@ Action add_run_command(CLI::App& app) {
     Overrides o = opt->overrides;
     if (!opt->seed_mode.empty()) o.seed_mode = parse_name(kSeedModes, opt->seed_mode);
     apply_overrides(spec, o);
+    check_hash_overrides(spec, o);
     if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
-    if (!opt->flow_bytes.empty()) {
-      opt->import.flow_bytes = parse_size(opt->flow_bytes);
-      if (!opt->import.flow_bytes || opt->import.flow_bytes->value == 0)
-        throw InputError({{}, 0, 0, "--flow-bytes"}, "invalid size '" + opt->flow_bytes + "' (e.g. 4096, 256MiB)");
-    }
+    if (!opt->flow_bytes.empty()) opt->import.flow_bytes = parse_size(opt->flow_bytes);  // checked by byte_size
     if (sub->count("--flows") > 0 && opt->import.flows.empty())
       throw InputError({{}, 0, 0, "--flows"}, "no file given");
     if (opt->import.flows.empty()) {

@@ -144,11 +144,12 @@ Action add_sweep_command(CLI::App& app) {
       ->check(one_of(kSeedModes));
   sub->add_option("--sport-base", opt->sport_base, "Bases A:B[:STEP] of the \"range\" source-port model");
   sub->add_option("--qpn-base", opt->qpn_base, "First QP numbers A:B[:STEP]");
-  sub->add_option("--qps", opt->qps, "QPs per connection, a list: 1,2,4");
-  sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3");
+  sub->add_option("--qps", opt->qps, "QPs per connection, a list: 1,2,4")->type_name("N,...");
+  sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3")->type_name("NAME,...");
   sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
-  sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first");
-  sub->add_option("-j,--threads", opt->threads, "Threads; default all cores")->check(integer_in(1, 4096));
+  sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first")
+      ->type_name("NAME,...");
+  sub->add_option("-j,--threads", opt->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   sub->add_option("--metric", opt->metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
@@ -157,7 +158,8 @@ Action add_sweep_command(CLI::App& app) {
       ->check(number_at_least(0));
   sub->add_flag("--no-slowdown", opt->no_slowdown,
                 "Skip the flow model: no predicted slowdown, faster on large fabrics");
-  sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force (default 10000000)")
+  sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force")
+      ->default_str("10000000")
       ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));

@@ -33,8 +33,9 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
       uint_knob<JobSpec>("seed", "Seed of the job's random placement, QP numbers and source ports.", 0,
                          0x7FFFFFFFFFFFFFFFull, [](auto& s) -> auto& { return s.seed; }),
       bytes_knob<JobSpec>("message_bytes",
-                          "Message size S (bytes, or \"256MiB\", \"1GiB\"): the all-reduce buffer; for all-gather, "
-                          "reduce-scatter and all-to-all all ranks' data; for send/recv what each rank sends.",
+                          "Message size S (bytes, or \"512M\", \"1G\", \"256MiB\"; K/M/G/T binary as in "
+                          "nccl-tests): the all-reduce buffer; for all-gather, reduce-scatter and all-to-all all "
+                          "ranks' data; for send/recv what each rank sends.",
                           [](auto& s) -> auto& { return s.message; }),
       uint_knob<JobSpec>("channels",
                          "NCCL channels (rings/trees), each with its own connections; for all-to-all and send/recv "

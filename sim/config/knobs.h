@@ -100,7 +100,7 @@ Knob<S> bytes_knob(std::string_view key, std::string_view doc, Get get) {
               get(s) = Bytes{static_cast<std::uint64_t>(*v)};
             } else if (const auto str = n.value<std::string>(); n.is_string() && str) {
               const auto b = parse_size(*str);
-              if (!b || b->value == 0) throw InputError(at, "invalid size '" + *str + "' (e.g. 4096, \"256MiB\", \"1GB\")");
+              if (!b || b->value == 0) throw InputError(at, "invalid size '" + *str + "' (" + std::string(kSizeExamples) + ")");
               get(s) = *b;
             } else {
               throw InputError(at, "expected a size (integer bytes or a string such as \"1GiB\")");

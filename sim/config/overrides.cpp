@@ -49,6 +49,19 @@ void apply_overrides(Spec& spec, const Overrides& o) {
   }
 }
 
+void check_hash_overrides(const Spec& spec, const Overrides& o) {
+  const char* flag = o.algo ? "--algo" : o.seed ? "--seed" : o.seed_mode ? "--seed-mode" : nullptr;
+  if (flag == nullptr) return;
+  std::string kinds;
+  for (const ScenarioSpec& s : spec.scenarios) {
+    if (s.routing == RoutingKind::Ecmp) return;
+    kinds += (kinds.empty() ? "" : ", ") + std::string("'") + s.name + "' is " +
+             std::string(name_of(kRoutingKinds, s.routing));
+  }
+  throw InputError({{}, 0, 0, flag}, "no scenario hashes (" + kinds + "), so " + flag +
+                                         " would change nothing; add an ECMP scenario or drop the flag");
+}
+
 std::vector<std::string> override_args(const Overrides& o) {
   std::vector<std::string> a;
   auto add = [&](const char* flag, std::string v) {

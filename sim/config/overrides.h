@@ -29,6 +29,12 @@ std::string no_scenario_named(const Spec& spec, std::string_view name);
 // Throws InputError naming the flag for an unknown scenario or algorithm.
 void apply_overrides(Spec& spec, const Overrides& o);
 
+// After apply_overrides: --algo, --seed or --seed-mode given when no scenario
+// left in `spec` hashes (all static) would change nothing, so it is an
+// InputError naming the flag rather than a silent no-op. Not for sweeps,
+// which explain a flat axis in their notes instead.
+void check_hash_overrides(const Spec& spec, const Overrides& o);
+
 // The `ecmpsim run` flags that reproduce `o`, in a fixed order.
 std::vector<std::string> override_args(const Overrides& o);
 

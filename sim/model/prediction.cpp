@@ -131,4 +131,38 @@ Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::s
   return p;
 }
 
+std::vector<JobPrediction> predict_alone(const workloads::Flows& flows, const FlowNetwork& net,
+                                         std::span<const JobInfo> jobs, std::span<const Seconds> job_ideal) {
+  std::vector<JobPrediction> out(jobs.size());
+  FlowModel model;
+  FlowTimes times;
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint32_t> begin;
+  std::vector<LinkId> links;
+  std::vector<double> fraction;
+  for (std::uint32_t j = 0; j < jobs.size(); ++j) {
+    bytes.clear();
+    links.clear();
+    fraction.clear();
+    begin.assign(1, 0);
+    for (std::size_t f = 0; f < flows.size(); ++f) {
+      if (flows.job[f] != j) continue;
+      bytes.push_back(net.bytes[f]);
+      links.insert(links.end(), net.path_links.begin() + net.path_begin[f], net.path_links.begin() + net.path_begin[f + 1]);
+      if (!net.fraction.empty())
+        fraction.insert(fraction.end(), net.fraction.begin() + net.path_begin[f], net.fraction.begin() + net.path_begin[f + 1]);
+      begin.push_back(static_cast<std::uint32_t>(links.size()));
+    }
+    model.run({net.capacity, bytes, begin, links, fraction}, times);
+    JobPrediction& p = out[j];
+    p.job = j;
+    for (const Seconds t : times.finish) p.completion = std::max(p.completion, t);
+    p.ideal = job_ideal[j];
+    p.slowdown = slowdown_of(p.completion, p.ideal);
+    p.algbw = algbw_of(jobs[j], p.completion);
+    p.busbw = busbw_of(jobs[j], p.completion);
+  }
+  return out;
+}
+
 }  // namespace ecmpsim

@@ -83,6 +83,11 @@ struct Prediction {
   // lowest bus bandwidth (the only job when there is one).
   JobPrediction all;
   std::vector<JobPrediction> jobs;  // indexed by job id
+  // With several jobs, each job's prediction includes the other jobs'
+  // contention on shared links. `alone` (indexed by job id) is each job run
+  // alone: its flows on the same paths, the other jobs' flows removed. Empty
+  // with one job, where alone and shared are the same run.
+  std::vector<JobPrediction> alone;
 };
 
 // completion / ideal on a 1e-12 grid (docs/prediction.md), and 1 when there
@@ -98,5 +103,10 @@ Gbps busbw_of(const JobInfo& job, Seconds completion) noexcept;
 // jobs and job_ideal are indexed by job id; all_ideal is the bound of all flows.
 Prediction predict(const workloads::Flows& flows, const FlowTimes& times, std::span<const JobInfo> jobs,
                    std::span<const Seconds> job_ideal, Seconds all_ideal);
+
+// Each job alone (Prediction::alone): the flow model on the flows of one job
+// at a time, each on its path in `net` (which holds every flow).
+std::vector<JobPrediction> predict_alone(const workloads::Flows& flows, const FlowNetwork& net,
+                                         std::span<const JobInfo> jobs, std::span<const Seconds> job_ideal);
 
 }  // namespace ecmpsim

@@ -254,10 +254,11 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   // A sprayed flow is never placed whole: nothing collides.
   if (!r.trace.split()) r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
   FlowModel model;
-  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links,
-             r.trace.split_fraction},
-            r.times);
+  const FlowNetwork net{r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links,
+                        r.trace.split_fraction};
+  model.run(net, r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
+  if (jobs_.size() > 1) r.predicted.alone = predict_alone(flows_, net, jobs_, job_ideal_);
   return r;
 }
 

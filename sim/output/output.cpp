@@ -97,6 +97,11 @@ json predicted_json(const Simulation& sim, const Prediction& p) {
     for (const JobPrediction& j : p.jobs) {
       json one = {{"job", j.job}, {"name", sim.jobs()[j.job].name}, {"collective", sim.jobs()[j.job].collective}};
       one.update(prediction_json(j));
+      // The job alone on the same paths (the shared figures include the other jobs' contention).
+      if (j.job < p.alone.size()) {
+        one["completion_alone_s"] = p.alone[j.job].completion.value;
+        one["slowdown_alone"] = p.alone[j.job].slowdown;
+      }
       jobs.push_back(std::move(one));
     }
     out["jobs"] = std::move(jobs);
@@ -281,10 +286,16 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       const std::string job = sim.jobs()[j].name + " ";
       row(job + "completion (ms)",
           [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, 6);
-      row(job + "slowdown", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
+      row(job + "slowdown (shared)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
+      row(job + "slowdown alone", [j](const ScenarioResult& r) {
+        return j < r.predicted.alone.size() ? r.predicted.alone[j].slowdown : r.predicted.jobs[j].slowdown;
+      }, 4);
       row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
           1);
     }
+  if (sim.jobs().size() > 1)
+    out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
+           "'alone' is the job's flows by themselves on the same paths)\n";
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);

@@ -189,7 +189,8 @@ std::vector<Assumption> assumptions(const Spec& spec) {
       case workloads::SportModel::Mlx4: sport += "from the QP pair by the ConnectX-3 (mlx4) folding"; break;
       case workloads::SportModel::Fixed: sport += std::to_string(r.sport_base) + " on every QP"; break;
       case workloads::SportModel::Range:
-        sport += std::to_string(r.sport_base) + " + (QP index mod " + std::to_string(r.sport_range) + ")";
+        sport += std::to_string(r.sport_base) + " + (the QP's index in the job, over all its NICs, mod " +
+                 std::to_string(r.sport_range) + ")";
         break;
       default:
         sport += std::string(workloads::sport_model_name(r.sport)) + " model from " + std::to_string(r.sport_base) +

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/base/text.h"
+
 namespace ecmpsim::html {
 
 std::string escape(std::string_view s) {
@@ -44,24 +46,48 @@ std::string css_colour(Rgb c) {
   return buf;
 }
 
-Rgb load_colour(double t) {
-  // ColorBrewer YlOrRd (Brewer, colorbrewer2.org), its palest stop dropped so
-  // the least loaded link still shows against a white page.
-  constexpr std::array<Rgb, 6> stops{{{0xfe, 0xd9, 0x76},
-                                      {0xfe, 0xb2, 0x4c},
-                                      {0xfd, 0x8d, 0x3c},
-                                      {0xf0, 0x3b, 0x20},
-                                      {0xbd, 0x00, 0x26},
-                                      {0x80, 0x00, 0x26}}};
+namespace {
+
+// Linear interpolation in sRGB between `stops` spread evenly over t in [0, 1].
+template <std::size_t N>
+Rgb ramp(const std::array<Rgb, N>& stops, double t) {
   if (!(t > 0)) return stops.front();
   if (t >= 1) return stops.back();
-  const double x = t * (stops.size() - 1);
+  const double x = t * (N - 1);
   const auto i = static_cast<std::size_t>(x);
   const double f = x - static_cast<double>(i);
   auto mix = [f](std::uint8_t a, std::uint8_t b) {
     return static_cast<std::uint8_t>(std::lround(a + (static_cast<double>(b) - a) * f));
   };
   return {mix(stops[i].r, stops[i + 1].r), mix(stops[i].g, stops[i + 1].g), mix(stops[i].b, stops[i + 1].b)};
+}
+
+}  // namespace
+
+Rgb load_colour(double ratio, double top) {
+  // ColorBrewer RdBu (Brewer, colorbrewer2.org): its two darkest blues below
+  // the mean; its reds above, from the palest kept visible on a white page.
+  constexpr std::array<Rgb, 3> below{{{0x21, 0x66, 0xac}, {0x67, 0xa9, 0xcf}, kNeutral}};
+  constexpr std::array<Rgb, 4> above{{kNeutral, {0xef, 0x8a, 0x62}, {0xb2, 0x18, 0x2b}, {0x67, 0x00, 0x1f}}};
+  if (!(ratio < 1)) return ramp(above, top > 1 ? (ratio - 1) / (top - 1) : 1.0);
+  return ramp(below, ratio);
+}
+
+std::string num(double v) { return ecmpsim::fixed(v, 1); }
+
+std::string svg_open(double w, double h, std::string_view label, std::string_view cls) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"" + std::string(cls) + "\" viewBox=\"0 0 " + num(w) +
+         " " + num(h) + "\" role=\"img\" aria-label=\"" + escape(label) + "\">\n";
+}
+
+std::string text(double x, double y, std::string_view s, std::string_view attrs) {
+  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + (attrs.empty() ? "" : " ") + std::string(attrs) + ">" +
+         escape(s) + "</text>\n";
+}
+
+std::string line(double x1, double y1, double x2, double y2, std::string_view attrs) {
+  return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
+         std::string(attrs) + "/>\n";
 }
 
 std::vector<double> nice_ticks(double lo, double hi, int target) {

@@ -26,12 +26,15 @@ struct Rgb {
 };
 std::string css_colour(Rgb c);  // "#rrggbb"
 
-// The load scale: a sequential yellow-orange-red ramp, light for the least
-// loaded link and dark red for the most. `t` is clamped to [0, 1] and the
-// stops are interpolated linearly in sRGB.
-Rgb load_colour(double t);
+// The load scale, diverging about the mean: `ratio` is a link's load over the
+// mean load, `top` (> 1) the ratio at the dark-red end. Ratio 1 is kNeutral,
+// so a perfectly balanced table is neutral throughout; below it the ramp runs
+// to ColorBrewer RdBu's blue at 0, above it through RdBu's reds to its
+// darkest at `top` (and beyond: clamped). Stops are interpolated linearly in sRGB.
+Rgb load_colour(double ratio, double top);
+inline constexpr Rgb kNeutral{0x8a, 0x93, 0x9f};
 // Colour of a link with no flow at all, kept apart from the ramp on purpose.
-inline constexpr Rgb kIdle{0xbd, 0xc3, 0xcb};
+inline constexpr Rgb kIdle{0xd6, 0xda, 0xe0};
 
 // Fixed chart colours, shared by the CSS and the SVG so the page is consistent.
 inline constexpr Rgb kInk{0x1f, 0x29, 0x37};      // text, axes
@@ -43,6 +46,15 @@ inline constexpr Rgb kWorst{0xc0, 0x39, 0x2b};    // worst variant marker
 inline constexpr Rgb kRef{0x7c, 0x3a, 0xed};      // reference value (e.g. static routing)
 inline constexpr Rgb kSwitch{0x33, 0x41, 0x55};   // switch boxes
 inline constexpr Rgb kHost{0x94, 0xa3, 0xb8};     // host boxes
+
+// SVG text shared by the charts: coordinates to one decimal, the root
+// element, a text element (escaped) and a line.
+std::string num(double v);
+std::string svg_open(double w, double h, std::string_view label, std::string_view cls);
+std::string text(double x, double y, std::string_view s, std::string_view attrs = {});
+std::string line(double x1, double y1, double x2, double y2, std::string_view attrs);
+// Estimated width of `chars` characters of the page's sans-serif at `size` px.
+inline double text_width(std::size_t chars, double size) { return static_cast<double>(chars) * size * 0.6; }
 
 // "Nice" axis ticks covering [lo, hi]: about `target` steps of 1, 2 or 5 x 10^k.
 // Returns at least two values; the first is <= lo and the last >= hi.

@@ -1,5 +1,6 @@
 #include "sim/report/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -55,16 +56,15 @@ std::vector<MetricRow> metric_rows() {
 
 std::string node_name(const Fabric& f, NodeId n) { return f.node(n).name; }
 
-report::LoadScale load_scale(const ReportInput& in) {
-  double lo = 0, hi = 0;
-  for (const auto& r : *in.results)
-    for (LinkId l : in.sim->metric_links()) {
-      const double f = r.trace.flows_on(l);
-      if (f > 0 && (lo == 0 || f < lo)) lo = f;
-      hi = std::max(hi, f);
-    }
-  return {lo == hi ? 0 : lo, hi};
+// One scale per page (sim/report/report_charts.h): each scenario's colours
+// relative to its own mean, up to the largest max/mean of any scenario.
+double load_top(const ReportInput& in) {
+  std::vector<double> max_mean;
+  for (const auto& r : *in.results) max_mean.push_back(r.flows.max_mean);
+  return report::load_top(max_mean);
 }
+
+report::LoadScale load_scale(const ScenarioResult& r, double top) { return {r.flows.mean, top}; }
 
 std::string card(std::string_view key, std::string_view value, std::string_view sub, html::Rgb accent) {
   return "<div class=\"card\" style=\"border-top-color:" + html::css_colour(accent) + "\"><div class=\"k\">" + escape(key) +
@@ -154,27 +154,44 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
                  t);
 }
 
-std::string fabric_section(const ReportInput& in, const report::LoadScale& scale) {
-  std::string body = report::legend_svg(scale);
-  for (const auto& r : *in.results)
+std::string fabric_section(const ReportInput& in, double top) {
+  const Fabric& fabric = in.sim->fabric();
+  const bool heatmap = fabric.switches().size() > report::kHeatmapSwitches;
+  std::string body = report::legend_svg(top);
+  for (const auto& r : *in.results) {
+    const auto down = [&r](LinkId l) { return r.is_down(l); };
     body += "<figure class=\"fabric-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
             escape(routing_summary(*r.spec)) + ", FIM " + fixed(r.flows.fim, 4) + "</span></figcaption>\n" +
-            report::fabric_svg(in.sim->fabric(), r.trace, scale,
-                                          [&r](LinkId l) { return r.is_down(l); }) + "</figure>\n";
+            (heatmap ? report::heatmap_svg(fabric, r.trace, load_scale(r, top), down)
+                     : report::fabric_svg(fabric, r.trace, load_scale(r, top), down)) +
+            "</figure>\n";
+  }
+  const std::string colours =
+      "coloured by the flows it carries over its scenario's mean flows per link: the neutral grey is the mean "
+      "(a perfectly balanced table is grey throughout), blue less, red more";
+  if (heatmap)
+    return section("fabric", "The fabric, switch by switch",
+                   "With more than " + std::to_string(report::kHeatmapSwitches) +
+                       " switches the fabric is a matrix: a row per sending switch, a column per receiving one, "
+                       "tiers from the top; each cell is the most loaded cable between the two, " + colours +
+                       "; hover a cell for each cable.",
+                   body);
   return section("fabric", "The fabric, link by link",
-                 "Tiers top to bottom. Each cable is drawn as its two directions side by side, coloured by the "
-                 "flows it carries, on one scale for every scenario (from the least to the most loaded busy link); "
-                 "the count sits next to the sending switch.",
+                 "Tiers top to bottom. Each cable is drawn as its two directions side by side, " + colours +
+                     "; the count sits next to the sending switch.",
                  body);
 }
 
-std::string bars_section(const ReportInput& in, const report::LoadScale& scale) {
+std::string bars_section(const ReportInput& in, double top) {
   std::string body = "<div class=\"grid2\">\n";
   const auto& links = in.sim->metric_links();
+  double axis_max = 0;  // one axis for every scenario's chart
+  for (const auto& r : *in.results) axis_max = std::max(axis_max, r.flows.max);
   for (const auto& r : *in.results) {
+    const report::LoadScale scale = load_scale(r, top);
     body += "<figure class=\"bars-figure\"><figcaption>" + escape(r.spec->name) + " <span>\u2014 " +
             std::to_string(links.size()) + " links, most loaded first</span></figcaption>\n" +
-            report::link_bars_svg(in.sim->fabric(), links, r.trace, scale, scale.hi, in.max_bars);
+            report::link_bars_svg(in.sim->fabric(), links, r.trace, scale, axis_max, in.max_bars);
     if (links.size() > in.max_bars)
       body += "<p class=\"note\">" + std::to_string(links.size() - in.max_bars) +
               " less loaded links not shown.</p>\n";
@@ -341,7 +358,7 @@ std::string report_html(const ReportInput& in) {
   const Simulation& sim = *in.sim;
   const Spec& spec = sim.spec();
   const Fabric& fabric = sim.fabric();
-  const report::LoadScale scale = load_scale(in);
+  const double top = load_top(in);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<title>ecmpsim report: " + escape(spec.source) + "</title>\n<style>\n" +
@@ -360,7 +377,7 @@ std::string report_html(const ReportInput& in) {
            (in.sweeps.size() > 1 ? " \u00b7 " + escape(in.sweeps[i].scenario) : std::string()) + "</a>";
   if (in.emulation) out += "<a href=\"#emulation\">Measured</a>";
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
-  out += summary_section(in) + fabric_section(in, scale) + bars_section(in, scale) + comparison_section(in);
+  out += summary_section(in) + fabric_section(in, top) + bars_section(in, top) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
   for (std::size_t i = 0; i < in.sweeps.size(); ++i)
     if (!in.sweeps[i].values.empty()) out += report::sweep_section(in, i);

@@ -13,26 +13,11 @@ namespace {
 using html::escape;
 using html::css_colour;
 
-// Estimated width of `chars` characters of the page's sans-serif at `size` px.
-double text_width(std::size_t chars, double size) { return static_cast<double>(chars) * size * 0.6; }
-
-std::string num(double v) { return fixed(v, 1); }
-
-std::string svg_open(double w, double h, std::string_view label, std::string_view cls) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"" + std::string(cls) + "\" viewBox=\"0 0 " + num(w) +
-         " " + num(h) + "\" role=\"img\" aria-label=\"" + escape(label) + "\">\n";
-}
-
-std::string text(double x, double y, std::string_view s, std::string_view attrs = {}) {
-  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + (attrs.empty() ? "" : " ") + std::string(attrs) + ">" +
-         escape(s) + "</text>\n";
-}
-
-std::string line(double x1, double y1, double x2, double y2, std::string_view attrs) {
-  return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
-         std::string(attrs) + "/>\n";
-}
-
+using html::line;
+using html::num;
+using html::svg_open;
+using html::text;
+using html::text_width;
 
 // A link's flow count as drawn: whole flows, or shares to two decimals when spraying splits them.
 std::string count_text(const Trace& trace, LinkId l) {
@@ -60,7 +45,14 @@ constexpr std::array<const char*, 4> kTierRows{"hosts", "leaves", "spines", "cor
 
 html::Rgb LoadScale::colour(double flows) const {
   if (flows <= 0) return html::kIdle;
-  return html::load_colour(hi > lo ? (flows - lo) / (hi - lo) : 1.0);
+  return html::load_colour(mean > 0 ? flows / mean : 1.0, top);
+}
+
+double load_top(std::span<const double> max_over_mean) {
+  double top = 2;
+  for (double r : max_over_mean)
+    if (std::isfinite(r)) top = std::max(top, r);
+  return top;
 }
 
 std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale& scale,
@@ -151,7 +143,7 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const std::string tip = up ? name + ": " + flows_text(flows) + ", " +
                                        human_bytes(trace.bytes_on(links[k]))
                                  : name + ": down";
-      std::string svg = "<line class=\"link" + std::string(up ? "" : " down") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
+      std::string svg = "<line class=\"link" + std::string(!up ? " down" : flows > 0 ? "" : " idle") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
                         num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
                         css_colour(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
                         escape(name) + "\" data-flows=\"" + count_text(trace, links[k]) + "\"><title>" + escape(tip) +
@@ -212,27 +204,29 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
   return out;
 }
 
-std::string legend_svg(const LoadScale& scale) {
-  constexpr double kW = 460, kBarX = 70, kBarW = 250, kH = 44;
-  std::string out = svg_open(kW, kH, "colour scale: flows per link", "legend");
+std::string legend_svg(double top) {
+  constexpr double kW = 560, kBarX = 90, kBarW = 250, kH = 44;
+  std::string out = svg_open(kW, kH, "colour scale: flows per link over the scenario's mean", "legend");
   out += "<defs><linearGradient id=\"load-ramp\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">";
-  for (int i = 0; i <= 10; ++i)
-    out += "<stop offset=\"" + fixed(i / 10.0, 1) + "\" stop-color=\"" + css_colour(html::load_colour(i / 10.0)) + "\"/>";
+  for (int i = 0; i <= 20; ++i) {
+    const double r = top * i / 20.0;
+    out += "<stop offset=\"" + fixed(i / 20.0, 2) + "\" stop-color=\"" + css_colour(html::load_colour(r, top)) + "\"/>";
+  }
   out += "</linearGradient></defs>\n";
-  out += text(0, 19, "flows/link", "class=\"axis-label\"");
+  out += text(0, 19, "flows / mean", "class=\"axis-label\"");
   out += "<rect x=\"" + num(kBarX) + "\" y=\"8\" width=\"" + num(kBarW) + "\" height=\"14\" fill=\"url(#load-ramp)\"/>\n";
-  const double span = scale.hi > scale.lo ? scale.hi - scale.lo : 1;
-  const auto ticks = html::nice_ticks(scale.lo, scale.lo + span, 4);
+  const auto ticks = html::nice_ticks(0, top, 4);
   const int digits = html::tick_digits(ticks[1] - ticks[0]);
   for (double t : ticks) {
-    if (t < scale.lo - 1e-9 || t > scale.lo + span + 1e-9) continue;
-    const double x = kBarX + kBarW * (t - scale.lo) / span;
+    if (t > top + 1e-9) continue;
+    const double x = kBarX + kBarW * t / top;
     out += line(x, 22, x, 26, "class=\"tick\"");
-    out += text(x, 38, fixed(t, digits), "text-anchor=\"middle\" class=\"tick-label\"");
+    out += text(x, 38, fixed(t, digits) + "\u00d7", "text-anchor=\"middle\" class=\"tick-label\"");
   }
   out += "<rect x=\"" + num(kBarX + kBarW + 28) + "\" y=\"8\" width=\"22\" height=\"14\" fill=\"" + css_colour(html::kIdle) +
          "\"/>\n";
   out += text(kBarX + kBarW + 56, 19, "idle (0 flows)", "class=\"tick-label\"");
+  out += text(kBarX + kBarW + 28, 38, "1\u00d7 = the mean: balanced", "class=\"tick-label\"");
   return out + "</svg>\n";
 }
 
@@ -296,7 +290,7 @@ Frame make_frame(std::span<const double> sorted, std::span<const Marker> markers
   Frame f;
   double lo = sorted.front(), hi = sorted.back();
   for (const Marker& m : markers)
-    if (std::isfinite(m.x)) lo = std::min(lo, m.x), hi = std::max(hi, m.x);
+    if (std::isfinite(m.x) && !m.clamp) lo = std::min(lo, m.x), hi = std::max(hi, m.x);
   if (!(hi > lo)) {
     const double pad = std::max(std::abs(lo) * 0.05, 0.01);
     lo -= pad;
@@ -341,7 +335,10 @@ std::string markers_svg(const Frame& f, std::span<const Marker> markers) {
   for (std::size_t i : order) {
     const Marker& m = markers[i];
     if (!std::isfinite(m.x)) continue;
-    const double x = f.x(m.x), w = text_width(m.label.size(), 11);
+    // Off the chart's range: at the nearer edge, the label pointing the way.
+    const bool below = m.clamp && m.x < f.lo, above = m.clamp && m.x > f.hi;
+    const std::string label = below ? "\u25c0 " + m.label + " (off scale)" : above ? m.label + " (off scale) \u25b6" : m.label;
+    const double x = f.x(below ? f.lo : above ? f.hi : m.x), w = text_width(label.size(), 11);
     const bool right = x > Frame::kW / 2;
     const double x0 = right ? x - w : x, x1 = right ? x : x + w;
     std::size_t row = 0;
@@ -352,9 +349,9 @@ std::string markers_svg(const Frame& f, std::span<const Marker> markers) {
     rows[row].emplace_back(x0, x1);
     const double ty = Frame::kT - 8 - 12.0 * static_cast<double>(row);
     const std::string c = css_colour(m.colour);
-    out += "<g class=\"marker\">";
+    out += below || above ? "<g class=\"marker off-scale\">" : "<g class=\"marker\">";
     out += line(x, ty + 3, x, Frame::kH - Frame::kB, "stroke=\"" + c + "\" stroke-width=\"2\"");
-    out += text(right ? x - 3 : x + 3, ty, m.label,
+    out += text(right ? x - 3 : x + 3, ty, label,
                 "class=\"marker-label\" fill=\"" + c + "\"" + (right ? " text-anchor=\"end\"" : ""));
     out += "</g>\n";
   }
@@ -362,6 +359,22 @@ std::string markers_svg(const Frame& f, std::span<const Marker> markers) {
 }
 
 }  // namespace
+
+std::string single_value_note(std::span<const double> values, std::string_view x_label,
+                              std::span<const Marker> markers) {
+  if (values.empty()) return {};
+  const double v = values.front();
+  for (double x : values)
+    if (x != v) return {};
+  std::string others;
+  for (const Marker& m : markers)
+    if (std::isfinite(m.x) && m.x != v) others += (others.empty() ? "" : "; ") + m.label;
+  const std::string n = values.size() == 1 ? "The one variant has" : "All " + html::grouped(values.size()) + " variants have";
+  return "<p class=\"note single-value\">" + escape(n + " " + std::string(x_label) + " " + fixed(v, 4) +
+                                                    ": a single value, so no histogram or CDF is drawn" +
+                                                    (others.empty() ? "." : " (" + others + ").")) +
+         "</p>\n";
+}
 
 std::string histogram_svg(std::span<const double> values, std::string_view x_label, std::span<const Marker> markers) {
   if (values.empty()) return {};

@@ -47,6 +47,11 @@ svg .host text{text-anchor:middle;font-size:10px}
 svg line.access{stroke:#cfd5dd;stroke-width:1}
 svg line.link{stroke-width:3;stroke-linecap:round}
 svg line.link.down{stroke-dasharray:6 4}
+svg line.link.idle{stroke-dasharray:2 3}
+svg .hm-frame{fill:#f8fafc;stroke:var(--grid)}
+svg .hm-cell rect{stroke:#fff;stroke-width:1}
+svg .hm-count{fill:#fff;font-weight:700}
+svg .hm-count.on-light{fill:var(--ink)}
 svg .count rect{fill:#fff;stroke-width:1.5}
 svg .count text{text-anchor:middle;font-weight:700;font-size:10.5px}
 svg .grid{stroke:var(--grid)}
@@ -59,7 +64,7 @@ svg .mean{stroke:var(--ink);stroke-dasharray:4 3}
 svg .mean-label{font-size:10.5px}
 svg .cdf-line{stroke-width:2}
 svg .marker-label{font-size:11px;font-weight:700}
-svg.legend{max-width:420px;margin:2px 0 10px}
+svg.legend{max-width:540px;margin:2px 0 10px}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:13px}
 th,td{padding:5px 10px;border-bottom:1px solid #eef0f3;text-align:right;vertical-align:top}

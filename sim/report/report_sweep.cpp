@@ -58,25 +58,32 @@ std::string charts(const ReportInput& in, const SeedSweep& d) {
     if (!swept && r.spec->name == d.scenario) swept = &r;
   }
   const std::uint64_t best = d.summary.best, worst = d.summary.worst;
-  auto markers = [&](const std::vector<double>& v, double static_value, double config_value) {
+  // The static scenario's and the config seed's markers: on the FIM charts the
+  // axis widens to show them; the slowdown charts keep the ECMP range and
+  // draw the static slowdown at the edge when it lies off it.
+  auto markers = [&](const std::vector<double>& v, double static_value, double config_value, bool clamp) {
     std::vector<Marker> m{
-        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest},
-        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst}};
-    if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef});
-    if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted});
+        {v[best], "best: seed " + std::to_string(d.seed(best)) + ", " + fixed(v[best], 4), html::kBest, false},
+        {v[worst], "worst: seed " + std::to_string(d.seed(worst)) + ", " + fixed(v[worst], 4), html::kWorst, false}};
+    if (static_r) m.push_back({static_value, "static: " + fixed(static_value, 4), html::kRef, clamp});
+    if (swept) m.push_back({config_value, "config seed " + std::to_string(swept->spec->hash.seed), html::kMuted, clamp});
     return m;
   };
+  auto charts_or_note = [](std::span<const double> v, std::string_view label, std::span<const Marker> m) {
+    const std::string note = single_value_note(v, label, m);
+    if (!note.empty()) return note;
+    return "<div class=\"grid2\">\n<figure>" + histogram_svg(v, label, m) + "</figure>\n<figure>" + cdf_svg(v, label, m) +
+           "</figure>\n</div>\n";
+  };
   const std::vector<double> fim = d.column(SweepMetric::Fim);
-  const auto fim_markers = markers(fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0);
-  std::string body = "<h3>Flow imbalance metric (FIM)</h3>\n<div class=\"grid2\">\n<figure>" +
-                     histogram_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n<figure>" +
-                     cdf_svg(fim, "FIM (flows)", fim_markers) + "</figure>\n</div>\n";
+  const auto fim_markers = markers(fim, static_r ? static_r->flows.fim : 0, swept ? swept->flows.fim : 0, false);
+  std::string body = "<h3>Flow imbalance metric (FIM)</h3>\n" + charts_or_note(fim, "FIM (flows)", fim_markers);
   if (has_slowdown(d)) {
     const std::vector<double> slowdown = d.column(SweepMetric::Slowdown);
-    const auto sd_markers = markers(slowdown, std::nan(""), std::nan(""));
-    body += "<h3>Predicted slowdown (completion / ideal)</h3>\n<div class=\"grid2\">\n<figure>" +
-            histogram_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n<figure>" +
-            cdf_svg(slowdown, "predicted slowdown", sd_markers) + "</figure>\n</div>\n";
+    const auto sd_markers = markers(slowdown, static_r ? static_r->predicted.all.slowdown : std::nan(""),
+                                    swept ? swept->predicted.all.slowdown : std::nan(""), true);
+    body += "<h3>Predicted slowdown (completion / ideal)</h3>\n" +
+            charts_or_note(slowdown, "predicted slowdown", sd_markers);
   }
   return body;
 }

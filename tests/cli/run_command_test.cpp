@@ -158,3 +158,56 @@ TEST_CASE("ecmpsim run: parallel cables have ids in every output, and each flow 
       for (const auto& id : f["links"]) CHECK(failed.count(id.get<std::string>()) == 0);
   }
 }
+
+TEST_CASE("ecmpsim run --seed/--algo/--seed-mode: an error when no scenario hashes, applied when one does") {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string base = "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\n";
+  const std::string stat = (dir / "ecmpsim_static_only.toml").string();
+  std::ofstream(stat) << base << "[[scenario]]\nname = \"t\"\nrouting = \"static\"\npolicy = \"dst-mod\"\n";
+  for (const std::vector<std::string>& flag : std::vector<std::vector<std::string>>{
+           {"--seed", "5"}, {"--algo", "xxh3"}, {"--seed-mode", "per-switch"}}) {
+    CAPTURE(flag[0]);
+    const auto r = cli_run({"run", stat, flag[0], flag[1]});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "ecmpsim: " + flag[0] + ": no scenario hashes ('t' is static), so " + flag[0] +
+                       " would change nothing; add an ECMP scenario or drop the flag\n");
+  }
+  // Negative control: with an ECMP scenario beside the static one the seed reaches it.
+  const std::string mixed = (dir / "ecmpsim_static_and_ecmp.toml").string();
+  std::ofstream(mixed) << base << "[[scenario]]\nname = \"e\"\n[[scenario]]\nname = \"t\"\nrouting = \"static\"\npolicy = \"dst-mod\"\n";
+  const auto ok = cli_run({"run", mixed, "--seed", "5", "--format", "json"});
+  REQUIRE(ok.code == 0);
+  CHECK(nlohmann::json::parse(ok.out)["scenarios"][0]["hash"]["seed"] == 5);
+}
+
+TEST_CASE("ecmpsim run: per-job slowdown shared and alone, in the JSON and the table") {
+  // tests/model/prediction_test.cpp's two jobs whose rings share leaf0 <-> spine0:
+  // each flow gets half the link together (slowdown 2) and all of it alone (1).
+  const std::string cfg = (std::filesystem::temp_directory_path() / "ecmpsim_two_jobs.toml").string();
+  std::ofstream(cfg) << "[fabric]\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\nhost_speed_gbps = 100\n"
+                        "fabric_speed_gbps = 100\n"
+                        "[[job]]\nname = \"a\"\ncollective = \"ring-allreduce\"\nhosts = [\"host0\", \"host2\"]\n"
+                        "message_bytes = \"1G\"\nchannels = 1\n"
+                        "[[job]]\nname = \"b\"\ncollective = \"ring-allreduce\"\nhosts = [\"host1\", \"host3\"]\n"
+                        "message_bytes = \"1G\"\nchannels = 1\n";
+  const auto j = cli_run({"run", cfg, "--format", "json"});
+  REQUIRE(j.code == 0);
+  const auto jobs = nlohmann::json::parse(j.out)["scenarios"][0]["predicted"]["jobs"];
+  REQUIRE(jobs.size() == 2);
+  const double alone = 8.0 * 1073741824 / 100e9;
+  for (const auto& job : jobs) {
+    CHECK(job["slowdown"].get<double>() == doctest::Approx(2));
+    CHECK(job["slowdown_alone"].get<double>() == doctest::Approx(1));
+    CHECK(job["completion_alone_s"].get<double>() == doctest::Approx(alone));
+    CHECK(job["completion_s"].get<double>() == doctest::Approx(2 * alone));
+  }
+  const auto t = cli_run({"run", cfg, "--format", "summary"});
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("a slowdown (shared)") != std::string::npos);
+  CHECK(t.out.find("b slowdown alone") != std::string::npos);
+  CHECK(t.out.find("include the other jobs' contention") != std::string::npos);
+  // One job: no alone rows or keys (they would repeat the shared ones).
+  const auto one = cli_run({"run", ECMPSIM_SOURCE_DIR "/configs/paper16.toml", "--format", "summary"});
+  CHECK(one.out.find("alone") == std::string::npos);
+}

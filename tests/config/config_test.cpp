@@ -38,7 +38,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[fabric\n") == "t.toml:1:8: Error while parsing table header: expected ']', saw '\\n'");
   CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section (did you mean 'fabric'? one of fabric, workload, job, scenario, sweep)");
   CHECK(error_of("[workload]\nmessage_bytes = \"12XB\"\n") ==
-        "t.toml:2:17: workload.message_bytes: invalid size '12XB' (e.g. 4096, \"256MiB\", \"1GB\")");
+        "t.toml:2:17: workload.message_bytes: invalid size '12XB' (bytes, or with a unit: 512M, 1G, 256MiB, 1GB)");
   CHECK(error_of("[workload]\nnodes = 100\n") ==
         "t.toml:2:9: workload.nodes: job 'job0' needs 100 nodes but only 16 of the fabric's 16 nodes are free");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"md5\"\n") ==

@@ -180,6 +180,13 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
         "static,leaf0->spine1,leaf0,spine1,1,524288,400\nstatic,spine1->leaf0,spine1,leaf0,1,524288,400\n"
         "static,leaf1->spine0,leaf1,spine0,1,524288,400\nstatic,spine0->leaf1,spine0,leaf1,1,524288,400\n"
         "static,leaf1->spine1,leaf1,spine1,1,524288,400\nstatic,spine1->leaf1,spine1,leaf1,1,524288,400\n");
+  // nccl-tests' 1M is binary, the same 1 MiB; 1MB is 10^6 bytes, 500000 per flow.
+  const auto m = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir, "--rdma-map", dir + "/map.csv",
+                          "--flow-bytes", "1M", "--format", "csv"});
+  CHECK(m.out == r.out);
+  const auto mb = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir, "--rdma-map", dir + "/map.csv",
+                           "--flow-bytes", "1MB", "--format", "csv"});
+  CHECK(mb.out.find("static,leaf0->spine0,leaf0,spine0,1,500000,400\n") != std::string::npos);
   // Comma-separated dumps read the same, and without --flow-bytes each of the
   // two QP pairs carries the config's message size (1 GiB): 2 GiB in all.
   const auto j = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir + "/host1.json," + dir + "/host2.json",
@@ -229,5 +236,7 @@ TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
                          "'\\xd4\\xc3\\xb2\\xa1\\x02\\x00\\x04\\x00", 0) == 0);
   CHECK(forced.err.find('\n') == forced.err.size() - 1);
   check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--flow-bytes", "lots"}),
-        "--flow-bytes: invalid size 'lots' (e.g. 4096, 256MiB)");
+        "--flow-bytes: invalid size 'lots' (bytes, or with a unit: 512M, 1G, 256MiB, 1GB)");
+  check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--flow-bytes", "0"}),
+        "--flow-bytes: expected a positive size, got '0'");
 }

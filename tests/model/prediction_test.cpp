@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "sim/config/config.h"
 #include "sim/model/prediction.h"
+#include "sim/model/simulation.h"
 
 using namespace ecmpsim;
 
@@ -94,4 +96,59 @@ TEST_CASE("prediction per job and overall") {
   CHECK(p.all.slowdown == doctest::Approx(2));
   CHECK(p.all.busbw.value == doctest::Approx(6));  // the lower of the two jobs
   CHECK(p.all.job == 0);
+}
+
+// Two 2-rank ring all-reduces of S = 1 GiB on 2 leaves x 2 hosts under one
+// spine, all links 100 Gb/s: job a on host0 and host2, job b on host1 and
+// host3. Each job's two flows carry 2(2-1)/2 x S = S bytes, one each way
+// between the leaves, so leaf0 -> spine0 -> leaf1 carries a's and b's and so
+// does the way back: sharing, each flow gets 50 Gb/s and finishes at
+// 8 S / 50e9 s; alone, 100 Gb/s and 8 S / 100e9 s, which is also each job's
+// ideal (its NIC links and its leaf's one uplink each carry S at 100 Gb/s).
+TEST_CASE("each job alone: the same paths without the other job's flows") {
+  const Simulation sim(parse_config(R"(
+[fabric]
+leaves = 2
+spines = 1
+hosts_per_leaf = 2
+host_speed_gbps = 100
+fabric_speed_gbps = 100
+[[job]]
+name = "a"
+collective = "ring-allreduce"
+hosts = ["host0", "host2"]
+message_bytes = "1G"
+channels = 1
+[[job]]
+name = "b"
+collective = "ring-allreduce"
+hosts = ["host1", "host3"]
+message_bytes = "1G"
+channels = 1
+[[scenario]]
+name = "ecmp"
+)",
+                                    "two-jobs.toml"));
+  const ScenarioResult r = sim.run(sim.spec().scenarios[0]);
+  const double S = 1073741824.0, alone = 8 * S / 100e9, shared = 8 * S / 50e9;
+  REQUIRE(r.predicted.jobs.size() == 2);
+  REQUIRE(r.predicted.alone.size() == 2);
+  for (std::size_t j = 0; j < 2; ++j) {
+    CAPTURE(j);
+    CHECK(r.predicted.jobs[j].completion.value == doctest::Approx(shared));
+    CHECK(r.predicted.jobs[j].slowdown == doctest::Approx(2));
+    CHECK(r.predicted.alone[j].job == j);
+    CHECK(r.predicted.alone[j].completion.value == doctest::Approx(alone));
+    CHECK(r.predicted.alone[j].ideal.value == doctest::Approx(alone));
+    CHECK(r.predicted.alone[j].slowdown == doctest::Approx(1));
+    // algbw = S / t: 8 S bits over the alone time is 100 Gb/s.
+    CHECK(r.predicted.alone[j].algbw.value == doctest::Approx(100));
+  }
+}
+
+TEST_CASE("one job: no separate alone prediction (it is the shared one)") {
+  const Simulation sim(parse_config("[fabric]\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n", "one.toml"));
+  const ScenarioResult r = sim.run(sim.spec().scenarios[0]);
+  CHECK(r.predicted.jobs.size() == 1);
+  CHECK(r.predicted.alone.empty());
 }

@@ -58,17 +58,6 @@ TEST_CASE("html::escape makes text safe in elements and attributes") {
   CHECK(ecmpsim::html::escape("leaf0->spine1") == "leaf0-&gt;spine1");
 }
 
-TEST_CASE("the load scale: YlOrRd stops at both ends, linear in between") {
-  using ecmpsim::html::css_colour;
-  using ecmpsim::html::load_colour;
-  CHECK(css_colour(load_colour(0)) == "#fed976");
-  CHECK(css_colour(load_colour(1)) == "#800026");
-  CHECK(css_colour(load_colour(2)) == "#800026");  // clamped
-  // t = 0.5 is 2.5 of 5 segments: halfway between #fd8d3c and #f03b20:
-  // r (253+240)/2 = 246.5 -> 247 = f7, g (141+59)/2 = 100 = 64, b (60+32)/2 = 46 = 2e.
-  CHECK(css_colour(load_colour(0.5)) == "#f7642e");
-}
-
 TEST_CASE("nice axis ticks: steps of 1, 2 or 5 x 10^k covering the range") {
   // (7 - 0) / 5 = 1.4 -> the next of 1, 2, 5 is 2.
   CHECK(ecmpsim::html::nice_ticks(0, 7, 5) == std::vector<double>{0, 2, 4, 6, 8});

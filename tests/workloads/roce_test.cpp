@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <unordered_set>
+#include <vector>
 
 #include "workloads/roce.h"
 #include "workloads/seeded.h"
@@ -123,4 +124,26 @@ TEST_CASE("random QP numbers: 24-bit, never 0 or 1, unique per NIC, reproducible
   QpnAllocator c(2, p);
   QpnAllocator d(2, RoceParams{.qpn = QpnModel::Random, .seed = 42});
   CHECK(c.allocate(1) != d.allocate(1));  // 1 in 2^24 chance of a false failure
+}
+
+TEST_CASE("the range model counts a job's QPs over all its NICs (one counter per job, not per NIC)") {
+  // docs/workloads.md: sport_base + (the QP's index in the job mod sport_range).
+  // QPs from NICs 0, 1, 0, 2, 1: indices 0..4 in the job, so ports 50000..50004;
+  // a per-NIC count would give 50000, 50000, 50001, 50000, 50001.
+  RoceParams p;
+  p.sport = SportModel::Range;
+  p.sport_base = 50000;
+  p.sport_range = 16;
+  const std::vector<std::uint32_t> ips{1, 2, 3, 4};
+  QpnAllocator qpns(ips.size(), p);
+  FlowMaker maker(p, qpns, ips, 0, Collective::RingAllReduce);
+  Flows flows;
+  const std::uint32_t src[] = {0, 1, 0, 2, 1};
+  for (std::uint32_t s : src) maker.add(flows, s, 3, 0, 1);
+  REQUIRE(flows.size() == 5);
+  for (std::size_t f = 0; f < 5; ++f) CHECK(flows.sport[f] == static_cast<std::uint16_t>(50000 + f));
+  // A second job's FlowMaker starts its own count at sport_base.
+  FlowMaker other(p, qpns, ips, 1, Collective::RingAllReduce);
+  other.add(flows, 1, 3, 0, 1);
+  CHECK(flows.sport[5] == 50000);
 }
