@@ -7,6 +7,7 @@
 
 #include "sim/sweep/sweep.h"
 #include "sim/model/simulation.h"
+#include "sim/output/metrics_json.h"
 
 namespace ecmpsim {
 
@@ -36,5 +37,11 @@ FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioRes
 
 // The comparison table, then every assumption of the spec under it.
 std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec);
+
+// The comparison as `reproduce --format json` prints it (docs/walkthrough.md):
+// {"ecmp_scenario", "static_scenario", "seeds", "samples", "ecmp_fim",
+// "ecmp_config_fim", "static_fim", "reduction_vs_mean", "reduction_vs_median",
+// "paper_reduction", "static_better", "ecmp_slowdown", "static_slowdown"}.
+Json flowtracer_json(const FlowTracerComparison& c);
 
 }  // namespace ecmpsim

@@ -16,7 +16,7 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? ~0ULL : r;
 }
 
-std::uint64_t axis_size(const std::optional<UintRange>& r) { return r ? r->size() : 1; }
+std::uint64_t range_size(const std::optional<UintRange>& r) { return r ? r->size() : 1; }
 
 }  // namespace
 
@@ -36,11 +36,11 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
   for (const auto& a : axes.algos)
     if (!hashing::find(a)) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
   algos_ = std::max<std::uint64_t>(1, axes.algos.size());
-  placements_ = axis_size(axes.placement_seeds);
+  placements_ = range_size(axes.placement_seeds);
   qps_ = std::max<std::uint64_t>(1, axes.qps.size());
-  qpn_ = axis_size(axes.qpn_base);
-  sport_ = axis_size(axes.sport_base);
-  seeds_ = axis_size(axes.seeds);
+  qpn_ = range_size(axes.qpn_base);
+  sport_ = range_size(axes.sport_base);
+  seeds_ = range_size(axes.seeds);
   size_ = scenarios_.size();
   for (std::uint64_t n : {algos_, placements_, qps_, qpn_, sport_, seeds_}) size_ = saturating_mul(size_, n);
 }
@@ -71,6 +71,26 @@ Overrides VariantSpace::at(std::uint64_t index) const {
   if (axes_.qpn_base) o.qpn_base = static_cast<std::uint32_t>(axes_.qpn_base->at(qpn));
   if (axes_.sport_base) o.sport_base = static_cast<std::uint32_t>(axes_.sport_base->at(sport));
   return o;
+}
+
+std::uint64_t VariantSpace::axis_size(SweepAxis axis) const noexcept {
+  switch (axis) {
+    case SweepAxis::Scenario: return scenarios_.size();
+    case SweepAxis::Algos: return algos_;
+    case SweepAxis::PlacementSeeds: return placements_;
+    case SweepAxis::Qps: return qps_;
+    case SweepAxis::QpnBase: return qpn_;
+    case SweepAxis::SportBase: return sport_;
+    case SweepAxis::Seeds: return seeds_;
+  }
+  return 1;
+}
+
+std::uint64_t VariantSpace::axis_index(std::uint64_t index, SweepAxis axis) const noexcept {
+  // Mixed radix, the seed fastest: divide out the axes inside `axis`.
+  for (auto a = static_cast<int>(SweepAxis::Seeds); a > static_cast<int>(axis); --a)
+    index /= axis_size(static_cast<SweepAxis>(a));
+  return axis == SweepAxis::Scenario ? index : index % axis_size(axis);
 }
 
 Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(spec_, axes) {
