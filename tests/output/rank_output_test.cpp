@@ -68,8 +68,9 @@ TEST_CASE("two xxh3 seeds over ten QP bases: each seed's statistics are those of
     for (unsigned q = 256; q < 276; q += 2) {
       const json run = run_json({"run", kPaper16, "--scenario", "ecmp", "--algo", "xxh3", "--seed",
                                  std::to_string(seed), "--qpn-base", std::to_string(q)});
-      fim.push_back(run["metrics"]["fim"].get<double>());
-      slowdown.push_back(run["predicted"]["slowdown"].get<double>());
+      const json& scenario = run["scenarios"][0];
+      fim.push_back(scenario["metrics"]["fim"].get<double>());
+      slowdown.push_back(scenario["predicted"]["slowdown"].get<double>());
     }
     CAPTURE(seed);
     CHECK(entry["samples"] == 10);

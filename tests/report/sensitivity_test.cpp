@@ -63,7 +63,7 @@ double run_fim(const std::string& config, std::vector<std::string> extra) {
   args.insert(args.end(), extra.begin(), extra.end());
   const CliResult r = cli_run(args);
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  return json::parse(r.out)["metrics"]["fim"].get<double>();
+  return json::parse(r.out)["scenarios"][0]["metrics"]["fim"].get<double>();
 }
 
 }  // namespace
@@ -74,8 +74,9 @@ TEST_CASE("a sensitivity case is the comparison `ecmpsim run` gives on a config 
   const json& sens = doc["sensitivity"];
   CHECK(sens["seeds"] == "0:4");
   CHECK(doc["verdict"] == sens["verdict"]);
-  // 6 placements (strided, contiguous, 4 random seeds) x 5 hashes x 3 channel counts x 8 QP bases.
-  CHECK(sens["cases"].size() == 6 * 5 * 3 * 8);
+  // 6 placements (strided, contiguous, 4 random seeds) x 4 hashes (crc16-ccitt, the config's, crc32,
+  // toeplitz, xxh3) x 3 channel counts (4, 2, 8) x 8 QP bases.
+  CHECK(sens["cases"].size() == 6 * 4 * 3 * 8);
   // Contiguous placement, xxh3, 2 channels, the second QP base (256 + 4099).
   const unsigned qpn = 256 + 4099;
   const json* found = nullptr;
