@@ -46,12 +46,13 @@ Action add_reproduce_command(CLI::App& app) {
     const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
     const auto results = sim.run_all();
     const SeedSweep dist = sweep_seeds(sim.spec(), ecmp, seeds, default_threads());
-    const FlowTracerComparison cmp = compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    FlowTracerComparison cmp = compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    const Sensitivity sens = sensitivity(sim.spec(), ecmp, stat, seeds, cmp.reduction_vs_mean, default_threads());
+    cmp.verdict = sens.verdict;
     std::string command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) +
                           " --seeds " + opt->seeds;
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
     emit(io, report_html(in), opt->out);
-    const Sensitivity sens = sensitivity(sim.spec(), ecmp, stat, seeds, cmp.reduction_vs_mean, default_threads());
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
     if (opt->format == "json") {

@@ -146,6 +146,9 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
       "completion / ideal, max-min fair flow model");
   row("static '" + c.static_scenario + "' predicted slowdown", fixed(c.static_slowdown, 4), "");
   t += "</tbody></table></div>\n";
+  if (!c.verdict.empty())
+    t += "<p class=\"note\" id=\"flowtracer-verdict\"><strong>Verdict</strong>, with placement, hash, channels "
+         "and QP numbering varied (<code>ecmpsim reproduce</code> prints the ranges): " + escape(c.verdict) + "</p>\n";
   return section("flowtracer", "FlowTracer comparison",
                  "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
                  "reduction the paper reports. The assumptions behind these numbers are listed at the end.",
@@ -321,6 +324,7 @@ std::string report_data_json(const ReportInput& in) {
                          {"paper_reduction", kPaperReduction},
                          {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
                          {"static_slowdown", c.static_slowdown}};
+    if (!c.verdict.empty()) doc["flowtracer"]["verdict"] = c.verdict;
   }
   if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the

@@ -26,6 +26,7 @@ struct FlowTracerComparison {
   double static_better = 0;        // fraction of seeds whose ECMP FIM exceeds the static FIM
   MetricSummary ecmp_slowdown;
   double static_slowdown = 0;
+  std::string verdict;  // reproduce's one line (sim/report/sensitivity.h); empty where not computed
 };
 
 // The first ECMP and the first static scenario of `sim`'s spec; InputError

@@ -55,7 +55,11 @@ json reproduce_json(const std::string& config, const std::string& seeds) {
   const CliResult r = cli_run({"reproduce", config, "--seeds", seeds, "--out", "-", "--format", "json"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   // With --out - the page goes to standard output and the JSON to standard error.
-  return json::parse(r.err);
+  json doc = json::parse(r.err);
+  // The page carries the verdict under the FlowTracer table and in its data.
+  CHECK(r.out.find("<p class=\"note\" id=\"flowtracer-verdict\">") != std::string::npos);
+  CHECK(r.out.find("\"verdict\": \"" + doc["verdict"].get<std::string>().substr(0, 20)) != std::string::npos);
+  return doc;
 }
 
 double run_fim(const std::string& config, std::vector<std::string> extra) {
