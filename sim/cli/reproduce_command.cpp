@@ -46,7 +46,9 @@ Action add_reproduce_command(CLI::App& app) {
     const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
     const auto results = sim.run_all();
     const SeedSweep dist = sweep_seeds(sim.spec(), ecmp, seeds, default_threads());
-    FlowTracerComparison cmp = compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    FlowTracerComparison cmp =
+        compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    cmp.alternatives = alternatives(sim, ecmp);
     const Sensitivity sens = sensitivity(sim.spec(), ecmp, stat, seeds, cmp.reduction_vs_mean, default_threads());
     cmp.verdict = sens.verdict;
     std::string command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) +
