@@ -132,9 +132,10 @@ std::string ranking_text(const VariantSpace& space, const SweepRanking& r) {
     out += "\n" + title + "\n" + std::string(title.size(), '=') + "\n" + ranked_rows(space, r, g);
     out += "best-vs-worst gap of the mean " + metric + " " + fixed(g.gap, 4) + "; spread over the nuisance axes " +
            fixed(g.spread, 4) + " (the mean over " + std::to_string(g.ranked.size()) + " values of p90 - p10): " +
-           (g.ranked.size() < 2 ? "one value, nothing to rank"
-            : g.within_spread   ? "WITHIN the spread, the ranking is noise (see the note)"
-                                : "the gap exceeds the spread") +
+           (g.ranked.size() < 2                 ? "one value, nothing to rank"
+            : g.within_spread                   ? "WITHIN the spread, the ranking is noise (see the note)"
+            : g.spread == 0 && g.gap == 0       ? "every value and every nuisance combination gave the same"
+                                                : "the gap exceeds the spread") +
            "\n";
   }
   return out;

@@ -127,7 +127,8 @@ SweepRanking rank_sweep(const VariantSpace& space, ValueView values, const RankS
     for (const RankedValue& rv : group.ranked) range_sum += rv.stats[0].p90 - rv.stats[0].p10;
     group.spread = range_sum / static_cast<double>(group.ranked.size());
     group.gap = std::abs(group.ranked.front().stats[0].mean - group.ranked.back().stats[0].mean);
-    group.within_spread = group.ranked.size() >= 2 && group.gap <= group.spread;
+    // Nothing moved at all (gap and spread 0) is no noise to warn about: the seed notes explain a flat axis.
+    group.within_spread = group.ranked.size() >= 2 && group.gap <= group.spread && group.spread > 0;
     out.groups.push_back(std::move(group));
   }
   return out;

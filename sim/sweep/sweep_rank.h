@@ -9,7 +9,7 @@
 // and the worst value's mean is no larger than the spread the nuisance axes
 // cause (the mean over the ranked values of each value's p90 - p10 range),
 // the ranking says more about the nuisance than about the ranked axis, and a
-// note says so. The remaining axes, scenario and algorithm, split the
+// note says so (unless the spread is 0: nothing moved at all). The remaining axes, scenario and algorithm, split the
 // ranking into one group per (scenario, algorithm), as the summaries are; any
 // other swept axis must be ranked or nuisance. Post-processing of the value
 // table only: the kernel is not involved.
@@ -53,7 +53,7 @@ struct RankGroup {
   std::vector<RankedValue> ranked;   // best first
   double gap = 0;                    // |mean(best) - mean(worst)| of the ranking metric
   double spread = 0;                 // mean over `ranked` of p90 - p10 of the ranking metric
-  bool within_spread = false;        // two values or more, and gap <= spread
+  bool within_spread = false;        // two values or more, spread > 0 and gap <= spread
 };
 
 struct SweepRanking {

@@ -160,3 +160,15 @@ TEST_CASE("--rank-by and --over are checked against the sweep's axes") {
           std::string::npos);
   }
 }
+
+TEST_CASE("nothing moved at all (gap 0, spread 0) is not noise: no warning") {
+  const Spec spec = small_spec();
+  const VariantSpace space = two_seeds_four_bases(spec);
+  const double fim[2][4] = {{2, 2, 2, 2}, {2, 2, 2, 2}};
+  const ValueTable t = table(space, fim);
+  const SweepRanking r = rank_sweep(space, t, check_rank_spec(space, seeds_over_qpn()), false);
+  CHECK(r.groups[0].gap == 0);
+  CHECK(r.groups[0].spread == 0);
+  CHECK_FALSE(r.groups[0].within_spread);
+  CHECK(rank_notes(space, r).empty());
+}
