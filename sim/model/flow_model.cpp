@@ -21,6 +21,7 @@ void FlowModel::load(const FlowNetwork& net) {
   cap_.clear();
   flow_begin_.assign(flows + 1, 0);
   flow_links_.clear();
+  flow_frac_.clear();
   rate_.assign(flows, 0.0);
   remaining_.assign(flows, 0.0);
   since_.assign(flows, 0.0);
@@ -37,6 +38,7 @@ void FlowModel::load(const FlowNetwork& net) {
           cap_.push_back(net.capacity[l].value);
         }
         flow_links_.push_back(local_of_[l]);
+        if (!net.fraction.empty()) flow_frac_.push_back(net.fraction[i]);
       }
       remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
       order_.push_back(static_cast<std::uint32_t>(f));
@@ -113,7 +115,7 @@ double FlowModel::finish_next(double& now, FlowTimes& out) {
     ++version_[f];
     lowest = std::min(lowest, rate_[f]);
     if (loads_known_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f];
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f] * frac(i);
   }
   return lowest;
 }
@@ -126,12 +128,13 @@ void FlowModel::build_subproblem(std::size_t from) {
   if (from > 0 && !loads_known_) {
     std::fill(used_.begin(), used_.end(), 0.0L);
     for (std::uint32_t f : order_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += rate_[f];
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += rate_[f] * frac(i);
     loads_known_ = true;
   }
   sub_links_.clear();
   rem_cap_.clear();
   unfrozen_.clear();
+  weight_.clear();
   for (std::size_t k = from; k < order_.size(); ++k) {
     const std::uint32_t f = order_[k];
     for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
@@ -142,9 +145,11 @@ void FlowModel::build_subproblem(std::size_t from) {
         sub_links_.push_back(j);
         rem_cap_.push_back(from == 0 ? cap_[j] : static_cast<double>(static_cast<long double>(cap_[j]) - used_[j]));
         unfrozen_.push_back(0);
+        weight_.push_back(0);
       }
-      if (from > 0) rem_cap_[sub_of_[j]] += rate_[f];
+      if (from > 0) rem_cap_[sub_of_[j]] += rate_[f] * frac(i);
       ++unfrozen_[sub_of_[j]];
+      weight_[sub_of_[j]] += frac(i);
     }
   }
   const std::size_t links = sub_links_.size();
@@ -186,7 +191,7 @@ void FlowModel::solve(std::size_t from, double now) {
     by_rate_[k] = {rate_[f], f};
     if (delta == 0) continue;  // its queued finish time still holds
     if (loads_known_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta;
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta * frac(i);
     ++version_[f];
     if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
   }
@@ -218,7 +223,8 @@ std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) 
     ++fixed;
     for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
       const std::uint32_t m = sub_of_[flow_links_[i]];
-      rem_cap_[m] -= rate;
+      rem_cap_[m] -= rate * frac(i);
+      weight_[m] -= frac(i);
       if (--unfrozen_[m] > 0 && m != j) on_change(m);
     }
   }
@@ -230,7 +236,7 @@ std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) 
 // links lose it, and the next bottleneck is sought. Ties go to the lower link
 // index in both searches.
 void FlowModel::scan_fill(std::size_t left) {
-  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   while (left > 0 && !live_.empty()) {
     double best = kInf;
     std::size_t kept = 0;
@@ -256,7 +262,7 @@ void FlowModel::heap_fill(std::size_t left) {
   // A min-heap of (equal share, link): every change to a link pushes its new
   // share, so the top, once entries that no longer match their link are
   // dropped, is the bottleneck.
-  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   const auto later = [](const Share& a, const Share& b) {
     return a.share > b.share || (a.share == b.share && a.link > b.link);
   };

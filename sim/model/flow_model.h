@@ -30,6 +30,10 @@ struct FlowNetwork {
   std::span<const std::uint64_t> bytes;      // per flow
   std::span<const std::uint32_t> path_begin; // per flow, into path_links; size flows + 1
   std::span<const LinkId> path_links;
+  // Split flows (spraying), else empty: parallel to path_links, the fraction
+  // of the flow's rate that link carries. A link's fair share is then its
+  // remaining capacity over the sum of its unfrozen flows' fractions.
+  std::span<const double> fraction = {};
 };
 
 struct FlowTimes {
@@ -83,6 +87,7 @@ class FlowModel {
   std::vector<long double> used_;         // sum of the current rates on each local link, once loads_known_
   bool loads_known_ = false;
   std::vector<std::uint32_t> flow_links_; // per path entry, local link index
+  std::vector<double> flow_frac_;         // per path entry, its fraction; empty when no flow is split
   std::vector<std::uint32_t> flow_begin_;
   std::vector<double> rate_;              // Gb/s in the current allocation
   std::vector<double> remaining_;         // Gbit still to send at since_
@@ -103,6 +108,7 @@ class FlowModel {
   std::vector<std::uint32_t> sub_links_;  // sub index -> local link
   std::vector<double> rem_cap_;           // per sub link: capacity left to unfrozen flows
   std::vector<std::uint32_t> unfrozen_;   // per sub link
+  std::vector<double> weight_;            // per sub link: its unfrozen flows' fractions summed
   std::vector<std::uint32_t> sub_begin_;  // per sub link, into sub_flows_
   std::vector<std::uint32_t> sub_flows_;
   std::vector<std::uint32_t> cursor_;     // filling sub_flows_
@@ -122,6 +128,8 @@ class FlowModel {
   std::vector<Level> by_rate_;            // sorting the re-solved flows by their new rates
   std::uint32_t stamp_ = 0;
   std::size_t scan_links_;
+
+  double frac(std::uint32_t entry) const { return flow_frac_.empty() ? 1.0 : flow_frac_[entry]; }
 };
 
 }  // namespace ecmpsim

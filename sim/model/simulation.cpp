@@ -98,18 +98,6 @@ Fabric fabric_for(const Spec& spec) {
 
 namespace {
 
-// Predicted times of a scenario the flow model cannot take: undefined (NaN,
-// printed "-"), but for the ideal times, which do not depend on routing.
-void unpredicted(std::size_t flows, std::size_t jobs, std::span<const Seconds> job_ideal, Seconds ideal,
-                 ScenarioResult& r) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  r.times.start_rate.assign(flows, Gbps{nan});
-  r.times.finish.assign(flows, Seconds{nan});
-  r.predicted.all = {0, Seconds{nan}, ideal, nan, Gbps{nan}, Gbps{nan}};
-  r.predicted.jobs.clear();
-  for (std::uint32_t j = 0; j < jobs; ++j) r.predicted.jobs.push_back({j, Seconds{nan}, job_ideal[j], nan, Gbps{nan}, Gbps{nan}});
-}
-
 // The failure set of a scenario, checked: the fabric must stay connected.
 std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec& s) {
   auto mask = down_mask(fabric, s.down);
@@ -263,14 +251,12 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
   r.tiers = tier_imbalance(fabric_, links, r.trace);
-  if (r.trace.split()) {  // no flow is placed whole: nothing collides, and the flow model takes single paths
-    r.unpredicted = kSplitUnpredicted;
-    unpredicted(flows_.size(), jobs_.size(), job_ideal_, ideal_, r);
-    return r;
-  }
-  r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
+  // A sprayed flow is never placed whole: nothing collides.
+  if (!r.trace.split()) r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
   FlowModel model;
-  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
+  model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links,
+             r.trace.split_fraction},
+            r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   return r;
 }

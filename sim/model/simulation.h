@@ -22,10 +22,6 @@
 
 namespace ecmpsim {
 
-inline constexpr const char* kSplitUnpredicted =
-    "spraying splits every flow over several paths; the flow model routes each flow on one path, so there is no "
-    "prediction yet";
-
 struct ScenarioResult {
   const ScenarioSpec* spec = nullptr;  // the scenario run() was given; it must outlive the result
   Trace trace;
@@ -38,9 +34,6 @@ struct ScenarioResult {
   FlowTimes times;                   // per flow: max-min rate at start, finish time
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
   std::optional<PortPlan> plan;      // sports = "planned": the ports the flows were routed with
-  // Why `times` and `predicted` are undefined (NaN), or empty: spraying
-  // splits flows, which the flow model does not take yet.
-  std::string unpredicted;
   // A flow's UDP source port in this scenario: the plan's, or the workload's.
   std::uint16_t sport(const workloads::Flows& flows, std::size_t f) const {
     return plan ? plan->sport[f] : flows.sport[f];

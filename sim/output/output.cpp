@@ -217,7 +217,6 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     s["collisions"] = r.collisions;
     s["predicted"] = predicted_json(sim, r.predicted);
     s["links"] = links_json(sim, r);
-    if (!r.unpredicted.empty()) s["unpredicted"] = r.unpredicted;
     s["flows"] = flows_json(sim, r);
     scenarios.push_back(std::move(s));
   }
@@ -277,8 +276,6 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
   row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
-  for (const auto& r : results)
-    if (!r.unpredicted.empty()) out += "  - " + r.spec->name + ": " + r.unpredicted + "\n";
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";

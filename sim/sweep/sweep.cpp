@@ -46,9 +46,6 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
     const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
                                  [&](const ScenarioSpec& s) { return s.name == name; });
     const bool hashes = it->routing != RoutingKind::Adaptive && it->routing != RoutingKind::Spray;
-    if (it->routing == RoutingKind::Spray && axes.slowdown)
-      throw InputError({{}, 0, 0, "--scenario"}, "scenario '" + name + "' sprays: " + kSplitUnpredicted +
-                                                     "; sweep it with --no-slowdown");
     hashes_.push_back(hashes);
     const std::uint64_t algos = hashes ? algos_ : 1;
     const std::uint64_t n = saturating_mul(saturating_mul(algos, workloads_), hashes ? seeds_ : 1);

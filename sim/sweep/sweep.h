@@ -6,7 +6,7 @@
 // adaptive or spraying scenario hashes nothing, so it takes neither the
 // algorithm nor the seed axis: it has one variant per workload, not one per
 // seed (its block of indices is shorter; hashless() names it for the outputs
-// to say so). A spraying scenario needs slowdown off (no prediction yet). A
+// to say so). A
 // variant's result is a pure function of (config, axes, index): any range of
 // indices can be evaluated on its own, by any number of threads or processes,
 // and ranges concatenated in index order give the same array as one run;

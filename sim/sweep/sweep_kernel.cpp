@@ -166,8 +166,6 @@ std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
     route_and_count(fabric, fwd, with_ports(flows_, plan_ports(fabric, fwd, flows_, s)), trace_);
   }
   std::copy(trace_.link_flows.begin(), trace_.link_flows.end(), counts_.begin());
-  path_begin_ = trace_.path_begin;
-  path_links_ = trace_.path_links;
   return trace_.path_links.size() - flows_.size();
 }
 
@@ -238,7 +236,11 @@ std::uint64_t SweepWorker::route() {
 }
 
 double SweepWorker::predict(std::span<double> busbw) {
-  model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
+  // A general plan's paths (and a sprayed flow's fractions) are in its trace.
+  if (plan_->general_)
+    model_.run({plan_->capacity_, flows_.bytes, trace_.path_begin, trace_.path_links, trace_.split_fraction}, times_);
+  else
+    model_.run({plan_->capacity_, flows_.bytes, path_begin_, path_links_}, times_);
   // As run's prediction (sim/model/prediction.cpp): a job completes when its last flow does.
   const auto& jobs = plan_->base().jobs();
   job_completion_.assign(jobs.size(), Seconds{0});

@@ -464,11 +464,6 @@ const std::vector<ErrorCase> kCases{
      {"flows", "{d}/c.toml", "--scenario", "ecmp"},
      "ecmpsim: --scenario: scenario 'ecmp' does not plan its source ports (sports = \"planned\"): its flows are the "
      "workload's, printed without --scenario"},
-    {"sweep of a spraying scenario with the flow model",
-     {{"c.toml", kBase + "[[scenario]]\nname = \"s\"\nrouting = \"spray\"\n"}},
-     {"sweep", "{d}/c.toml", "--scenario", "s"},
-     "ecmpsim: --scenario: scenario 's' sprays: spraying splits every flow over several paths; the flow model "
-     "routes each flow on one path, so there is no prediction yet; sweep it with --no-slowdown"},
 };
 
 }  // namespace

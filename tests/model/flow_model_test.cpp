@@ -151,6 +151,41 @@ TEST_CASE("three flows, unequal bottlenecks: max-min rates re-computed as flows 
   }
 }
 
+TEST_CASE("split flows: a link's share is its capacity over the sum of its flows' fractions") {
+  // Links L0, L1 = 100 Gb/s, L2 = 10, L3 = 100. A sprays half on L0, half on
+  // L1 (30 Gbit); B sends on L0 only (10 Gbit); C puts 1/4 on L2, 3/4 on L3
+  // (40 Gbit).
+  // t = 0: weights L0 1.5, L1 0.5, L2 0.25, L3 0.75 -> shares 66.7, 200, 40,
+  //   133.3. L2 first: C = 40. Then L0: A = B = 200/3 (L0 carries
+  //   0.5 x 200/3 + 200/3 = 100, full). B finishes at 10 / (200/3) = 0.15 s,
+  //   when A has 20 Gbit left; C finishes at 40 / 40 = 1 s.
+  // t = 0.15: A alone, L0 and L1 offer 100 / 0.5 = 200: A = 200, done after
+  //   another 0.1 s, at 0.25 s.
+  const std::vector<Gbps> cap{Gbps{100}, Gbps{100}, Gbps{10}, Gbps{100}};
+  const std::vector<std::uint64_t> bytes{3'750'000'000, 1'250'000'000, 5'000'000'000};
+  const std::vector<std::uint32_t> begin{0, 2, 3, 5};
+  const std::vector<LinkId> links{0, 1, 0, 2, 3};
+  const std::vector<double> fraction{0.5, 0.5, 1.0, 0.25, 0.75};
+  for (const std::size_t scan : {std::numeric_limits<std::size_t>::max(), std::size_t{0}}) {
+    FlowModel model(scan);
+    FlowTimes t;
+    model.run({cap, bytes, begin, links, fraction}, t);
+    CAPTURE(scan);
+    CHECK(t.start_rate[0].value == doctest::Approx(200.0 / 3));
+    CHECK(t.start_rate[1].value == doctest::Approx(200.0 / 3));
+    CHECK(t.start_rate[2].value == doctest::Approx(40));
+    CHECK(t.finish[1].value == doctest::Approx(0.15));
+    CHECK(t.finish[0].value == doctest::Approx(0.25));
+    CHECK(t.finish[2].value == doctest::Approx(1.0));
+    CHECK(t.events == 3);
+    // Negative control: the same paths taken whole give other rates (A and B 50 on L0).
+    FlowTimes whole;
+    model.run({cap, bytes, begin, links}, whole);
+    CHECK(whole.start_rate[0].value == doctest::Approx(50));
+    CHECK(whole.start_rate[2].value == doctest::Approx(10));
+  }
+}
+
 TEST_CASE("ring all-reduce on a perfectly balanced fabric: slowdown 1, busbw = NIC speed") {
   // Strided placement puts the ring host0 -> host2 -> host1 -> host3 -> host0, every hop
   // crossing the spines. dst-mod sends destination i over member i mod 2, so host2's

@@ -98,7 +98,7 @@ TEST_CASE("spray on a k = 4 fat-tree: an inter-pod flow over 2 aggregation switc
   CHECK(paths == 4);
 }
 
-TEST_CASE("spray on paper16: 4 flows' worth on every link (FIM 0), shares in the trace, no prediction yet") {
+TEST_CASE("spray on paper16: 4 flows' worth on every link (FIM 0), shares in the trace, slowdown 1") {
   Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
   ScenarioSpec s = spray_scenario();
   s.name = "spray";
@@ -117,7 +117,12 @@ TEST_CASE("spray on paper16: 4 flows' worth on every link (FIM 0), shares in the
   for (std::size_t i = r.trace.path_begin[0]; i < r.trace.path_begin[1]; ++i) sum += r.trace.split_fraction[i];
   CHECK(sum == 4.0);
   CHECK(r.collisions == 0);
-  CHECK(std::isnan(r.predicted.all.slowdown));
-  CHECK(r.unpredicted == kSplitUnpredicted);
-  CHECK(r.predicted.all.ideal.value > 0);  // the ideal does not depend on routing
+  // The prediction over split flows: a host sends its flows over its 400 Gb/s
+  // link, each uplink carries 4 flows' worth at 400 Gb/s, so every flow gets
+  // 400 / (flows its host sends) and the collective runs at its ideal.
+  std::map<std::uint32_t, int> sent;
+  for (std::size_t f = 0; f < sim.flows().size(); ++f) ++sent[sim.flows().src[f]];
+  for (std::size_t f = 0; f < sim.flows().size(); ++f)
+    CHECK(r.times.start_rate[f].value == doctest::Approx(400.0 / sent[sim.flows().src[f]]));
+  CHECK(r.predicted.all.slowdown == doctest::Approx(1.0).epsilon(1e-9));
 }

@@ -21,6 +21,7 @@ void ReferenceFlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   cap_.clear();
   flow_begin_.assign(flows + 1, 0);
   flow_links_.clear();
+  flow_frac_.clear();
   remaining_.assign(flows, 0.0);
   rate_.assign(flows, 0.0);
   left_time_.resize(flows);
@@ -37,6 +38,7 @@ void ReferenceFlowModel::run(const FlowNetwork& net, FlowTimes& out) {
           cap_.push_back(net.capacity[l].value);
         }
         flow_links_.push_back(local_of_[l]);
+        flow_frac_.push_back(net.fraction.empty() ? 1.0 : net.fraction[i]);
       }
       remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
       active_flag_[f] = 1;
@@ -59,6 +61,7 @@ void ReferenceFlowModel::run(const FlowNetwork& net, FlowTimes& out) {
   for (std::size_t j = 0; j < links; ++j) active_on_[j] = link_begin_[j + 1] - link_begin_[j];
   rem_cap_.resize(links);
   unfrozen_.resize(links);
+  weight_.resize(links);
 
   double now = 0;
   while (!active_.empty()) {
@@ -98,8 +101,11 @@ void ReferenceFlowModel::water_fill() {
     if (active_on_[j] == 0) continue;
     rem_cap_[j] = cap_[j];
     unfrozen_[j] = active_on_[j];
+    weight_[j] = 0;
     live_.push_back(j);
   }
+  for (std::uint32_t f : active_)
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) weight_[flow_links_[i]] += flow_frac_[i];
   live_share_.resize(live_.size());
   if (live_.size() <= scan_links_)
     scan_fill(active_.size());
@@ -118,7 +124,8 @@ std::size_t ReferenceFlowModel::freeze(std::uint32_t j, double rate, OnChange on
     ++fixed;
     for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
       const std::uint32_t m = flow_links_[i];
-      rem_cap_[m] -= rate;
+      rem_cap_[m] -= rate * flow_frac_[i];
+      weight_[m] -= flow_frac_[i];
       if (--unfrozen_[m] > 0 && m != j) on_change(m);
     }
   }
@@ -130,7 +137,7 @@ std::size_t ReferenceFlowModel::freeze(std::uint32_t j, double rate, OnChange on
 // links lose it, and the next bottleneck is sought. Ties go to the lower link
 // index in both searches.
 void ReferenceFlowModel::scan_fill(std::size_t left) {
-  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   while (left > 0 && !live_.empty()) {
     double best = kInf;
     std::size_t kept = 0;
@@ -156,7 +163,7 @@ void ReferenceFlowModel::heap_fill(std::size_t left) {
   // A min-heap of (equal share, link): every change to a link pushes its new
   // share, so the top, once entries that no longer match their link are
   // dropped, is the bottleneck.
-  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / unfrozen_[j]; };
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   const auto later = [](const Share& a, const Share& b) {
     return a.share > b.share || (a.share == b.share && a.link > b.link);
   };

@@ -42,6 +42,7 @@ class ReferenceFlowModel {
   std::vector<std::uint32_t> link_begin_; // local link -> its flows (CSR)
   std::vector<std::uint32_t> link_flows_;
   std::vector<std::uint32_t> flow_links_; // per path entry, local link index
+  std::vector<double> flow_frac_;         // per path entry, the flow's fraction on it (1 unless split)
   std::vector<std::uint32_t> flow_begin_;
   std::vector<double> remaining_;         // Gbit still to send, per flow
   std::vector<double> rate_;              // Gb/s in the current allocation
@@ -51,6 +52,7 @@ class ReferenceFlowModel {
   std::vector<std::uint32_t> active_;     // active flow ids
   std::vector<double> rem_cap_;           // water-filling scratch per local link
   std::vector<std::uint32_t> unfrozen_;
+  std::vector<double> weight_;            // unfrozen flows' fractions summed, per local link
   struct Share {
     double share;
     std::uint32_t link;

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/cli_capture.h"
+#include "sim/base/text.h"
 
 #include <cmath>
 #include <filesystem>
@@ -532,17 +533,25 @@ TEST_CASE("ecmpsim sweep says an adaptive scenario hashes nothing instead of rep
   CHECK_FALSE(plain["axes"].contains("not_hashed"));
 }
 
-TEST_CASE("a spraying scenario sweeps without the flow model, one variant per workload") {
+TEST_CASE("a spraying scenario sweeps one variant per workload, its slowdown from split flows as run predicts") {
   const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
-  const CliResult refused = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10"});
-  CHECK(refused.code == 2);
-  CHECK(refused.err.find("sweep it with --no-slowdown") != std::string::npos);
-  const CliResult r = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10", "--no-slowdown", "--qps",
-                               "1,2", "--format", "json"});
+  const CliResult r =
+      cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10", "--qps", "1,2", "--format", "csv"});
   REQUIRE(r.code == 0);
-  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(r.out.find("\n2,") == std::string::npos);  // two variants: no seed axis
+  const CliResult j = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10", "--qps", "1,2", "--format",
+                               "json"});
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
   CHECK(doc["variants"] == 2);
   CHECK(doc["axes"]["not_hashed"] == nlohmann::json::array({"spray"}));
   // Every flow spreads a quarter over each spine: 4 (or 8 with 2 QPs) on every link, FIM 0.
   CHECK(doc["metrics"]["fim"]["max"] == 0.0);
+  // The kernel's slowdown of each variant is run's for the same overrides.
+  for (const char* qps : {"1", "2"}) {
+    const CliResult one = cli_run({"run", cfg, "--scenario", "spray", "--qps", qps, "--format", "json"});
+    REQUIRE(one.code == 0);
+    const double want = nlohmann::json::parse(one.out)["scenarios"][0]["predicted"]["slowdown"].get<double>();
+    CHECK(r.out.find("," + format_number(want)) != std::string::npos);
+  }
 }
