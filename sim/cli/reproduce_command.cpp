@@ -7,6 +7,7 @@
 #include "sim/sweep/sweep.h"
 #include "sim/report/report.h"
 #include "sim/report/reproduce.h"
+#include "sim/report/sensitivity.h"
 #include "sim/model/simulation.h"
 
 namespace ecmpsim::cli {
@@ -23,7 +24,7 @@ std::size_t index_of(const Spec& spec, const ScenarioSpec& s) {
 Action add_reproduce_command(CLI::App& app) {
   struct Options {
     Limits limits;
-    std::string config, out = "report.html", seeds = "0:1000";
+    std::string config, out = "report.html", seeds = "0:1000", format = "table";
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -33,6 +34,10 @@ Action add_reproduce_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B[:STEP] (half-open)")->capture_default_str();
   sub->add_option("config,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("-f,--format", opt->format,
+                  "What is printed: table (the comparison, the sensitivity and the verdict) or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
@@ -44,14 +49,25 @@ Action add_reproduce_command(CLI::App& app) {
     FlowTracerComparison cmp =
         compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
     cmp.alternatives = alternatives(sim, ecmp);
-    std::string command = "ecmpsim reproduce --seeds " + opt->seeds;
-    if (!opt->config.empty()) command += " --config " + opt->config;
+    const Sensitivity sens = sensitivity(sim.spec(), ecmp, stat, seeds, cmp.reduction_vs_mean, default_threads());
+    cmp.verdict = sens.verdict;
+    std::string command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) +
+                          " --seeds " + opt->seeds;
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
     emit(io, report_html(in), opt->out);
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
-    table << flowtracer_table(cmp, sim.spec());
-    if (opt->out != "-") table << "\nreport written to " << opt->out << "\n";
+    if (opt->format == "json") {
+      const Json doc{{"config", sim.spec().source},
+                     {"comparison", flowtracer_json(cmp)},
+                     {"sensitivity", sensitivity_json(sens)},
+                     {"verdict", sens.verdict}};
+      table << doc.dump(2) << "\n";
+      if (opt->out != "-") io.err << "report written to " << opt->out << "\n";
+    } else {
+      table << flowtracer_table(cmp, sim.spec()) << sensitivity_table(sens);
+      if (opt->out != "-") table << "\nreport written to " << opt->out << "\n";
+    }
     table << std::flush;
     return 0;
   };

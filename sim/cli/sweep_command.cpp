@@ -16,6 +16,7 @@
 #include "sim/routing/seeds.h"
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_notes.h"
+#include "sim/sweep/sweep_rank.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/sweep_stats.h"
 
@@ -29,6 +30,7 @@ struct Options {
   unsigned threads = 0;
   std::optional<double> threshold;
   std::string metric;
+  std::string rank_by, over;
   bool no_slowdown = false;
   std::optional<std::uint64_t> max_variants;
   bool force = false;
@@ -60,6 +62,26 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
                      "metric slowdown needs the flow model that " +
                          std::string(o.no_slowdown ? "--no-slowdown" : "[sweep] slowdown = false") + " turns off");
   return s;
+}
+
+// --rank-by and --over checked against the sweep's axes, before it runs.
+std::optional<RankSpec> rank_spec_from(const Options& o, const VariantSpace& space) {
+  if (o.rank_by.empty()) {
+    if (!o.over.empty()) throw InputError(flag("--over"), "--over names the nuisance axes of --rank-by; give --rank-by");
+    return std::nullopt;
+  }
+  if (o.format == "csv")
+    throw InputError(flag("--rank-by"), "CSV holds one row per variant; the ranking is in --format table or json");
+  RankSpec r;
+  r.axis = *parse_name(kSweepAxes, o.rank_by);
+  r.metric = space.axes().metric;
+  const std::vector<std::string> over = o.over.empty() ? std::vector<std::string>{} : parse_name_list(o.over, flag("--over"));
+  for (const std::string& name : over) {
+    const auto a = parse_name(kSweepAxes, name);
+    if (!a) throw InputError(flag("--over"), "unknown axis '" + name + "'; the axes are " + quoted_choices(kSweepAxes));
+    r.over.push_back(*a);
+  }
+  return check_rank_spec(space, std::move(r));
 }
 
 // The sweep the options describe: the config, the axes (flags over its
@@ -132,6 +154,14 @@ class Monitor {
   std::thread thread_;
 };
 
+// "scenario: the scenarios (--scenario); algos: ...", from the axis table.
+std::string axis_help() {
+  std::string out;
+  for (const auto& row : kSweepAxes)
+    out += (out.empty() ? "" : "; ") + std::string(row.name) + ": " + std::string(row.doc);
+  return out;
+}
+
 }  // namespace
 
 Action add_sweep_command(CLI::App& app) {
@@ -154,6 +184,14 @@ Action add_sweep_command(CLI::App& app) {
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
                   "slowdown (default fim)")
       ->check(one_of(kSweepMetricNames));
+  sub->add_option("--rank-by", opt->rank_by,
+                  "Rank one axis by the mean of --metric over the --over axes, best first, with each value's mean, "
+                  "p90, min and max; a note when the best-vs-worst gap is within the nuisance spread. Axes: " +
+                      axis_help())
+      ->check(one_of(kSweepAxes));
+  sub->add_option("--over", opt->over,
+                  "The nuisance axes of --rank-by, a list (e.g. qpn-base,placement-seeds); default every other swept "
+                  "axis but scenario and algos");
   sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
       ->check(number_at_least(0));
   sub->add_flag("--no-slowdown", opt->no_slowdown,
@@ -173,7 +211,11 @@ Action add_sweep_command(CLI::App& app) {
     // Under mpirun every rank sets up the same sweep; all fail together or none does.
     const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
     std::unique_ptr<const Sweep> sweep;
-    const auto setup = [&] { sweep = make_sweep(*opt); };
+    std::optional<RankSpec> rank;
+    const auto setup = [&] {
+      sweep = make_sweep(*opt);
+      rank = rank_spec_from(*opt, sweep->space());
+    };
     if (ranks != nullptr)
       ranks->agree(setup);
     else
@@ -194,8 +236,13 @@ Action add_sweep_command(CLI::App& app) {
     // Pooled over different routings, a distribution describes none of them: only on request.
     std::optional<SweepSummary> pooled;
     if (opt->pooled || each.size() == 1) pooled = summarize(run.values, opt->bins, axes.threshold, axes.metric);
-    const std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
-    const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes};
+    std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
+    std::optional<SweepRanking> ranking;
+    if (rank) {
+      ranking = rank_sweep(space, run.values, *rank, axes.slowdown);
+      for (std::string& note : rank_notes(space, *ranking)) notes.push_back(std::move(note));
+    }
+    const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes, ranking ? &*ranking : nullptr};
     std::string text;
     if (opt->format == "json")
       text = sweep_json(report);

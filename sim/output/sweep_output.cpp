@@ -5,6 +5,7 @@
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
 #include "sim/output/metrics_json.h"
+#include "sim/output/rank_output.h"
 #include "sim/routing/seeds.h"
 
 namespace ecmpsim {
@@ -224,6 +225,7 @@ std::string sweep_json(const SweepReport& r) {
     each.push_back(std::move(one));
   }
   doc["scenarios"] = std::move(each);
+  if (r.ranking != nullptr) doc["ranking"] = ranking_json(space, *r.ranking);
   return doc.dump(2) + "\n";
 }
 
@@ -243,7 +245,8 @@ std::string sweep_table(const SweepReport& r) {
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
   for (const std::string& note : r.notes) out += "note       " + wrap(note, 100, 11) + "\n";
   if (r.run.values.empty()) return out;
-  if (r.each.size() == 1 && r.pooled != nullptr) return out + summary_text(r, *r.pooled);
+  const std::string ranking = r.ranking != nullptr ? ranking_text(space, *r.ranking) : std::string();
+  if (r.each.size() == 1 && r.pooled != nullptr) return out + summary_text(r, *r.pooled) + ranking;
   for (std::uint64_t c = 0; c < r.each.size(); ++c)
     out += heading(combo_name(r, c) + ": " + std::to_string(r.each[c].samples) + " of " + std::to_string(space.combo_size(c)) +
                    " variants") +
@@ -251,7 +254,7 @@ std::string sweep_table(const SweepReport& r) {
   if (r.pooled != nullptr)
     out += heading("every scenario and algorithm pooled: " + std::to_string(r.pooled->samples) + " variants") +
            summary_text(r, *r.pooled);
-  return out;
+  return out + ranking;
 }
 
 std::string sweep_csv(const SweepReport& r) {

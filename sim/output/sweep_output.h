@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_rank.h"
 #include "sim/sweep/sweep_stats.h"
 
 namespace ecmpsim {
@@ -21,6 +22,7 @@ struct SweepReport {
   std::span<const SweepSummary> each;       // per (scenario, algorithm): summarize_each
   const SweepSummary* pooled = nullptr;     // every variant together, or nullptr
   std::span<const std::string> notes = {};  // what the axes did not change (sim/sweep/sweep_notes.h)
+  const SweepRanking* ranking = nullptr;    // --rank-by: one axis over nuisance axes, or nullptr
 };
 
 std::string sweep_json(const SweepReport& r);

@@ -148,6 +148,9 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
   for (const Alternative& a : c.alternatives)
     row(a.label, fixed(a.fim, 4), a.why.empty() ? "predicted slowdown " + fixed(a.slowdown, 4) : a.why);
   t += "</tbody></table></div>\n";
+  if (!c.verdict.empty())
+    t += "<p class=\"note\" id=\"flowtracer-verdict\"><strong>Verdict</strong>, with placement, hash, channels "
+         "and QP numbering varied (<code>ecmpsim reproduce</code> prints the ranges): " + escape(c.verdict) + "</p>\n";
   return section("flowtracer", "FlowTracer comparison",
                  "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
                  "reduction the paper reports. The assumptions behind these numbers are listed at the end.",
@@ -344,6 +347,7 @@ std::string report_data_json(const ReportInput& in) {
     for (const Alternative& a : c.alternatives)
       alternatives.push_back({{"label", a.label}, {"fim", a.fim}, {"slowdown", a.slowdown}});
     doc["flowtracer"]["alternatives"] = std::move(alternatives);
+    if (!c.verdict.empty()) doc["flowtracer"]["verdict"] = c.verdict;
   }
   if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the

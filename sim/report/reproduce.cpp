@@ -119,4 +119,31 @@ std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
   return out;
 }
 
+Json flowtracer_json(const FlowTracerComparison& c) {
+  auto number = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  Json j{{"ecmp_scenario", c.ecmp_scenario},
+         {"static_scenario", c.static_scenario},
+         {"seeds", format_range(c.seeds)},
+         {"samples", c.samples},
+         {"ecmp_fim", summary_json(c.ecmp_fim)},
+         {"ecmp_config_fim", c.ecmp_config_fim},
+         {"static_fim", c.static_fim},
+         {"reduction_vs_mean", number(c.reduction_vs_mean)},
+         {"reduction_vs_median", number(c.reduction_vs_median)},
+         {"paper_reduction", kPaperReduction},
+         {"static_better", c.static_better}};
+  if (std::isfinite(c.ecmp_slowdown.mean) && std::isfinite(c.static_slowdown)) {
+    j["ecmp_slowdown"] = summary_json(c.ecmp_slowdown);
+    j["static_slowdown"] = c.static_slowdown;
+  }
+  Json alternatives = Json::array();
+  for (const Alternative& a : c.alternatives) {
+    Json one{{"label", a.label}, {"fim", number(a.fim)}, {"slowdown", number(a.slowdown)}};
+    if (!a.why.empty()) one["why"] = a.why;
+    alternatives.push_back(std::move(one));
+  }
+  j["alternatives"] = std::move(alternatives);
+  return j;
+}
+
 }  // namespace ecmpsim

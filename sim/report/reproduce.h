@@ -8,6 +8,7 @@
 
 #include "sim/sweep/sweep.h"
 #include "sim/model/simulation.h"
+#include "sim/output/metrics_json.h"
 
 namespace ecmpsim {
 
@@ -37,6 +38,7 @@ struct FlowTracerComparison {
   MetricSummary ecmp_slowdown;
   double static_slowdown = 0;
   std::vector<Alternative> alternatives;
+  std::string verdict;  // reproduce's one line (sim/report/sensitivity.h); empty where not computed
 };
 
 // The ECMP scenario with planned source ports, adaptive local, adaptive
@@ -54,5 +56,12 @@ FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioRes
 
 // The comparison table, then every assumption of the spec under it.
 std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec);
+
+// The comparison as `reproduce --format json` prints it (docs/walkthrough.md):
+// {"ecmp_scenario", "static_scenario", "seeds", "samples", "ecmp_fim",
+// "ecmp_config_fim", "static_fim", "reduction_vs_mean", "reduction_vs_median",
+// "paper_reduction", "static_better", "ecmp_slowdown", "static_slowdown",
+// "alternatives": [{"label", "fim", "slowdown", "why" when it cannot apply}]}.
+Json flowtracer_json(const FlowTracerComparison& c);
 
 }  // namespace ecmpsim

@@ -16,7 +16,7 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? ~0ULL : r;
 }
 
-std::uint64_t axis_size(const std::optional<UintRange>& r) { return r ? r->size() : 1; }
+std::uint64_t range_size(const std::optional<UintRange>& r) { return r ? r->size() : 1; }
 
 }  // namespace
 
@@ -36,11 +36,11 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
   for (const auto& a : axes.algos)
     if (!hashing::find(a)) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
   algos_ = std::max<std::uint64_t>(1, axes.algos.size());
-  placements_ = axis_size(axes.placement_seeds);
+  placements_ = range_size(axes.placement_seeds);
   qps_ = std::max<std::uint64_t>(1, axes.qps.size());
-  qpn_ = axis_size(axes.qpn_base);
-  sport_ = axis_size(axes.sport_base);
-  seeds_ = axis_size(axes.seeds);
+  qpn_ = range_size(axes.qpn_base);
+  sport_ = range_size(axes.sport_base);
+  seeds_ = range_size(axes.seeds);
   for (std::uint64_t n : {placements_, qps_, qpn_, sport_}) workloads_ = saturating_mul(workloads_, n);
   for (const std::string& name : scenarios_) {
     const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
@@ -110,6 +110,35 @@ Overrides VariantSpace::at(std::uint64_t index) const {
   if (axes_.qpn_base) o.qpn_base = static_cast<std::uint32_t>(axes_.qpn_base->at(qpn));
   if (axes_.sport_base) o.sport_base = static_cast<std::uint32_t>(axes_.sport_base->at(sport));
   return o;
+}
+
+std::uint64_t VariantSpace::axis_size(SweepAxis axis) const noexcept {
+  switch (axis) {
+    case SweepAxis::Scenario: return scenarios_.size();
+    case SweepAxis::Algos: return algos_;
+    case SweepAxis::PlacementSeeds: return placements_;
+    case SweepAxis::Qps: return qps_;
+    case SweepAxis::QpnBase: return qpn_;
+    case SweepAxis::SportBase: return sport_;
+    case SweepAxis::Seeds: return seeds_;
+  }
+  return 1;
+}
+
+std::uint64_t VariantSpace::axis_index(std::uint64_t index, SweepAxis axis) const noexcept {
+  const Digits d = digits(index);
+  // A workload's digits in the order at() takes them: the source-port base fastest.
+  const std::uint64_t w = d.workload;
+  switch (axis) {
+    case SweepAxis::Scenario: return d.scenario;
+    case SweepAxis::Algos: return d.algo;
+    case SweepAxis::Seeds: return d.seed;
+    case SweepAxis::SportBase: return w % sport_;
+    case SweepAxis::QpnBase: return w / sport_ % qpn_;
+    case SweepAxis::Qps: return w / sport_ / qpn_ % qps_;
+    case SweepAxis::PlacementSeeds: return w / sport_ / qpn_ / qps_;
+  }
+  return 0;
 }
 
 Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(spec_, axes) {

@@ -27,6 +27,7 @@
 #include "sim/sweep/sweep_stats.h"
 #include "sim/sweep/value_table.h"
 #include "sim/config/overrides.h"
+#include "sim/config/sweep_axis.h"
 
 namespace ecmpsim {
 
@@ -58,6 +59,10 @@ class VariantSpace {
   std::vector<std::string> hashless() const;
   // The overrides of variant `index` (what `ecmpsim run` needs to reproduce it).
   Overrides at(std::uint64_t index) const;
+  // The number of values on `axis` (1 when it is not swept), and which of
+  // them variant `index` takes.
+  std::uint64_t axis_size(SweepAxis axis) const noexcept;
+  std::uint64_t axis_index(std::uint64_t index, SweepAxis axis) const noexcept;
 
  private:
   struct Digits {
