@@ -133,8 +133,8 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
                     {"collective", imported ? std::string_view("imported")
                                             : workloads::collective_name(
                                                   static_cast<workloads::Collective>(flows.collective[f]))},
-                    {"src_ip", format_ipv4(flows.src_ip[f])},
-                    {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                    {"src_ip", hashing::format_ip(flows.src_ip[f])},
+                    {"dst_ip", hashing::format_ip(flows.dst_ip[f])},
                     {"proto", flows.proto[f]},
                     {"sport", flows.sport[f]},
                     {"dport", flows.dport[f]},

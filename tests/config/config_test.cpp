@@ -53,7 +53,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[[scenario]]\nname = \"s\"\nrouting = \"static\"\n") ==
         "t.toml:1:1: scenario: static scenario 's' has no routes and no generated policy");
   CHECK(error_of("[fabric]\naddress_base = \"10.0.0.300\"\n") ==
-        "t.toml:2:16: fabric.address_base: invalid IPv4 address '10.0.0.300'");
+        "t.toml:2:16: fabric.address_base: invalid IP address '10.0.0.300' (expected IPv4 \"10.0.0.0\" or IPv6 \"fd00::\")");
   CHECK(error_of("[sweep]\nslowdown = 1\n") == "t.toml:2:12: sweep.slowdown: expected true or false");
   CHECK(error_of("[sweep]\nmetric = \"p99\"\n") ==
         "t.toml:2:10: sweep.metric: unknown value 'p99', expected one of \"fim\" | \"max_mean\" | \"cov\" | \"jain\" | \"max_flows\" | "

@@ -84,12 +84,12 @@ TEST_CASE("bad CSV names file, line, column, the column name and the cause") {
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport\n") == "f.csv:1: header: missing column 'bytes'");
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,when\n") ==
         "f.csv:1:39: header: unknown column 'when' "
-        "(known: src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn,job,channel)");
+        "(known: src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn,job,channel,flow_label)");
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,sport\n") == "f.csv:1:39: header: duplicate column 'sport'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,1,4791\n") == "f.csv:2:28: expected 6 fields, found 5");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,1,4791,5,9\n") == "f.csv:2:31: expected 6 fields, found 7");
-  CHECK(error_of(h + "10.0.0.1,10.0.0.256,17,1,4791,5\n") == "f.csv:2:10: dst_ip: invalid IPv4 address '10.0.0.256'");
-  CHECK(error_of(h + "10.0.0,10.0.0.2,17,1,4791,5\n") == "f.csv:2:1: src_ip: invalid IPv4 address '10.0.0'");
+  CHECK(error_of(h + "10.0.0.1,10.0.0.256,17,1,4791,5\n") == "f.csv:2:10: dst_ip: invalid IP address '10.0.0.256'");
+  CHECK(error_of(h + "10.0.0,10.0.0.2,17,1,4791,5\n") == "f.csv:2:1: src_ip: invalid IP address '10.0.0'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,icmp,1,4791,5\n") ==
         "f.csv:2:19: proto: expected a protocol number 0..255, udp or tcp, found 'icmp'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,65536,4791,5\n") ==

@@ -95,13 +95,13 @@ TEST_CASE("truncated, empty, foreign and RoCE-free captures are errors naming th
   const std::string ng = error_of(read("roce_truncated.pcapng"));
   CHECK(ng.rfind("roce_truncated.pcapng: record 7: damaged or truncated capture (libpcap: ", 0) == 0);
   CHECK(error_of(read("non_roce.pcap")) ==
-        "non_roce.pcap: no RoCEv2 packets (IPv4, UDP to port 4791) among its 2 records");
+        "non_roce.pcap: no RoCEv2 packets (IPv4 or IPv6, UDP to port 4791) among its 2 records");
   CHECK(error_of(parse_pcap("", "e.pcap")) == "e.pcap: empty file: not a pcap or pcapng capture");
   const std::string junk = error_of(parse_pcap("src_ip,dst_ip\n10.0.0.1,10.0.0.2\n", "j.pcap"));
   CHECK(junk.rfind("j.pcap: not a readable pcap or pcapng capture (libpcap: ", 0) == 0);
   // The pcap file header alone: a capture with no records.
   CHECK(error_of(parse_pcap(slurp("roce_mixed.pcap").substr(0, 24), "h.pcap")) ==
-        "h.pcap: no RoCEv2 packets (IPv4, UDP to port 4791) among its 0 records");
+        "h.pcap: no RoCEv2 packets (IPv4 or IPv6, UDP to port 4791) among its 0 records");
 }
 
 TEST_CASE("every prefix of a capture is read without crashing") {
