@@ -155,7 +155,7 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
   if (fabric.family() != hashing::Family::V4)
     throw InputError({{}, 0, 0, "fabric.address_base"},
                      "emulate builds IPv4 fabrics only; this address plan is IPv6 (hashes of IPv6 flows are checked "
-                     "against the kernel by tests/kernel/linux_multipath.sh)");
+                     "against the kernel by tests/kernel/linux_multipath6.sh)");
   if (links.size() >= (1u << (32 - kLinkPoolLen)))
     throw InputError({{}, 0, 0, "fabric"}, "too many links to address from 100.64.0.0/10");
   for (NodeId e : fabric.endpoints())
