@@ -14,11 +14,11 @@ std::size_t bond_l34_key(const Tuple& t, std::uint8_t* out) noexcept {
     out[2] = static_cast<std::uint8_t>(t.dport >> 8);
     out[3] = static_cast<std::uint8_t>(t.dport);
   }
-  for (int i = 0; i < 4; ++i) {
-    out[4 + i] = static_cast<std::uint8_t>(t.src_ip >> (24 - 8 * i));
-    out[8 + i] = static_cast<std::uint8_t>(t.dst_ip >> (24 - 8 * i));
-  }
-  return kBondL34KeyBytes;
+  const auto src = t.src_ip.wire();
+  const auto dst = t.dst_ip.wire();
+  std::memcpy(out + 4, src.data(), src.size());
+  std::memcpy(out + 4 + src.size(), dst.data(), dst.size());
+  return 4 + src.size() + dst.size();
 }
 
 std::uint64_t linux_bond_l34(Key key, std::uint32_t seed) noexcept {

@@ -54,10 +54,12 @@ constexpr std::array kAlgorithms{
     Algorithm{"linux-bond-l34", 31, &linux_bond_l34, BondL34, kAffine,
               "Linux bonding layer3+4 (bond_ip_hash), select modulo; seed XORed before folding (Linux: 0)"},
     Algorithm{"linux-l3", 31, &linux_multipath, LinuxL3, kMixing,
-              "Linux IPv4 multipath hash, policy 0 (SipHash-2-4 of flow_keys >> 1), select threshold; "
+              "Linux multipath hash, policy 0 (IPv4 addresses; IPv6 addresses, flow label, next header; "
+              "SipHash-2-4 of flow_keys >> 1), select threshold; "
               "seed = net.ipv4.fib_multipath_hash_seed"},
     Algorithm{"linux-l4", 31, &linux_multipath, LinuxL4, kMixing,
-              "Linux IPv4 multipath hash, policy 1 (SipHash-2-4 of flow_keys >> 1), select threshold; "
+              "Linux multipath hash, policy 1 (five-tuple, IPv4 or IPv6; SipHash-2-4 of flow_keys >> 1), "
+              "select threshold; "
               "seed = net.ipv4.fib_multipath_hash_seed"},
 };
 

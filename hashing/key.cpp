@@ -8,8 +8,14 @@
 namespace ecmpsim::hashing {
 namespace {
 
-// Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
-static_assert(22 <= kMaxKeyBytes && kFlowKeysHashLength <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
+// Every field once, IPv6: 16 + 16 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
+static_assert(46 <= kMaxKeyBytes && kFlowKeysHashLengthV6 <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
+
+inline std::size_t put_ip(std::uint8_t* p, const IpAddr& a) noexcept {
+  const auto w = a.wire();
+  for (std::size_t i = 0; i < w.size(); ++i) p[i] = w[i];
+  return w.size();
+}
 
 inline std::size_t put_be(std::uint8_t* p, std::uint64_t v, std::size_t bytes) noexcept {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
@@ -36,8 +42,8 @@ std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tup
     case KeyLayout::Fields:
       for (Field f : fields) {
         switch (f) {
-          case Field::SrcIp: n += put_be(p + n, t.src_ip, 4); break;
-          case Field::DstIp: n += put_be(p + n, t.dst_ip, 4); break;
+          case Field::SrcIp: n += put_ip(p + n, t.src_ip); break;
+          case Field::DstIp: n += put_ip(p + n, t.dst_ip); break;
           case Field::Proto: n += put_be(p + n, t.proto, 1); break;
           case Field::SrcPort: n += put_be(p + n, t.sport, 2); break;
           case Field::DstPort: n += put_be(p + n, t.dport, 2); break;

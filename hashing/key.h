@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hashing/address.h"
 #include "hashing/hasher.h"
 #include "hashing/named.h"
 
@@ -33,25 +34,26 @@ std::optional<Field> repeated_field(std::span<const Field> fields) noexcept;
 
 // The header values one hash decision can read. A field the flow lacks is 0.
 struct Tuple {
-  std::uint32_t src_ip = 0;  // host order
-  std::uint32_t dst_ip = 0;
+  IpAddr src_ip;  // IPv4 or IPv6; both of one family
+  IpAddr dst_ip;
   std::uint8_t proto = 0;
   std::uint16_t sport = 0;
   std::uint16_t dport = 0;
-  std::uint32_t flow_label = 0;  // 20 bits
+  std::uint32_t flow_label = 0;  // 20 bits; IPv6 only (an IPv4 packet has none)
   std::uint32_t dst_qp = 0;      // 24 bits
   std::uint16_t in_port = 0;
 };
 
-inline constexpr std::size_t kMaxKeyBytes = 64;
+inline constexpr std::size_t kMaxKeyBytes = 80;
 using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
 
 // Writes the key for `layout` and returns the number of bytes written.
-// KeyLayout::Fields: `fields` in order, network byte order: IPs 4 bytes,
-// proto 1, ports 2, flow label 4 (20 bits, right-aligned), in-port 2, dst-qp 3;
+// KeyLayout::Fields: `fields` in order, network byte order: IPs 4 bytes
+// (IPv4) or 16 (IPv6), proto 1, ports 2, flow label 4 (20 bits,
+// right-aligned), in-port 2, dst-qp 3;
 // `fields` must have no repeated field (repeated_field).
-// LinuxL3 / LinuxL4: the 48 struct flow_keys bytes fib_multipath_hash hashes
-// (linux_multipath.h). BondL34: ports word, src, dst (bonding.h). The Linux
+// LinuxL3 / LinuxL4: the struct flow_keys bytes the kernel hashes, 48 for
+// IPv4 (fib_multipath_hash), 72 for IPv6 (rt6_multipath_hash; linux_multipath.h). BondL34: ports word, src, dst (bonding.h). The Linux
 // layouts ignore `fields`.
 std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tuple& t,
                       KeyBuffer& out) noexcept;

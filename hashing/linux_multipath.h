@@ -1,6 +1,8 @@
-// The Linux kernel's IPv4 multipath hash (fib_multipath_hash, kernels with
-// net.ipv4.fib_multipath_hash_seed, i.e. 6.11 and later), for forwarded
-// packets on legacy multipath routes, policies 0 (L3) and 1 (L4).
+// The Linux kernel's multipath hash, IPv4 (fib_multipath_hash) and IPv6
+// (rt6_multipath_hash), kernels with net.ipv4.fib_multipath_hash_seed
+// (6.11 and later; the one seed serves both families), for forwarded packets
+// on legacy multipath routes, policies 0 (L3) and 1 (L4). The family follows
+// the tuple's addresses.
 //
 // Kernel path (net/ipv4/route.c, include/net/ip_fib.h,
 // net/core/flow_dissector.c):
@@ -10,6 +12,12 @@
 //   2. __flow_hash_consistentify: swap the addresses if dst < src and,
 //      independently, the ports if dst < src, comparing the network-order
 //      fields as native (little-endian) integers.
+//   IPv6 (net/ipv6/route.c, rt6_multipath_hash and ip6_multipath_l3_keys;
+//   net.ipv6.fib_multipath_hash_policy): policy 0 sets both addresses, the
+//   flow label (tags.flow_label, the be32 word & IPV6_FLOWLABEL_MASK as
+//   stored) and ip_proto = the next header; policy 1 the addresses, both
+//   ports and ip_proto. control.addr_type = IPV6_ADDRS; step 2 then swaps
+//   the addresses when memcmp(dst, src) < 0 and, independently, the ports.
 //   3. siphash() over flow_keys_hash_length() bytes starting at `basic`,
 //      keyed with k0 = k1 = (seed << 32) | seed; keep the low 32 bits; 0 -> 1.
 //   4. fib_multipath_hash returns that >> 1 (31 bits); fib_select_multipath
@@ -38,9 +46,15 @@ inline constexpr std::size_t kFlowKeysIpProto = 2;
 inline constexpr std::size_t kFlowKeysPorts = 28;
 inline constexpr std::size_t kFlowKeysV4Addrs = 36;
 inline constexpr std::size_t kFlowKeysHashLength = 48;
+// IPv6: tags (flow label) at 4-7, addrs 36-67 hold the two 16-byte addresses,
+// flow_keys_hash_length() = 80 - (8 + 32 - 32) = 72.
+inline constexpr std::size_t kFlowKeysFlowLabel = 4;
+inline constexpr std::size_t kFlowKeysV6Addrs = 36;
+inline constexpr std::size_t kFlowKeysHashLengthV6 = 72;
 
 // Writes the hashed flow_keys bytes for `t` (policy 1 when `l4`), already
-// put in symmetric order. `out` must hold kFlowKeysHashLength bytes.
+// put in symmetric order: IPv4 when both addresses are IPv4, else IPv6.
+// `out` must hold kFlowKeysHashLengthV6 bytes; returns the length hashed.
 std::size_t linux_flow_keys(const Tuple& t, bool l4, std::uint8_t* out) noexcept;
 
 // The SipHash key fib_multipath_hash_construct_key builds from the sysctl.

@@ -75,22 +75,4 @@ std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t m
   return v;
 }
 
-std::optional<std::uint32_t> parse_ipv4_text(std::string_view s) noexcept {
-  std::uint32_t ip = 0;
-  for (int i = 0; i < 4; ++i) {
-    const auto dot = s.find('.');
-    const std::string_view part = i < 3 ? s.substr(0, dot) : s;
-    if ((i < 3 && dot == std::string_view::npos) || part.empty() || part.size() > 3) return std::nullopt;
-    std::uint32_t v = 0;
-    for (char c : part) {
-      if (c < '0' || c > '9') return std::nullopt;
-      v = v * 10 + static_cast<std::uint32_t>(c - '0');
-    }
-    if (v > 255) return std::nullopt;
-    ip = (ip << 8) | v;
-    if (i < 3) s.remove_prefix(dot + 1);
-  }
-  return ip;
-}
-
 }  // namespace ecmpsim::workloads

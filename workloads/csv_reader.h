@@ -42,8 +42,6 @@ std::string_view take_line(std::string_view& rest) noexcept;
 // as \xNN, only its first 40 bytes, then "...".
 std::string printable(std::string_view s);
 
-// Dotted-quad IPv4 address to host byte order.
-std::optional<std::uint32_t> parse_ipv4_text(std::string_view s) noexcept;
 // Decimal, or hexadecimal with 0x; nullopt when malformed or above max.
 std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t max) noexcept;
 

@@ -15,8 +15,8 @@ inline constexpr std::uint8_t kProtoUdp = 17;
 struct FlowRecord {
   std::uint32_t src = 0;  // endpoint (NIC) index in the fabric
   std::uint32_t dst = 0;
-  std::uint32_t src_ip = 0;  // host byte order
-  std::uint32_t dst_ip = 0;
+  hashing::IpAddr src_ip;  // IPv4 or IPv6 (one family per fabric)
+  hashing::IpAddr dst_ip;
   std::uint8_t proto = kProtoUdp;
   std::uint16_t sport = 0;
   std::uint16_t dport = kRoceV2Port;
@@ -26,10 +26,12 @@ struct FlowRecord {
   std::uint16_t job = 0;      // index of the job in the spec
   std::uint16_t channel = 0;
   std::uint8_t collective = 0;  // workloads::Collective of the job
+  std::uint32_t flow_label = 0;  // IPv6 flow label (20 bits); 0 for IPv4
 };
 
 struct Flows {
-  std::vector<std::uint32_t> src, dst, src_ip, dst_ip, lqpn, rqpn;
+  std::vector<std::uint32_t> src, dst, lqpn, rqpn, flow_label;
+  std::vector<hashing::IpAddr> src_ip, dst_ip;
   std::vector<std::uint8_t> proto, collective;
   std::vector<std::uint16_t> sport, dport, job, channel;
   std::vector<std::uint64_t> bytes;
@@ -37,7 +39,9 @@ struct Flows {
   std::size_t size() const noexcept { return src.size(); }
 
   void reserve(std::size_t n) {
-    for (auto* v : {&src, &dst, &src_ip, &dst_ip, &lqpn, &rqpn}) v->reserve(n);
+    for (auto* v : {&src, &dst, &lqpn, &rqpn, &flow_label}) v->reserve(n);
+    src_ip.reserve(n);
+    dst_ip.reserve(n);
     proto.reserve(n);
     collective.reserve(n);
     for (auto* v : {&sport, &dport, &job, &channel}) v->reserve(n);
@@ -58,17 +62,19 @@ struct Flows {
     job.push_back(f.job);
     channel.push_back(f.channel);
     collective.push_back(f.collective);
+    flow_label.push_back(f.flow_label);
   }
 
   FlowRecord operator[](std::size_t i) const {
     return {src[i], dst[i], src_ip[i], dst_ip[i], proto[i], sport[i], dport[i],
-            lqpn[i], rqpn[i], bytes[i], job[i], channel[i], collective[i]};
+            lqpn[i], rqpn[i], bytes[i], job[i], channel[i], collective[i], flow_label[i]};
   }
 
-  // The header fields a switch can hash for flow i: the five-tuple and the
-  // BTH destination QP (the receiver's QP, rqpn); the in-port is set per hop.
+  // The header fields a switch can hash for flow i: the five-tuple, the IPv6
+  // flow label and the BTH destination QP (the receiver's QP, rqpn); the
+  // in-port is set per hop.
   hashing::Tuple tuple(std::size_t i) const noexcept {
-    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], 0, rqpn[i], 0};
+    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], flow_label[i], rqpn[i], 0};
   }
 };
 

@@ -1,17 +1,19 @@
 #include "workloads/import_csv.h"
 
 #include <array>
+#include <optional>
 
 #include "workloads/csv_reader.h"
+#include "workloads/roce.h"
 
 namespace ecmpsim::workloads {
 
 namespace {
 
-enum Column : std::uint8_t { SrcIp, DstIp, Proto, Sport, Dport, Bytes, Lqpn, Rqpn, Job, Channel, kColumns };
+enum Column : std::uint8_t { SrcIp, DstIp, Proto, Sport, Dport, Bytes, Lqpn, Rqpn, Job, Channel, FlowLabel, kColumns };
 constexpr std::size_t kRequired = Bytes + 1;
-constexpr std::array<std::string_view, kColumns> kNames{"src_ip", "dst_ip", "proto", "sport", "dport",
-                                                        "bytes",  "lqpn",   "rqpn",  "job",   "channel"};
+constexpr std::array<std::string_view, kColumns> kNames{"src_ip", "dst_ip", "proto",   "sport", "dport",     "bytes",
+                                                        "lqpn",   "rqpn",   "job",     "channel", "flow_label"};
 
 std::string known_columns() {
   std::string s;
@@ -37,6 +39,19 @@ std::uint64_t number(const std::string& file, std::uint32_t line, const CsvField
   return *v;
 }
 
+// The IPv6 flow label: the column when given (20 bits), else the one the
+// kernel derives from the QP pair (rdma_calc_flow_label) when both QP numbers
+// are known, else 0. An IPv4 flow has none: a non-zero label is an error.
+std::uint32_t csv_flow_label(const std::string& name, std::uint32_t n, const CsvField* f, const FlowRecord& r) {
+  if (f) {
+    const auto v = static_cast<std::uint32_t>(number(name, n, *f, FlowLabel, 0, 0xFFFFF, "a 20-bit flow label"));
+    if (v != 0 && r.src_ip.is_v4())
+      fail(name, n, f->column, "flow_label", "an IPv4 flow has no flow label (found " + printable(f->text) + ")");
+    return v;
+  }
+  return !r.src_ip.is_v4() && r.lqpn != 0 && r.rqpn != 0 ? rdma_flow_label(r.lqpn, r.rqpn) : 0;
+}
+
 ImportedFlows parse(std::string_view bytes, const std::string& name) {
   CsvReader reader(bytes);
   CsvLine line;
@@ -58,6 +73,7 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
     if (index[c] < 0) fail(name, line.number, 0, "header", "missing column '" + std::string(kNames[c]) + "'");
   const std::size_t width = line.fields.size();
 
+  std::optional<hashing::Family> family;
   ImportedFlows out;
   out.format = "csv";
   out.files.push_back(name);
@@ -70,8 +86,13 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
     FlowRecord r;
     for (Column c : {SrcIp, DstIp}) {
       const CsvField& f = *field(c);
-      const auto ip = parse_ipv4_text(f.text);
-      if (!ip) fail(name, n, f.column, std::string(kNames[c]), "invalid IPv4 address '" + printable(f.text) + "'");
+      const auto ip = hashing::parse_ip(f.text);
+      if (!ip) fail(name, n, f.column, std::string(kNames[c]), "invalid IP address '" + printable(f.text) + "'");
+      if (!family) family = ip->family();
+      if (ip->family() != *family)
+        fail(name, n, f.column, std::string(kNames[c]),
+             std::string(hashing::family_name(ip->family())) + " address '" + printable(f.text) + "' among " +
+                 std::string(hashing::family_name(*family)) + " flows (one address family per file)");
       (c == SrcIp ? r.src_ip : r.dst_ip) = *ip;
     }
     const CsvField& proto = *field(Proto);
@@ -89,6 +110,7 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
     if (const CsvField* f = field(Job)) r.job = static_cast<std::uint16_t>(number(name, n, *f, Job, 0, 65535, "a job number 0..65535"));
     if (const CsvField* f = field(Channel))
       r.channel = static_cast<std::uint16_t>(number(name, n, *f, Channel, 0, 65535, "a channel number 0..65535"));
+    r.flow_label = csv_flow_label(name, n, field(FlowLabel), r);
     out.flows.push_back(r);
     out.src_where.push_back({0, n, field(SrcIp)->column, 0});
     out.dst_where.push_back({0, n, field(DstIp)->column, 0});

@@ -34,13 +34,15 @@ std::optional<Link> link_of(int dlt) noexcept {
     case DLT_LINUX_SLL: return Link{16, 14};
     case DLT_LINUX_SLL2: return Link{20, 0};
     case DLT_RAW:
-    case DLT_IPV4: return Link{0, ~std::size_t{0}};
+    case DLT_IPV4:
+    case DLT_IPV6: return Link{0, ~std::size_t{0}};
     default: return std::nullopt;
   }
 }
 
 struct Packet {
-  std::uint32_t src_ip, dst_ip, dst_qp;
+  hashing::IpAddr src_ip, dst_ip;
+  std::uint32_t dst_qp, flow_label;  // flow label: IPv6 only
   std::uint16_t sport;
   std::uint8_t opcode;  // BTH byte 0
 };
@@ -51,6 +53,20 @@ struct Frame {
   enum Kind : std::uint8_t { Other, Truncated, Roce } kind = Other;
   Packet packet{};
 };
+
+// Where the UDP header starts in an IPv4 (version 4) or IPv6 (version 6)
+// packet at `ip` that carries UDP, unfragmented or the first fragment; 0 when
+// it does not. IPv6 extension headers are not walked: a RoCEv2 packet has none.
+std::size_t udp_offset(const std::uint8_t* p, std::size_t n, std::size_t ip) noexcept {
+  if (n < ip + 20) return 0;
+  if (p[ip] >> 4 == 4) {
+    const std::size_t ihl = static_cast<std::size_t>(p[ip] & 0x0F) * 4;
+    const bool first_fragment = (be16(p + ip + 6) & 0x1FFF) == 0;
+    return ihl < 20 || p[ip + 9] != kProtoUdp || !first_fragment ? 0 : ip + ihl;
+  }
+  if (p[ip] >> 4 == 6 && n >= ip + 40 && p[ip + 6] == kProtoUdp) return ip + 40;
+  return 0;
+}
 
 // The RoCEv2 header fields of one frame.
 Frame roce_of(const Link& link, const std::uint8_t* p, std::size_t n) noexcept {
@@ -63,20 +79,25 @@ Frame roce_of(const Link& link, const std::uint8_t* p, std::size_t n) noexcept {
       type = be16(p + ip + 2);
       ip += 4;
     }
-    if (type != 0x0800) return {};
+    if (type != 0x0800 && type != 0x86DD) return {};
   }
-  if (n < ip + 20 || p[ip] >> 4 != 4) return {};
-  const std::size_t ihl = static_cast<std::size_t>(p[ip] & 0x0F) * 4;
-  const bool first_fragment = (be16(p + ip + 6) & 0x1FFF) == 0;
-  if (ihl < 20 || p[ip + 9] != kProtoUdp || !first_fragment) return {};
-  const std::size_t udp = ip + ihl;
-  if (n < udp + 4 || be16(p + udp + 2) != kRoceV2Port) return {};
+  const std::size_t udp = udp_offset(p, n, ip);
+  if (udp == 0 || n < udp + 4 || be16(p + udp + 2) != kRoceV2Port) return {};
   if (n < udp + 8 + kBthBytes) return {Frame::Truncated};
   const std::uint8_t* bth = p + udp + 8;
-  return {Frame::Roce,
-          {be32(p + ip + 12), be32(p + ip + 16),
-           static_cast<std::uint32_t>(bth[5]) << 16 | static_cast<std::uint32_t>(bth[6]) << 8 | bth[7],
-           be16(p + udp), bth[0]}};
+  Packet pkt{};
+  if (p[ip] >> 4 == 4) {
+    pkt.src_ip = be32(p + ip + 12);
+    pkt.dst_ip = be32(p + ip + 16);
+  } else {
+    pkt.src_ip = hashing::IpAddr::v6(std::span<const std::uint8_t, 16>(p + ip + 8, 16));
+    pkt.dst_ip = hashing::IpAddr::v6(std::span<const std::uint8_t, 16>(p + ip + 24, 16));
+    pkt.flow_label = be32(p + ip) & 0xFFFFFu;
+  }
+  pkt.dst_qp = static_cast<std::uint32_t>(bth[5]) << 16 | static_cast<std::uint32_t>(bth[6]) << 8 | bth[7];
+  pkt.sport = be16(p + udp);
+  pkt.opcode = bth[0];
+  return {Frame::Roce, pkt};
 }
 
 // BTH opcodes of packets that carry no data of their own (IBA vol. 1, 9.2;
@@ -147,13 +168,13 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   if (!link) {
     const char* dlt_name = pcap_datalink_val_to_name(dlt);
     return error(0, "link type " + std::to_string(dlt) + (dlt_name ? std::string(" (") + dlt_name + ")" : "") +
-                        " is not supported (Ethernet, Linux cooked SLL/SLL2 or raw IPv4)");
+                        " is not supported (Ethernet, Linux cooked SLL/SLL2 or raw IPv4/IPv6)");
   }
 
   ImportedFlows out;
   out.format = "pcap";
   out.files.push_back(name);
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint16_t>, std::size_t> index;
+  std::map<std::tuple<hashing::IpAddr, hashing::IpAddr, std::uint16_t>, std::size_t> index;
   std::vector<bool> several_qps;
   Tally tally;
   std::uint32_t record = 0;
@@ -182,6 +203,7 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
       r.src_ip = pkt.src_ip;
       r.dst_ip = pkt.dst_ip;
       r.sport = pkt.sport;
+      r.flow_label = pkt.flow_label;
       r.rqpn = pkt.dst_qp;
       r.bytes = wire;
       out.flows.push_back(r);
@@ -201,7 +223,7 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   if (out.flows.size() == 0) {
     if (tally.truncated > 0) return error(0, truncated);
     if (tally.controls() > 0) return error(0, "no RoCEv2 data packets: " + control_text(tally));
-    return error(0, "no RoCEv2 packets (IPv4, UDP to port 4791) among its " + plural(record, "record"));
+    return error(0, "no RoCEv2 packets (IPv4 or IPv6, UDP to port 4791) among its " + plural(record, "record"));
   }
   if (tally.skipped > 0) out.notes.push_back(name + ": skipped " + plural(tally.skipped, "non-RoCE packet"));
   if (tally.truncated > 0) out.notes.push_back(name + ": skipped " + truncated);

@@ -51,7 +51,7 @@ std::string describe(const Qp& q) {
 }
 
 struct MapEntry {
-  std::uint32_t ip = 0;
+  hashing::IpAddr ip;
   ImportPos where;
 };
 
@@ -79,13 +79,19 @@ std::map<std::pair<std::uint32_t, std::string>, MapEntry> read_map(std::span<con
     fail(name, line.number, 1, 0, "header", "expected the columns host,ifname,ip");
   std::map<std::pair<std::uint32_t, std::string>, MapEntry> out;
   std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> seen_line;
+  std::optional<hashing::Family> family;
   while (reader.next(line)) {
     if (line.fields.size() != 3)
       fail(name, line.number, line.fields.size() < 3 ? line.end_column : line.fields[3].column, 0, {},
            "expected 3 fields, found " + std::to_string(line.fields.size()));
     const CsvField &host = line.fields[0], &ifname = line.fields[1], &ip = line.fields[2];
-    const auto addr = parse_ipv4_text(ip.text);
-    if (!addr) fail(name, line.number, ip.column, 0, "ip", "invalid IPv4 address '" + printable(ip.text) + "'");
+    const auto addr = hashing::parse_ip(ip.text);
+    if (!addr) fail(name, line.number, ip.column, 0, "ip", "invalid IP address '" + printable(ip.text) + "'");
+    if (!family) family = addr->family();
+    if (addr->family() != *family)
+      fail(name, line.number, ip.column, 0, "ip",
+           std::string(hashing::family_name(addr->family())) + " address '" + printable(ip.text) + "' among " +
+               std::string(hashing::family_name(*family)) + " addresses (one address family per map)");
     if (ifname.text.empty()) fail(name, line.number, ifname.column, 0, "ifname", "empty device name");
     std::vector<std::uint32_t> matches;
     for (std::uint32_t d = 0; d < dumps.size(); ++d) {
@@ -286,6 +292,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
     r.src_ip = src.ip;
     r.dst_ip = dst.ip;
     r.sport = linux_roce_sport(q.lqpn, q.rqpn);
+    if (!r.src_ip.is_v4()) r.flow_label = rdma_flow_label(q.lqpn, q.rqpn);
     r.lqpn = q.lqpn;
     r.rqpn = q.rqpn;
     // The pair's traffic counted once: its two directions share flow_bytes,

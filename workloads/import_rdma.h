@@ -6,7 +6,9 @@
 // The map is CSV with a header line `host,ifname,ip`: `host` names a dump (its
 // name as given, its file name, or its file name without the extension:
 // "dumps/node7.json", "node7.json" or "node7"), `ifname` the RDMA device as
-// rdma prints it ("mlx5_0"), `ip` its IPv4 address.
+// rdma prints it ("mlx5_0"), `ip` its IPv4 or IPv6 address (the address its
+// RoCEv2 GID carries; one family per map). IPv6 flows carry the flow label
+// the kernel derives from the QP pair (rdma_calc_flow_label).
 //
 // Each RC QP in state RTS is one flow from its device's address to its
 // partner's: the QP on another dump, or another device, whose lqpn is this

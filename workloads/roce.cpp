@@ -50,6 +50,8 @@ void FlowMaker::add(Flows& out, std::uint32_t src, std::uint32_t dst, std::uint3
   f.lqpn = qpns_.allocate(src);
   f.rqpn = qpns_.allocate(dst);
   f.sport = roce_sport(p_, src, f.lqpn, f.rqpn, index_++);
+  // IPv6: the GRH flow label the QP pair's packets carry (an IPv4 header has none).
+  if (!f.src_ip.is_v4()) f.flow_label = rdma_flow_label(f.lqpn, f.rqpn);
   f.bytes = bytes;
   f.job = job_;
   f.channel = static_cast<std::uint16_t>(channel);

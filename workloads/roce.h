@@ -17,7 +17,8 @@
 namespace ecmpsim::workloads {
 
 // rdma_calc_flow_label (include/rdma/ib_verbs.h): the 20-bit flow label the
-// kernel derives from a QP pair when the GRH flow label is 0.
+// kernel derives from a QP pair when the GRH flow label is 0. ecmpsim's one
+// flow-label function: the source port models and IPv6 flows both use it.
 constexpr std::uint32_t rdma_flow_label(std::uint32_t lqpn, std::uint32_t rqpn) noexcept {
   std::uint64_t v = static_cast<std::uint64_t>(lqpn) * rqpn;
   v ^= v >> 20;
@@ -115,7 +116,7 @@ std::uint16_t roce_sport(const RoceParams& p, std::uint32_t src_nic, std::uint32
 // NICs' allocators and the job's source-port model.
 class FlowMaker {
  public:
-  FlowMaker(const RoceParams& p, QpnAllocator& qpns, std::span<const std::uint32_t> ips, std::uint16_t job,
+  FlowMaker(const RoceParams& p, QpnAllocator& qpns, std::span<const hashing::IpAddr> ips, std::uint16_t job,
             Collective collective)
       : p_(p), qpns_(qpns), ips_(ips), job_(job), collective_(collective) {}
 
@@ -127,7 +128,7 @@ class FlowMaker {
  private:
   const RoceParams& p_;
   QpnAllocator& qpns_;
-  std::span<const std::uint32_t> ips_;
+  std::span<const hashing::IpAddr> ips_;
   std::uint16_t job_;
   Collective collective_;
   std::uint64_t index_ = 0;

@@ -123,8 +123,8 @@ std::string predictions(const Options& o, const fit::FitResult& r) {
     ++row;
     const auto m = predict(t);
     if (!m)
-      throw InputError({name, 0, 0, {}}, "flow " + std::to_string(row) + " (" + format_ipv4(t.src_ip) + ":" +
-                                             std::to_string(t.sport) + " -> " + format_ipv4(t.dst_ip) + ":" +
+      throw InputError({name, 0, 0, {}}, "flow " + std::to_string(row) + " (" + hashing::format_ip(t.src_ip) + ":" +
+                                             std::to_string(t.sport) + " -> " + hashing::format_ip(t.dst_ip) + ":" +
                                              std::to_string(t.dport) +
                                              "): the observations do not determine its member (its key bits are "
                                              "not a combination of observed ones); add observations");

@@ -32,6 +32,18 @@ std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_
   return *n;
 }
 
+// An address flag: IPv4 or IPv6; empty = 0 (a field the key does not hash);
+// `family`, when given, is the one the other address has.
+hashing::IpAddr address(const std::string& flag, const std::string& v, std::optional<hashing::Family> family) {
+  if (v.empty()) return family == hashing::Family::V6 ? hashing::IpAddr::v6(std::array<std::uint8_t, 16>{}) : 0u;
+  const auto ip = hashing::parse_ip(v);
+  if (!ip) throw InputError({{}, 0, 0, flag}, "invalid IP address '" + v + "' (IPv4 10.0.0.1 or IPv6 fd00::1)");
+  if (family && ip->family() != *family)
+    throw InputError({{}, 0, 0, flag}, "'" + v + "' is " + std::string(hashing::family_name(ip->family())) +
+                                           " but --src is " + std::string(hashing::family_name(*family)));
+  return *ip;
+}
+
 HashQuery make_query(const Options& o) {
   HashQuery q;
   q.algo = hashing::find(o.algo);
@@ -137,12 +149,8 @@ int run_hash(const Options& o, Io io) {
   }
   hashing::Tuple t;
   // Fields the key does not hash may be left out (require_hashed): zero.
-  const auto src = o.src.empty() ? 0u : parse_ipv4(o.src);
-  if (!src) throw InputError({{}, 0, 0, "--src"}, "invalid IPv4 address '" + o.src + "'");
-  const auto dst = o.dst.empty() ? 0u : parse_ipv4(o.dst);
-  if (!dst) throw InputError({{}, 0, 0, "--dst"}, "invalid IPv4 address '" + o.dst + "'");
-  t.src_ip = *src;
-  t.dst_ip = *dst;
+  t.src_ip = address("--src", o.src, std::nullopt);
+  t.dst_ip = address("--dst", o.dst, o.src.empty() ? std::nullopt : std::optional(t.src_ip.family()));
   t.proto = static_cast<std::uint8_t>(number("--proto", o.proto, 255));
   t.sport = o.sport.empty() ? 0 : static_cast<std::uint16_t>(number("--sport", o.sport, 65535));
   t.dport = static_cast<std::uint16_t>(number("--dport", o.dport, 65535));
@@ -178,8 +186,8 @@ Action add_hash_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("hash", "Hash one flow (or a CSV of flows) and pick its ECMP member");
   sub->add_flag("--list", o->list, "List the hash algorithms");
   sub->add_option("--algo", o->algo, "Hash algorithm (see --list)");
-  sub->add_option("--src", o->src, "Source IPv4 address (required without --tuples)");
-  sub->add_option("--dst", o->dst, "Destination IPv4 address (required without --tuples)");
+  sub->add_option("--src", o->src, "Source IPv4 or IPv6 address (required without --tuples)");
+  sub->add_option("--dst", o->dst, "Destination IPv4 or IPv6 address, same family (required without --tuples)");
   sub->add_option("--proto", o->proto, "IP protocol")->default_str("17");
   sub->add_option("--sport", o->sport, "UDP/TCP source port (required without --tuples)");
   sub->add_option("--dport", o->dport, "Destination port")->default_str("4791");
@@ -200,7 +208,7 @@ Action add_hash_command(CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
   sub->add_option("-f,--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
-  sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport with a header ('-' = stdin); prints hash,member per line");
+  sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line");
   add_out_flag(sub, o->out, "the output");
   return [o](Io io) { return run_hash(*o, io); };
 }

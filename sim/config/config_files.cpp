@@ -210,10 +210,10 @@ std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const
     if (cells[1].text.empty()) throw InputError(at(1), "empty destination");
     if (!read_route_dst(cells[1].text, r)) throw InputError(at(1), "invalid prefix '" + std::string(cells[1].text) + "'");
     if (!cells[2].text.empty()) {
-      const auto src = parse_prefix(cells[2].text);
+      const auto src = hashing::parse_ip_prefix(cells[2].text);
       if (!src) throw InputError(at(2), "invalid source prefix '" + std::string(cells[2].text) + "'");
-      r.src = src->first;
-      r.src_len = src->second;
+      r.src = src->addr;
+      r.src_len = src->len;
     }
     file->rows.push_back(std::move(r));
   });

@@ -160,14 +160,16 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
 }
 
 bool read_route_dst(std::string_view text, StaticRoute& r) {
-  if (const auto p = parse_prefix(text)) {
-    r.prefix = p->first;
-    r.prefix_len = p->second;
+  if (const auto p = hashing::parse_ip_prefix(text)) {
+    r.prefix = p->addr;
+    r.prefix_len = p->len;
     return true;
   }
-  if (text.find_first_not_of("0123456789./") == std::string_view::npos) return false;
+  // Digits and dots, or a colon, is a malformed address, not a host name.
+  if (text.find_first_not_of("0123456789./") == std::string_view::npos || text.find(':') != std::string_view::npos)
+    return false;
   r.dst_host = std::string(text);
-  r.prefix_len = 32;
+  r.prefix_len = 0;  // the host's full address, resolved on the fabric
   return true;
 }
 
@@ -184,7 +186,8 @@ const std::vector<Knob<StaticRoute>>& route_knobs() {
   static const std::vector<Knob<StaticRoute>> k{
       str("switch", "Switch the route is installed on.", [](StaticRoute& s) -> std::string& { return s.switch_name; }),
       {"dst", "string",
-       "Destination: a host (\"host5\", \"node3.nic1\"), its address (\"10.0.1.2\") or a prefix (\"10.0.1.0/24\").",
+       "Destination: a host (\"host5\", \"node3.nic1\"), its address (\"10.0.1.2\", \"fd00::1:2\") or a prefix "
+       "(\"10.0.1.0/24\", \"fd00::1:0/112\").",
        [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a host name, address or prefix string");
@@ -196,10 +199,10 @@ const std::vector<Knob<StaticRoute>>& route_knobs() {
        [](const toml::node& n, StaticRoute& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v) throw InputError(at, "expected an address or prefix string");
-         const auto p = parse_prefix(*v);
+         const auto p = hashing::parse_ip_prefix(*v);
          if (!p) throw InputError(at, "invalid prefix '" + *v + "'");
-         s.src = p->first;
-         s.src_len = p->second;
+         s.src = p->addr;
+         s.src_len = p->len;
        },
        nullptr},
       str("via", "Next hop: the neighbouring node packets are sent to.",

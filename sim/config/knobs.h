@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 #include <vector>
 
+#include "hashing/address.h"
 #include "hashing/named.h"
 #include "hashing/suggest.h"
 #include "sim/base/error.h"
@@ -112,15 +113,15 @@ Knob<S> bytes_knob(std::string_view key, std::string_view doc, Get get) {
 
 template <class S, class Get>
 Knob<S> ip_knob(std::string_view key, std::string_view doc, Get get) {
-  return {key, "IPv4 address", doc,
+  return {key, "IP address", doc,
           [=](const toml::node& n, S& s, const SourcePos& at) {
             const auto str = n.value<std::string>();
-            if (!n.is_string() || !str) throw InputError(at, "expected an IPv4 address string");
-            const auto ip = parse_ipv4(*str);
-            if (!ip) throw InputError(at, "invalid IPv4 address '" + *str + "'");
+            if (!n.is_string() || !str) throw InputError(at, "expected an IPv4 or IPv6 address string");
+            const auto ip = hashing::parse_ip(*str);
+            if (!ip) throw InputError(at, "invalid IP address '" + *str + "' (expected IPv4 \"10.0.0.0\" or IPv6 \"fd00::\")");
             get(s) = *ip;
           },
-          [=](const S& s) { return "\"" + format_ipv4(get(s)) + "\""; }};
+          [=](const S& s) { return "\"" + hashing::format_ip(get(s)) + "\""; }};
 }
 
 // A string naming one row of `table` (an enum's one table, hashing/named.h).

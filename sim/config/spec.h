@@ -84,7 +84,8 @@ struct FabricSpec {
   std::uint32_t rail_leaf_nodes = 0;  // rail: nodes per rail leaf (0 = all: one leaf per rail)
   TopologySpec topology;            // kind = "file"
   std::vector<LinkWeight> weights;  // WCMP weights of generated cables
-  std::uint32_t address_base = 0x0A000000;  // 10.0.0.0: ToR t's endpoints are base + t*stride + 1..
+  // 10.0.0.0 or an IPv6 prefix such as fd00::: ToR t's endpoints are base + t*stride + 1..
+  hashing::IpAddr address_base{0x0A000000u};
 };
 
 // How `seed` reaches the switches: every switch uses it as is, or each tier /
@@ -164,10 +165,10 @@ inline constexpr std::array<Named<SportPlan>, 2> kSportPlans{
 // src_len > 0, from `src/src_len`, leave towards `next_hop`.
 struct StaticRoute {
   std::string switch_name;
-  std::uint32_t prefix = 0;
-  std::uint8_t prefix_len = 32;
+  hashing::IpAddr prefix;
+  std::uint8_t prefix_len = 32;  // bits of the prefix's family (0..32 or 0..128)
   std::string dst_host;  // set instead of prefix when the route names the destination host
-  std::uint32_t src = 0;
+  hashing::IpAddr src;
   std::uint8_t src_len = 0;
   std::string next_hop;
   SourcePos where;  // for errors that surface when the table is compiled

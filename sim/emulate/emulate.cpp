@@ -62,7 +62,7 @@ void bind_to(const Socket& s, std::uint32_t ip, std::uint16_t port) {
   ::setsockopt(s.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   const sockaddr_in a = address(ip, port);
   if (::bind(s.fd(), reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0)
-    throw std::runtime_error("bind " + format_ipv4(ip) + ":" + std::to_string(port) + ": " + std::strerror(errno));
+    throw std::runtime_error("bind " + hashing::format_ip(ip) + ":" + std::to_string(port) + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -161,7 +161,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
     if (rx == receivers.end()) {
       const netns::Enter in(handles_[f.endpoint_node(dst)]);
       Socket s;
-      bind_to(s, flows.dst_ip[i], flows.dport[i]);
+      bind_to(s, flows.dst_ip[i].v4(), flows.dport[i]);
       rx = receivers.emplace(std::make_pair(dst, flows.dport[i]), std::move(s)).first;
     }
     // Unconnected: sendto() leaves skb->hash unset, so each router computes
@@ -171,10 +171,10 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
     const Socket tx = [&] {
       const netns::Enter in(handles_[f.endpoint_node(flows.src[i])]);
       Socket s;
-      bind_to(s, flows.src_ip[i], flows.sport[i]);
+      bind_to(s, flows.src_ip[i].v4(), flows.sport[i]);
       return s;
     }();
-    const sockaddr_in to = address(flows.dst_ip[i], flows.dport[i]);
+    const sockaddr_in to = address(flows.dst_ip[i].v4(), flows.dport[i]);
     // In bursts the receive buffer always holds, each received before the next is sent.
     unsigned sent = 0, got = 0;
     bool timed_out = false;
@@ -200,7 +200,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
         socklen_t len = sizeof from;
         const ssize_t n =
             ::recvfrom(rx->second.fd(), payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&from), &len);
-        if (n == sizeof payload && ntohl(from.sin_addr.s_addr) == flows.src_ip[i] &&
+        if (n == sizeof payload && ntohl(from.sin_addr.s_addr) == flows.src_ip[i].v4() &&
             ntohs(from.sin_port) == flows.sport[i] && ntohl(payload[0]) == i)
           ++got;
         else
@@ -261,7 +261,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
       check_stop();
       std::string batch;
       for (std::size_t i : members)
-        batch += "route get " + format_ipv4(flows.dst_ip[i]) + " from " + format_ipv4(flows.src_ip[i]) + " iif " +
+        batch += "route get " + hashing::format_ip(flows.dst_ip[i]) + " from " + hashing::format_ip(flows.src_ip[i]) + " iif " +
                  plan_.ifname[paths[i].back() ^ 1u] + " ipproto " + std::to_string(flows.proto[i]) +
                  " sport " + std::to_string(flows.sport[i]) +
                  " dport " + std::to_string(flows.dport[i]) + "\n";
@@ -276,8 +276,8 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
         const auto doc = nlohmann::json::parse(line, nullptr, false);
         if (!doc.is_array() || doc.empty() || !doc[0].contains("dev")) continue;
         const auto& r = doc[0];
-        while (k < members.size() && (r.value("dst", "") != format_ipv4(flows.dst_ip[members[k]]) ||
-                                      r.value("from", "") != format_ipv4(flows.src_ip[members[k]]))) {
+        while (k < members.size() && (r.value("dst", "") != hashing::format_ip(flows.dst_ip[members[k]]) ||
+                                      r.value("from", "") != hashing::format_ip(flows.src_ip[members[k]]))) {
           active[members[k]] = 0;  // no answer for this query
           ++k;
         }

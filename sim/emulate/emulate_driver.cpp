@@ -302,7 +302,7 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
     if (shown++ == 0) out += "\nflows whose measured path differs from the prediction\n";
     if (shown > 10) continue;
     const auto flow = sim.flows()[i];
-    out += "  " + format_ipv4(flow.src_ip) + ":" + std::to_string(flow.sport) + " -> " + format_ipv4(flow.dst_ip) +
+    out += "  " + hashing::format_ip(flow.src_ip) + ":" + std::to_string(flow.sport) + " -> " + hashing::format_ip(flow.dst_ip) +
            ":" + std::to_string(flow.dport) + "\n";
     out += "      " + pad_right("predicted", 9) + " " + path_text(f, r.predicted.path(i)) + "\n";
     for (const auto& m : r.measurements)
@@ -376,7 +376,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
   json flows_out = json::array();
   const auto& flows = sim.flows();
   for (std::size_t i = 0; i < flows.size(); ++i) {
-    json row = {{"src_ip", format_ipv4(flows.src_ip[i])}, {"dst_ip", format_ipv4(flows.dst_ip[i])},
+    json row = {{"src_ip", hashing::format_ip(flows.src_ip[i])}, {"dst_ip", hashing::format_ip(flows.dst_ip[i])},
                 {"proto", flows.proto[i]},               {"sport", flows.sport[i]},
                 {"dport", flows.dport[i]},               {"predicted", path_json(f, r.predicted.path(i))}};
     bool agree = true;
@@ -398,7 +398,7 @@ std::string emulate_observations_csv(const Simulation& sim, const EmulateReport&
   const workloads::Flows& flows = sim.flows();
   std::string out = "src,dst,proto,sport,dport,switch,member\n";
   for (const ObservedHop& h : r.observed) {
-    out += format_ipv4(flows.src_ip[h.flow]) + "," + format_ipv4(flows.dst_ip[h.flow]) + "," +
+    out += hashing::format_ip(flows.src_ip[h.flow]) + "," + hashing::format_ip(flows.dst_ip[h.flow]) + "," +
            std::to_string(flows.proto[h.flow]) + "," + std::to_string(flows.sport[h.flow]) + "," +
            std::to_string(flows.dport[h.flow]) + "," + f.node(f.switches()[h.switch_index]).name + "," +
            std::to_string(h.member) + "\n";

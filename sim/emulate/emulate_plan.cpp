@@ -27,7 +27,7 @@ std::string mac_of(LinkId l) {
   return buf;
 }
 
-std::string cidr(std::uint32_t ip, std::uint8_t len) { return format_ipv4(ip) + "/" + std::to_string(len); }
+std::string cidr(std::uint32_t ip, std::uint8_t len) { return hashing::format_ip(ip) + "/" + std::to_string(len); }
 
 using Prefixes = std::vector<std::vector<std::pair<std::uint32_t, std::uint8_t>>>;
 
@@ -44,7 +44,7 @@ std::string multipath_routes(const Fabric& fabric, const EqualCostSets& sets, st
     std::string via;
     for (LinkId m : members) {
       via += members.size() > 1 ? " nexthop" : "";
-      via += " via " + format_ipv4(p.addr[m ^ 1u]) + " dev " + p.ifname[m];
+      via += " via " + hashing::format_ip(p.addr[m ^ 1u]) + " dev " + p.ifname[m];
       if (members.size() == 1) continue;
       if (weight[m] < 1 || weight[m] > kMaxKernelWeight)
         throw InputError({{}, 0, 0, "weights"},
@@ -65,7 +65,7 @@ std::string static_routes(const Fabric& fabric, const NetnsPlan& p, std::span<co
   for (std::uint32_t e = 0; e < endpoints; ++e) {
     const LinkId l = next[s * endpoints + e];
     if (l == kNone) continue;
-    b += "route add " + cidr(fabric.node(fabric.endpoint_node(e)).ip, 32) + " via " + format_ipv4(p.addr[l ^ 1u]) +
+    b += "route add " + cidr(fabric.node(fabric.endpoint_node(e)).ip.v4(), 32) + " via " + hashing::format_ip(p.addr[l ^ 1u]) +
          " dev " + p.ifname[l] + "\n";
   }
   return b;
@@ -122,7 +122,7 @@ std::vector<LinkId> static_next_hops(const Fabric& fabric, const Forwarding& fwd
 std::vector<std::pair<std::uint32_t, std::uint8_t>> tor_prefixes(const Fabric& fabric, std::uint32_t tor) {
   std::vector<std::uint32_t> mine, others;
   for (std::uint32_t e = 0; e < fabric.endpoints().size(); ++e)
-    (fabric.tor_of(e) == tor ? mine : others).push_back(fabric.node(fabric.endpoint_node(e)).ip);
+    (fabric.tor_of(e) == tor ? mine : others).push_back(fabric.node(fabric.endpoint_node(e)).ip.v4());
   std::vector<std::pair<std::uint32_t, std::uint8_t>> out;
   if (mine.empty()) return out;
   std::uint8_t len = 32;
@@ -152,10 +152,14 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
                      std::span<const LinkId> static_next) {
   const auto nodes = fabric.nodes();
   const auto links = fabric.links();
+  if (fabric.family() != hashing::Family::V4)
+    throw InputError({{}, 0, 0, "fabric.address_base"},
+                     "emulate builds IPv4 fabrics only; this address plan is IPv6 (hashes of IPv6 flows are checked "
+                     "against the kernel by tests/kernel/linux_multipath6.sh)");
   if (links.size() >= (1u << (32 - kLinkPoolLen)))
     throw InputError({{}, 0, 0, "fabric"}, "too many links to address from 100.64.0.0/10");
   for (NodeId e : fabric.endpoints())
-    if (overlaps_pool(fabric.node(e).ip, 32))
+    if (overlaps_pool(fabric.node(e).ip.v4(), 32))
       throw InputError({{}, 0, 0, "fabric.address_base"},
                        "host " + fabric.node(e).name + " is inside 100.64.0.0/10, which emulate uses for links");
 
@@ -175,7 +179,7 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
     if (links[l].reverse != (l ^ 1u))
       throw InputError({{}, 0, 0, "fabric"}, "emulate needs each cable's two directions numbered 2c, 2c+1");
     const bool from_host = !fabric.is_switch(links[l].from);
-    p.addr[l] = from_host ? nodes[links[l].from].ip : kLinkPool + l;
+    p.addr[l] = from_host ? nodes[links[l].from].ip.v4() : kLinkPool + l;
   }
 
   // Cables that are down are not built: the equal-cost sets do not use them,
@@ -209,10 +213,10 @@ NetnsPlan plan_netns(const Fabric& fabric, const EqualCostSets& sets, std::span<
       b += "link set " + dev + " up\n";
       b += "addr add " + cidr(p.addr[l], sw && peer_switch ? 31 : 32) + " dev " + dev + "\n";
       // Permanent neighbours: no ARP ever crosses a link, so link counters see only test packets.
-      b += "neigh replace " + format_ipv4(p.addr[back]) + " lladdr " + mac_of(back) + " dev " + dev +
+      b += "neigh replace " + hashing::format_ip(p.addr[back]) + " lladdr " + mac_of(back) + " dev " + dev +
            " nud permanent\n";
       if (!sw)
-        b += "route add default via " + format_ipv4(p.addr[back]) + " dev " + dev + " onlink\n";
+        b += "route add default via " + hashing::format_ip(p.addr[back]) + " dev " + dev + " onlink\n";
       else if (!peer_switch)
         b += "route add " + cidr(p.addr[back], 32) + " dev " + dev + "\n";
     }

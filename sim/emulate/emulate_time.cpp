@@ -178,12 +178,12 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   // One TCP connection per five-tuple: two flows sharing one cannot both run.
   std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>, std::size_t> tuples;
   for (std::size_t i = 0; i < flows.size(); ++i) {
-    const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i], flows.sport[i], flows.dst_ip[i], flows.dport[i]}, i);
+    const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i].v4(), flows.sport[i], flows.dst_ip[i].v4(), flows.dport[i]}, i);
     if (!fresh)
       throw InputError({{}, 0, 0, "--measure-time"},
                        "flows " + std::to_string(it->second) + " and " + std::to_string(i) + " share the five-tuple " +
-                           format_ipv4(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " +
-                           format_ipv4(flows.dst_ip[i]) + ":" + std::to_string(flows.dport[i]) +
+                           hashing::format_ip(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " +
+                           hashing::format_ip(flows.dst_ip[i]) + ":" + std::to_string(flows.dport[i]) +
                            "; one TCP connection cannot carry two flows");
   }
   std::uint64_t smallest = ~0ull;
@@ -248,7 +248,7 @@ EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flo
   for (std::size_t i = 0; i < flows.size(); ++i) {
     if (bytes[i] == 0) continue;
     position[i] = timed.size();
-    timed.push_back({flows.src_ip[i], flows.dst_ip[i], flows.sport[i], flows.dport[i], bytes[i],
+    timed.push_back({flows.src_ip[i].v4(), flows.dst_ip[i].v4(), flows.sport[i], flows.dport[i], bytes[i],
                      &handles_[f.endpoint_node(flows.src[i])], &handles_[f.endpoint_node(flows.dst[i])], {}, 1.0});
     index.push_back(i);
   }

@@ -28,7 +28,7 @@ double rel_error(double measured, double predicted) {
 std::string ms(double s) { return fixed(1e3 * s, 3); }
 
 std::string flow_name(const workloads::Flows& flows, std::size_t i) {
-  return format_ipv4(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " + format_ipv4(flows.dst_ip[i]) +
+  return hashing::format_ip(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " + hashing::format_ip(flows.dst_ip[i]) +
          ":" + std::to_string(flows.dport[i]);
 }
 

@@ -44,8 +44,8 @@ std::string link_tc(const std::string& dev, std::uint64_t rate, const workloads:
     const std::string cls = "1:" + hex(kFirstFlowClass + static_cast<std::uint32_t>(k));
     b += "class add dev " + dev + " parent 1:1 classid " + cls + " htb rate " + bits(share) + ceil + "\n";
     b += "qdisc add dev " + dev + " parent " + cls + " pfifo limit " + std::to_string(kFlowQueuePackets) + "\n";
-    b += "filter add dev " + dev + " parent 1: protocol ip prio 1 u32 match ip src " + format_ipv4(flows.src_ip[i]) +
-         "/32 match ip dst " + format_ipv4(flows.dst_ip[i]) + "/32 match ip protocol 6 0xff match ip sport " +
+    b += "filter add dev " + dev + " parent 1: protocol ip prio 1 u32 match ip src " + hashing::format_ip(flows.src_ip[i]) +
+         "/32 match ip dst " + hashing::format_ip(flows.dst_ip[i]) + "/32 match ip protocol 6 0xff match ip sport " +
          std::to_string(flows.sport[i]) + " 0xffff match ip dport " + std::to_string(flows.dport[i]) +
          " 0xffff flowid " + cls + "\n";
   }
@@ -77,11 +77,11 @@ void plan_rules(const Fabric& fabric, const NetnsPlan& net, const workloads::Flo
       const std::string table = std::to_string(kSteerTable + port);
       if (!made[port]) {
         made[port] = 1;
-        p.rules[at] += "route add default via " + format_ipv4(net.addr[l ^ 1u]) + " dev " + net.ifname[l] +
+        p.rules[at] += "route add default via " + hashing::format_ip(net.addr[l ^ 1u]) + " dev " + net.ifname[l] +
                        " onlink table " + table + "\n";
       }
-      p.rules[at] += "rule add pref 1000 from " + format_ipv4(flows.src_ip[i]) + " to " +
-                     format_ipv4(flows.dst_ip[i]) + " ipproto 6 sport " + std::to_string(flows.sport[i]) +
+      p.rules[at] += "rule add pref 1000 from " + hashing::format_ip(flows.src_ip[i]) + " to " +
+                     hashing::format_ip(flows.dst_ip[i]) + " ipproto 6 sport " + std::to_string(flows.sport[i]) +
                      " dport " + std::to_string(flows.dport[i]) + " lookup " + table + "\n";
     }
 }

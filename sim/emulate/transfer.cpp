@@ -4,6 +4,8 @@
 // asked for.
 #include "sim/emulate/transfer.h"
 
+#include "hashing/address.h"
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
@@ -61,7 +63,7 @@ sockaddr_in address(std::uint32_t ip, std::uint16_t port) {
   return a;
 }
 
-std::string endpoint(std::uint32_t ip, std::uint16_t port) { return format_ipv4(ip) + ":" + std::to_string(port); }
+std::string endpoint(std::uint32_t ip, std::uint16_t port) { return hashing::format_ip(ip) + ":" + std::to_string(port); }
 
 // A non-blocking TCP socket in the namespace `ns`, bound to ip:port.
 Fd bound_socket(const netns::Handle& ns, std::uint32_t ip, std::uint16_t port) {

@@ -35,7 +35,7 @@ NodeId Fabric::find(std::string_view name) const {
   return it == by_name_.end() ? kNone : it->second;
 }
 
-void Fabric::finalize(std::uint32_t address_base) {
+void Fabric::finalize(hashing::IpAddr address_base) {
   const auto n = nodes_.size();
   by_name_.clear();
   by_name_.reserve(n);
@@ -99,13 +99,14 @@ void Fabric::finalize(std::uint32_t address_base) {
   for (std::size_t t = 0; t < nt; ++t) widest = std::max<std::uint64_t>(widest, tor_begin_[t + 1] - tor_begin_[t]);
   std::uint64_t stride = 256;
   while (stride < widest + 2) stride *= 2;
-  if (std::uint64_t{address_base} + stride * nt > 0x100000000ULL)
+  if (nt > 0 && !address_base.plus(stride * nt - 1))
     throw InputError({{}, 0, 0, "fabric.address_base"},
-                     "address plan overflows the IPv4 space (" + std::to_string(nt) + " ToR blocks of " +
-                         std::to_string(stride) + " addresses)");
+                     "address plan from " + hashing::format_ip(address_base) + " overflows the " +
+                         std::string(hashing::family_name(address_base.family())) + " space (" + std::to_string(nt) +
+                         " ToR blocks of " + std::to_string(stride) + " addresses)");
   base_ = address_base;
   stride_ = static_cast<std::uint32_t>(stride);
-  for (std::uint32_t e = 0; e < ne; ++e) nodes_[endpoints_[e]].ip = block_base(tor_of_[e]) + tor_pos_[e] + 1;
+  for (std::uint32_t e = 0; e < ne; ++e) nodes_[endpoints_[e]].ip = *block_base(tor_of_[e]).plus(tor_pos_[e] + 1);
 
   if (server_names_.empty())
     for (NodeId v : endpoints_) add_server(nodes_[v].name, {v});

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "hashing/address.h"
 #include "sim/config/spec.h"
 #include "sim/base/units.h"
 
@@ -21,7 +22,7 @@ inline constexpr std::uint32_t kNone = ~0u;
 struct Node {
   std::string name;
   Tier tier = Tier::Host;
-  std::uint32_t ip = 0;  // endpoints only, from the address plan
+  hashing::IpAddr ip;  // endpoints only, from the address plan (IPv4 or IPv6)
 };
 
 // One direction of a cable; the cable's other direction is `reverse`.
@@ -45,8 +46,8 @@ class Fabric {
   // Indexes endpoints, switches, ToRs, servers and adjacency and assigns the
   // address plan; call once after the last add_*. Throws InputError when two
   // nodes share a name, an endpoint has other than one link to a switch, or
-  // the plan overflows IPv4.
-  void finalize(std::uint32_t address_base);
+  // the plan overflows its address family's space.
+  void finalize(hashing::IpAddr address_base);
 
   std::span<const Node> nodes() const noexcept { return nodes_; }
   std::span<const Link> links() const noexcept { return links_; }
@@ -75,7 +76,9 @@ class Fabric {
   std::uint32_t tor_position(std::uint32_t e) const { return tor_pos_[e]; }
   // Address plan: ToR t's endpoints are block_base(t) + 1 + position.
   std::uint32_t address_stride() const noexcept { return stride_; }
-  std::uint32_t block_base(std::uint32_t t) const { return base_ + t * stride_; }
+  // The plan never overflows (finalize checks), so the sums are in range.
+  hashing::IpAddr block_base(std::uint32_t t) const { return *base_.plus(std::uint64_t{t} * stride_); }
+  hashing::Family family() const noexcept { return base_.family(); }
 
   // Servers, dense 0..N-1, in declaration order; their NICs as endpoint indices.
   std::uint32_t server_count() const noexcept { return static_cast<std::uint32_t>(server_names_.size()); }
@@ -129,7 +132,8 @@ class Fabric {
   std::vector<std::uint16_t> in_port_;
 
   void index_hops();
-  std::uint32_t base_ = 0, stride_ = 256;
+  hashing::IpAddr base_;
+  std::uint32_t stride_ = 256;
 };
 
 // Builds the fabric the spec describes (sim/fabric/generators.cpp documents each

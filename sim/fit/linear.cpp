@@ -21,8 +21,8 @@ unsigned width(hashing::Field f) noexcept {
 
 std::uint64_t value(hashing::Field f, const hashing::Tuple& t) noexcept {
   switch (f) {
-    case hashing::Field::SrcIp: return t.src_ip;
-    case hashing::Field::DstIp: return t.dst_ip;
+    case hashing::Field::SrcIp: return t.src_ip.v4();  // IPv4 only: the learner declines IPv6
+    case hashing::Field::DstIp: return t.dst_ip.v4();
     case hashing::Field::Proto: return t.proto;
     case hashing::Field::SrcPort: return t.sport;
     case hashing::Field::DstPort: return t.dport;
@@ -67,6 +67,13 @@ LinearFit::LinearFit(const Observations& obs, const Group& group) : fields_(obs.
   if (group.weighted() || group.members < 2 || !std::has_single_bit(group.members)) {
     why_not_ = group.weighted() ? "weighted selection is not affine in the hash bits"
                                 : "the member is affine in the key bits only when the group has 2^k members";
+    return;
+  }
+  const bool v6 = std::any_of(obs.rows.begin(), obs.rows.end(), [](const Observation& o) {
+    return !o.tuple.src_ip.is_v4() || !o.tuple.dst_ip.is_v4();
+  });
+  if (v6) {
+    why_not_ = "IPv6 addresses make the key wider than the learner's 192 bits";
     return;
   }
   applicable_ = true;

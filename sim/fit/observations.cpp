@@ -75,9 +75,9 @@ std::vector<const ColumnInfo*> parse_header(std::string_view line, const std::st
 // Stores one numeric or address cell; false with `why` set when malformed.
 bool store(const ColumnInfo& c, std::string_view v, Observation& o, std::string& why) {
   if (c.column == Column::Src || c.column == Column::Dst) {
-    const auto ip = parse_ipv4(v);
+    const auto ip = hashing::parse_ip(v);
     if (!ip) {
-      why = "invalid IPv4 address '" + std::string(v) + "'";
+      why = "invalid IP address '" + std::string(v) + "'";
       return false;
     }
     (c.column == Column::Src ? o.tuple.src_ip : o.tuple.dst_ip) = *ip;
@@ -162,7 +162,7 @@ Observations read_observations(std::string_view text, const std::string& name, s
 }
 
 void check_observations(const Observations& obs, std::uint32_t members) {
-  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint8_t, std::uint16_t, std::uint16_t, std::uint32_t,
+  using Key = std::tuple<hashing::IpAddr, hashing::IpAddr, std::uint8_t, std::uint16_t, std::uint16_t, std::uint32_t,
                          std::uint32_t, std::uint16_t>;
   std::map<Key, const Observation*> seen;
   for (const Observation& o : obs.rows) {

@@ -102,14 +102,19 @@ workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const 
   if (im.flows.size() > limits.max_flows)
     throw InputError({im.files.empty() ? std::string() : im.files.front(), 0, 0, "--max-flows"},
                      "the import holds " + over_limit(im.flows.size(), "flows", limits.max_flows));
-  std::unordered_map<std::uint32_t, std::uint32_t> endpoint_of_ip;
+  std::unordered_map<hashing::IpAddr, std::uint32_t, hashing::IpAddrHash> endpoint_of_ip;
   const auto endpoints = fabric.endpoints();
   for (std::uint32_t e = 0; e < endpoints.size(); ++e) endpoint_of_ip.emplace(fabric.node(endpoints[e]).ip, e);
   workloads::Flows flows = im.flows;
-  auto lookup = [&](std::uint32_t ip, const workloads::ImportPos& where, const std::string& field) {
+  auto lookup = [&](const hashing::IpAddr& ip, const workloads::ImportPos& where, const std::string& field) {
+    if (ip.family() != fabric.family())
+      throw InputError(pos_of(im, where, field),
+                       std::string(hashing::family_name(ip.family())) + " address " + hashing::format_ip(ip) +
+                           " but the fabric's address plan is " + std::string(hashing::family_name(fabric.family())) +
+                           " (set fabric.address_base to a prefix of the flows' family)");
     const auto it = endpoint_of_ip.find(ip);
     if (it == endpoint_of_ip.end())
-      throw InputError(pos_of(im, where, field), format_ipv4(ip) + " is not the address of any endpoint in the fabric");
+      throw InputError(pos_of(im, where, field), hashing::format_ip(ip) + " is not the address of any endpoint in the fabric");
     return it->second;
   };
   for (std::size_t f = 0; f < flows.size(); ++f) {
@@ -117,7 +122,7 @@ workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const 
     flows.dst[f] = lookup(flows.dst_ip[f], im.dst_where[f], im.dst_field);
     if (flows.src[f] == flows.dst[f])
       throw InputError(pos_of(im, im.dst_where[f], im.dst_field),
-                       "flow from " + format_ipv4(flows.src_ip[f]) + " to itself never enters the network");
+                       "flow from " + hashing::format_ip(flows.src_ip[f]) + " to itself never enters the network");
   }
   return flows;
 }

@@ -43,7 +43,7 @@ std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, s
 
 workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   const auto endpoints = fabric.endpoints();
-  std::vector<std::uint32_t> ips(endpoints.size());
+  std::vector<hashing::IpAddr> ips(endpoints.size());
   for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
   std::vector<std::uint8_t> taken(fabric.server_count(), 0);
   workloads::Flows flows;

@@ -27,8 +27,8 @@ std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::
                     {"channel", flows.channel[f]},
                     {"src", nic_name(fabric, flows.src[f])},
                     {"dst", nic_name(fabric, flows.dst[f])},
-                    {"src_ip", format_ipv4(flows.src_ip[f])},
-                    {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                    {"src_ip", hashing::format_ip(flows.src_ip[f])},
+                    {"dst_ip", hashing::format_ip(flows.dst_ip[f])},
                     {"proto", flows.proto[f]},
                     {"sport", plan ? plan->sport[f] : flows.sport[f]},
                     {"dport", flows.dport[f]},
@@ -51,7 +51,7 @@ std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::F
     out += collective_of(flows, f);
     for (const std::string& v :
          {std::to_string(flows.channel[f]), nic_name(fabric, flows.src[f]), nic_name(fabric, flows.dst[f]),
-          format_ipv4(flows.src_ip[f]), format_ipv4(flows.dst_ip[f]), std::to_string(flows.proto[f]),
+          hashing::format_ip(flows.src_ip[f]), hashing::format_ip(flows.dst_ip[f]), std::to_string(flows.proto[f]),
           std::to_string(plan ? plan->sport[f] : flows.sport[f]), std::to_string(flows.dport[f]),
           std::to_string(flows.lqpn[f]), std::to_string(flows.rqpn[f]), std::to_string(flows.bytes[f])}) {
       out += ',';

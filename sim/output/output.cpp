@@ -178,8 +178,8 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
                 {"collective", imported ? std::string_view("imported")
                                         : workloads::collective_name(
                                               static_cast<workloads::Collective>(flows.collective[f]))},
-                {"src_ip", format_ipv4(flows.src_ip[f])},
-                {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                {"src_ip", hashing::format_ip(flows.src_ip[f])},
+                {"dst_ip", hashing::format_ip(flows.dst_ip[f])},
                 {"proto", flows.proto[f]},
                 {"sport", r.sport(flows, f)},
                 {"dport", flows.dport[f]},

@@ -158,7 +158,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
                  std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
                      std::to_string(fs.gpus_per_node) + " GPU" + (fs.gpus_per_node == 1 ? "" : "s") +
                      " per node, each NIC its own endpoint and IP; addresses from " +
-                     format_ipv4(fs.address_base) + ", a block per ToR"});
+                     hashing::format_ip(fs.address_base) + ", a block per ToR"});
   for (const JobSpec& j : spec.jobs) {
     const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
     const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";

@@ -239,9 +239,9 @@ std::string hottest_section(const ReportInput& in) {
             "<tbody>\n";
     for (std::size_t i = 0; i < on.size() && i < in.max_hot_flows; ++i) {
       const std::size_t f = on[i];
-      body += "<tr><td>" + std::to_string(f) + "</td><td class=\"mono\">" + format_ipv4(flows.src_ip[f]) +
+      body += "<tr><td>" + std::to_string(f) + "</td><td class=\"mono\">" + hashing::format_ip(flows.src_ip[f]) +
               "</td><td class=\"mono\">" + std::to_string(r.sport(flows, f)) + "</td><td class=\"mono\">" +
-              format_ipv4(flows.dst_ip[f]) + "</td><td class=\"mono\">" + std::to_string(flows.dport[f]) +
+              hashing::format_ip(flows.dst_ip[f]) + "</td><td class=\"mono\">" + std::to_string(flows.dport[f]) +
               "</td><td>" + std::to_string(flows.proto[f]) + "</td><td>" + std::to_string(flows.lqpn[f]) + " \u2192 " +
               std::to_string(flows.rqpn[f]) + "</td><td>" + std::to_string(flows.channel[f]) + "</td><td>" +
               human_bytes(static_cast<double>(flows.bytes[f])) + "</td><td class=\"path\">" +
@@ -313,8 +313,8 @@ std::string report_data_json(const ReportInput& in) {
     if (hot != kNone) {
       json tuples = json::array();
       for (std::size_t f : flows_on(r.trace, flows.size(), hot))
-        tuples.push_back({{"src_ip", format_ipv4(flows.src_ip[f])},
-                          {"dst_ip", format_ipv4(flows.dst_ip[f])},
+        tuples.push_back({{"src_ip", hashing::format_ip(flows.src_ip[f])},
+                          {"dst_ip", hashing::format_ip(flows.dst_ip[f])},
                           {"proto", flows.proto[f]},
                           {"sport", r.sport(flows, f)},
                           {"dport", flows.dport[f]}});

@@ -48,13 +48,13 @@ class Forwarding {
   bool has_table(std::uint32_t g) const { return ecmp_.has_table(g); }
   // Static routing: the next link from a switch towards an endpoint, for a
   // packet from `src_ip`; kNone if no route.
-  LinkId static_next(std::uint32_t switch_index, std::uint32_t endpoint, std::uint32_t src_ip) const {
+  LinkId static_next(std::uint32_t switch_index, std::uint32_t endpoint, const hashing::IpAddr& src_ip) const {
     return static_.next(switch_index, endpoint, src_ip);
   }
   // The explicit route (TOML or CSV row) a static switch used, for error
   // messages; nullopt for generated entries and ECMP scenarios.
   std::optional<SourcePos> route_origin(std::uint32_t switch_index, std::uint32_t endpoint,
-                                        std::uint32_t src_ip) const {
+                                        const hashing::IpAddr& src_ip) const {
     return static_.route_origin(switch_index, endpoint, src_ip);
   }
 

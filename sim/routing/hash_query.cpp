@@ -70,48 +70,63 @@ bool parse_field(std::string_view v, std::uint64_t max, std::uint64_t& out) {
 }  // namespace
 
 bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad_column, std::string& why) noexcept {
-  std::size_t start = 0;
-  for (int i = 0; i < 5; ++i) {
+  std::string_view v[6];
+  std::size_t col[6] = {};
+  std::size_t n_fields = 0, start = 0;
+  while (true) {
     const std::size_t comma = line.find(',', start);
-    if (i < 4 && comma == std::string_view::npos) {
-      bad_column = line.size() + 1;
-      why = "expected 5 fields src,dst,proto,sport,dport";
+    if (n_fields == 6) {
+      bad_column = start;
+      why = "expected 5 or 6 fields src,dst,proto,sport,dport[,flow_label], found more";
       return false;
     }
-    if (i == 4 && comma != std::string_view::npos) {
-      bad_column = comma + 1;
-      why = "expected 5 fields src,dst,proto,sport,dport, found more";
-      return false;
-    }
-    const std::string_view v = line.substr(start, i < 4 ? comma - start : std::string_view::npos);
-    bad_column = start + 1;
-    std::uint64_t n = 0;
-    switch (i) {
-      case 0:
-      case 1: {
-        const auto ip = parse_ipv4(v);
-        if (!ip) {
-          why = "invalid IPv4 address '" + std::string(v) + "'";
-          return false;
-        }
-        (i == 0 ? t.src_ip : t.dst_ip) = *ip;
-        break;
-      }
-      case 2:
-        if (!parse_field(v, 255, n)) {
-          why = "invalid protocol '" + std::string(v) + "' (0..255)";
-          return false;
-        }
-        t.proto = static_cast<std::uint8_t>(n);
-        break;
-      default:
-        if (!parse_field(v, 65535, n)) {
-          why = "invalid port '" + std::string(v) + "' (0..65535)";
-          return false;
-        }
-        (i == 3 ? t.sport : t.dport) = static_cast<std::uint16_t>(n);
-    }
+    col[n_fields] = start + 1;
+    v[n_fields++] = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (comma == std::string_view::npos) break;
     start = comma + 1;
+  }
+  if (n_fields < 5) {
+    bad_column = line.size() + 1;
+    why = "expected 5 fields src,dst,proto,sport,dport";
+    return false;
+  }
+  for (int i = 0; i < 2; ++i) {
+    bad_column = col[i];
+    const auto ip = hashing::parse_ip(v[i]);
+    if (!ip) {
+      why = "invalid IP address '" + std::string(v[i]) + "'";
+      return false;
+    }
+    if (i == 1 && ip->family() != t.src_ip.family()) {
+      why = "destination " + std::string(v[i]) + " is " + std::string(hashing::family_name(ip->family())) +
+            " but the source is " + std::string(hashing::family_name(t.src_ip.family()));
+      return false;
+    }
+    (i == 0 ? t.src_ip : t.dst_ip) = *ip;
+  }
+  std::uint64_t n = 0;
+  bad_column = col[2];
+  if (!parse_field(v[2], 255, n)) {
+    why = "invalid protocol '" + std::string(v[2]) + "' (0..255)";
+    return false;
+  }
+  t.proto = static_cast<std::uint8_t>(n);
+  for (int i = 3; i < 5; ++i) {
+    bad_column = col[i];
+    if (!parse_field(v[i], 65535, n)) {
+      why = "invalid port '" + std::string(v[i]) + "' (0..65535)";
+      return false;
+    }
+    (i == 3 ? t.sport : t.dport) = static_cast<std::uint16_t>(n);
+  }
+  t.flow_label = 0;
+  if (n_fields == 6) {
+    bad_column = col[5];
+    if (!parse_field(v[5], 0xFFFFF, n)) {
+      why = "invalid flow label '" + std::string(v[5]) + "' (20 bits: 0..1048575)";
+      return false;
+    }
+    t.flow_label = static_cast<std::uint32_t>(n);
   }
   return true;
 }

@@ -51,7 +51,8 @@ std::string format_hash(std::uint64_t h, unsigned bits);
 // `ethtool -x` prints it ("6d:5a:56:da:..."); nullopt if malformed.
 std::optional<hashing::RssKey> parse_rss_key(std::string_view text) noexcept;
 
-// Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`)
+// Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`
+// with an optional sixth field, the IPv6 flow label; addresses IPv4 or IPv6)
 // and calls f(tuple) for each row in order. Throws InputError naming
 // `name`, the line and the column of the first bad value.
 template <class F>

@@ -16,7 +16,7 @@ void no_route(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, con
     if (auto origin = fwd.route_origin(sw, e.dst, e.src_ip)) where = *origin;
   throw InputError(where, std::string(loop ? "routing loop" : "no route") + " on switch '" +
                               fabric.node(fabric.switches()[sw]).name + "' for destination " + d.name + " (" +
-                              format_ipv4(d.ip) + ")");
+                              hashing::format_ip(d.ip) + ")");
 }
 
 }  // namespace ecmpsim

@@ -21,7 +21,7 @@ struct FlowEnds {
   LinkId last = kNone;   // the destination endpoint's downlink
   std::uint32_t dst = 0;      // destination endpoint
   std::uint32_t dst_tor = 0;  // its ToR index
-  std::uint32_t src_ip = 0;   // for static routes that name a source
+  hashing::IpAddr src_ip;     // for static routes that name a source
 };
 FlowEnds ends_of(const Fabric& fabric, const workloads::Flows& flows, std::size_t f);
 

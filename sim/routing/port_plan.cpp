@@ -11,6 +11,14 @@
 namespace ecmpsim {
 namespace {
 
+// A candidate source port, set the way a host sets it: through the QP's flow
+// label (flow_label_for_udp_sport), which an IPv6 packet also carries and a
+// hash may read.
+void set_port(hashing::Tuple& t, std::uint16_t port) noexcept {
+  t.sport = port;
+  if (!t.src_ip.is_v4()) t.flow_label = workloads::flow_label_for_udp_sport(port);
+}
+
 bool reads_source_port(const SwitchHash& h) {
   switch (h.algo->layout) {
     case hashing::KeyLayout::Fields:
@@ -141,7 +149,7 @@ void Planner::hash_classes() {
 std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<LinkId>& out,
                                  std::pair<std::size_t, std::uint32_t>* widest) const {
   hashing::Tuple t = flows_.tuple(f);
-  t.sport = port;
+  set_port(t, port);
   const FlowEnds e = ends_of(fabric_, flows_, f);
   std::uint32_t decisions = 0;
   auto hash = [&](std::uint32_t sw, LinkId in) {
@@ -163,7 +171,7 @@ std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<
 bool Planner::try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds& e, std::uint16_t port,
                        Score bound, Score& out) {
   hashing::Tuple t = flow;
-  t.sport = port;
+  set_port(t, port);
   ++stamp_;
   auto hash = [&](std::uint32_t sw, LinkId in) {
     const std::uint32_t c = class_of_[sw];
@@ -433,6 +441,9 @@ PortPlan plan_ports(const Fabric& fabric, const Forwarding& fwd, const workloads
 
 workloads::Flows with_ports(workloads::Flows flows, const PortPlan& plan) {
   flows.sport = plan.sport;
+  // An IPv6 packet carries the label the host set to get that port.
+  for (std::size_t f = 0; f < flows.size(); ++f)
+    if (!flows.src_ip[f].is_v4()) flows.flow_label[f] = plan.flow_label[f];
   return flows;
 }
 

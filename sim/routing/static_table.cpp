@@ -8,9 +8,25 @@ namespace ecmpsim {
 
 namespace {
 
-bool matches(std::uint32_t ip, std::uint32_t prefix, std::uint8_t len) {
-  const std::uint32_t mask = len == 0 ? 0 : ~0u << (32 - len);
-  return (ip & mask) == prefix;
+// A prefix of length 0 matches every address (an unset source, either family).
+bool matches(const hashing::IpAddr& ip, const hashing::IpAddr& prefix, std::uint8_t len) {
+  return len == 0 || ip.in_prefix(prefix, len);
+}
+
+// The last address a prefix covers: its bits past `len` all set.
+hashing::IpAddr last_of(const hashing::IpAddr& prefix, std::uint8_t len) {
+  auto bytes = prefix.bytes();
+  for (unsigned bit = (prefix.is_v4() ? 96u : 0u) + len; bit < 128; ++bit)
+    bytes[bit / 8] |= static_cast<std::uint8_t>(0x80u >> (bit % 8));
+  return hashing::IpAddr::v6(bytes);
+}
+
+// One address family per fabric: a route of the other family is an error at its row.
+void check_family(const Fabric& fabric, const hashing::IpAddr& a, const SourcePos& where, const char* what) {
+  if (a.family() == fabric.family()) return;
+  throw InputError(where, std::string("static route ") + what + " " + hashing::format_ip(a) + " is " +
+                              std::string(hashing::family_name(a.family())) + " but the fabric's address plan is " +
+                              std::string(hashing::family_name(fabric.family())) + " (one family per fabric)");
 }
 
 }  // namespace
@@ -98,14 +114,18 @@ StaticTable::Rows StaticTable::resolve(const Fabric& fabric, const EqualCostSets
     if (!fabric.is_switch(nh))
       throw InputError(where, "static route on '" + r.switch_name + "' via host '" + r.next_hop +
                                   "': a next hop is a switch");
-    std::uint32_t prefix = r.prefix;
+    hashing::IpAddr prefix = r.prefix;
+    std::uint8_t prefix_len = r.prefix_len;
     if (!r.dst_host.empty()) {
       const NodeId d = fabric.find(r.dst_host);
       if (d == kNone || fabric.is_switch(d))
         throw InputError(where, "static route to unknown host '" + r.dst_host + "' (a destination is an " +
                                     "endpoint name, an address or a prefix)");
       prefix = fabric.node(d).ip;
+      prefix_len = static_cast<std::uint8_t>(prefix.bits());
     }
+    check_family(fabric, prefix, where, "destination");
+    if (r.src_len > 0) check_family(fabric, r.src, where, "source");
     const auto out = fabric.out_links(sw);
     const auto l = std::find_if(out.begin(), out.end(),
                                 [&](LinkId x) { return fabric.link(x).to == nh && !sets.is_down(x); });
@@ -113,7 +133,7 @@ StaticTable::Rows StaticTable::resolve(const Fabric& fabric, const EqualCostSets
       throw InputError(where, "static route on '" + r.switch_name + "' via '" + r.next_hop +
                                   "': no working link between them");
     where.field.clear();
-    rows.push_back({fabric.switch_index(sw), Route{prefix, r.src, r.prefix_len, r.src_len, *l, where}});
+    rows.push_back({fabric.switch_index(sw), Route{prefix, r.src, prefix_len, r.src_len, *l, where}});
   };
   for (const StaticRoute& r : scenario.routes) add(r, nullptr);
   if (scenario.routes_file)
@@ -139,10 +159,10 @@ void StaticTable::index(Rows rows, std::uint32_t switches) {
 // decides for the whole ToR; routes covering only some force a per-endpoint
 // block. Source-qualified routes are looked up per packet instead.
 void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
-  std::vector<std::uint32_t> lo(tors_), hi(tors_);
+  std::vector<hashing::IpAddr> lo(tors_), hi(tors_);
   for (std::uint32_t t = 0; t < tors_; ++t) {
-    lo[t] = fabric.block_base(t) + 1;
-    hi[t] = fabric.block_base(t) + static_cast<std::uint32_t>(fabric.tor_endpoints(t).size());
+    lo[t] = *fabric.block_base(t).plus(1);
+    hi[t] = *fabric.block_base(t).plus(fabric.tor_endpoints(t).size());
   }
   std::vector<const Route*> full(tors_);
   std::vector<std::vector<const Route*>> partial(tors_);
@@ -151,7 +171,8 @@ void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
     for (std::uint32_t i = routes_begin_[s]; i < routes_begin_[s + 1]; ++i) {
       const Route& r = routes_[i];
       if (r.src_len > 0) continue;
-      const std::uint64_t first = r.dst, last = first + (std::uint64_t{1} << (32 - r.dst_len)) - 1;
+      const hashing::IpAddr& first = r.dst;
+      const hashing::IpAddr last = last_of(r.dst, r.dst_len);
       auto t = static_cast<std::uint32_t>(std::lower_bound(hi.begin(), hi.end(), first) - hi.begin());
       for (; t < tors_ && lo[t] <= last; ++t) {
         if (full[t] == nullptr && partial[t].empty()) touched.push_back(t);
@@ -175,7 +196,8 @@ void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
         for (std::uint32_t i = 0; i < fabric.tor_endpoints(t).size(); ++i) {
           const Route* best = full[t];
           for (const Route* r : partial[t])
-            if (matches(lo[t] + i, r->dst, r->dst_len) && (best == nullptr || r->dst_len > best->dst_len)) best = r;
+            if (matches(*lo[t].plus(i), r->dst, r->dst_len) && (best == nullptr || r->dst_len > best->dst_len))
+              best = r;
           if (best) per_endpoint_[at + i] = best->link;
         }
       }
@@ -186,7 +208,8 @@ void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
   }
 }
 
-const StaticTable::Route* StaticTable::best_route(std::uint32_t s, std::uint32_t dst_ip, std::uint32_t src_ip) const {
+const StaticTable::Route* StaticTable::best_route(std::uint32_t s, const hashing::IpAddr& dst_ip,
+                                                  const hashing::IpAddr& src_ip) const {
   if (routes_begin_.empty()) return nullptr;
   const Route* best = nullptr;
   for (std::uint32_t i = routes_begin_[s]; i < routes_begin_[s + 1]; ++i) {
@@ -199,7 +222,7 @@ const StaticTable::Route* StaticTable::best_route(std::uint32_t s, std::uint32_t
 }
 
 std::optional<SourcePos> StaticTable::route_origin(std::uint32_t s, std::uint32_t endpoint,
-                                                   std::uint32_t src_ip) const {
+                                                   const hashing::IpAddr& src_ip) const {
   if (endpoint_ip_.empty()) return std::nullopt;
   const Route* r = best_route(s, endpoint_ip_[endpoint], src_ip);
   if (r == nullptr) return std::nullopt;

@@ -30,7 +30,7 @@ class StaticTable {
 
   // The next link from a switch towards an endpoint, for a packet from
   // `src_ip`; kNone if no route.
-  LinkId next(std::uint32_t switch_index, std::uint32_t endpoint, std::uint32_t src_ip) const {
+  LinkId next(std::uint32_t switch_index, std::uint32_t endpoint, const hashing::IpAddr& src_ip) const {
     if (!has_src_routes_.empty() && has_src_routes_[switch_index]) {
       const Route* r = best_route(switch_index, endpoint_ip_[endpoint], src_ip);
       if (r != nullptr) return r->link;
@@ -40,11 +40,11 @@ class StaticTable {
   // The explicit route (TOML or CSV row) a switch used for a destination and
   // source; nullopt for generated entries.
   std::optional<SourcePos> route_origin(std::uint32_t switch_index, std::uint32_t endpoint,
-                                        std::uint32_t src_ip) const;
+                                        const hashing::IpAddr& src_ip) const;
 
  private:
   struct Route {
-    std::uint32_t dst = 0, src = 0;
+    hashing::IpAddr dst, src;
     std::uint8_t dst_len = 0, src_len = 0;
     LinkId link = kNone;
     SourcePos where;  // the TOML route or CSV row
@@ -69,10 +69,11 @@ class StaticTable {
   static Rows resolve(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario);
   void index(Rows rows, std::uint32_t switches);
   void compile(const Fabric& fabric, std::uint32_t switches);
-  const Route* best_route(std::uint32_t s, std::uint32_t dst_ip, std::uint32_t src_ip) const;
+  const Route* best_route(std::uint32_t s, const hashing::IpAddr& dst_ip, const hashing::IpAddr& src_ip) const;
 
   std::uint32_t tors_ = 0;
-  std::vector<std::uint32_t> tor_of_, tor_pos_, endpoint_ip_;  // copies for the hot path
+  std::vector<std::uint32_t> tor_of_, tor_pos_;  // copies for the hot path
+  std::vector<hashing::IpAddr> endpoint_ip_;
   std::vector<std::uint32_t> code_;           // switch x destination ToR
   std::vector<LinkId> per_endpoint_;          // per-endpoint entries of (switch, ToR) pairs that need them
   std::vector<std::uint32_t> modulo_;         // member count, then the members, per dst-mod group

@@ -391,7 +391,7 @@ const std::vector<ErrorCase> kCases{
     {"fit bad address",
      {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.x,17,49152,4791,0\n"}},
      {"fit", "{d}/obs.csv", "--members", "2"},
-     "ecmpsim: {d}/obs.csv:2:10: invalid IPv4 address '10.0.1.x'"},
+     "ecmpsim: {d}/obs.csv:2:10: invalid IP address '10.0.1.x'"},
     {"fit missing member column",
      {{"obs.csv", "src,dst,proto,sport,dport\n"}},
      {"fit", "{d}/obs.csv", "--members", "2"},

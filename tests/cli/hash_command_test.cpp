@@ -73,11 +73,16 @@ TEST_CASE("the tuples CSV parser reports line and column") {
     return std::string("no error");
   };
   CHECK(error("src,dst,proto,sport,dport\n10.0.0.1,10.0.0.300,17,1,2\n") ==
-        "t.csv:2:10: invalid IPv4 address '10.0.0.300'");
+        "t.csv:2:10: invalid IP address '10.0.0.300'");
   CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17,70000,2\n") == "t.csv:2:20: invalid port '70000' (0..65535)");
   CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17\n") == "t.csv:2:19: expected 5 fields src,dst,proto,sport,dport");
-  CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17,1,2,9\n") ==
-        "t.csv:2:23: expected 5 fields src,dst,proto,sport,dport, found more");
+  CHECK(error("src,dst,proto,sport,dport\n1.1.1.1,2.2.2.2,17,1,2,9,9\n") ==
+        "t.csv:2:25: expected 5 or 6 fields src,dst,proto,sport,dport[,flow_label], found more");
+  CHECK(error("src,dst,proto,sport,dport\n::1,::2,17,1,2,1048576\n") ==
+        "t.csv:2:16: invalid flow label '1048576' (20 bits: 0..1048575)");
+  CHECK(error("src,dst,proto,sport,dport\nfd00::1,10.0.0.2,17,1,2\n") ==
+        "t.csv:2:9: destination 10.0.0.2 is IPv4 but the source is IPv6");
+  CHECK(error("src,dst,proto,sport,dport\nfd00::1,fd00:::2,17,1,2\n") == "t.csv:2:9: invalid IP address 'fd00:::2'");
   CHECK(error("10.0.0.1,10.0.0.2,17,1,2\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
   CHECK(error("src,dst,proto,sport,dport,bytes\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
   CHECK(error("") == "t.csv:1:1: empty input, expected the header line src,dst,proto,sport,dport");
@@ -91,7 +96,7 @@ TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2"
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--seed", "4294967296"});
   CHECK(r.err == "ecmpsim: --seed: invalid value '4294967296' (0..4294967295)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3", "--dst", "10.0.0.2", "--sport", "1", "-n", "2"});
-  CHECK(r.err == "ecmpsim: --src: invalid IPv4 address '1.2.3'\n");
+  CHECK(r.err == "ecmpsim: --src: invalid IP address '1.2.3' (IPv4 10.0.0.1 or IPv6 fd00::1)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
   CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,dst-port,src-ip"});

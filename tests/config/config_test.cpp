@@ -2,6 +2,7 @@
 
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
+#include "workloads/roce.h"
 
 using namespace ecmpsim;
 
@@ -53,7 +54,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[[scenario]]\nname = \"s\"\nrouting = \"static\"\n") ==
         "t.toml:1:1: scenario: static scenario 's' has no routes and no generated policy");
   CHECK(error_of("[fabric]\naddress_base = \"10.0.0.300\"\n") ==
-        "t.toml:2:16: fabric.address_base: invalid IPv4 address '10.0.0.300'");
+        "t.toml:2:16: fabric.address_base: invalid IP address '10.0.0.300' (expected IPv4 \"10.0.0.0\" or IPv6 \"fd00::\")");
   CHECK(error_of("[sweep]\nslowdown = 1\n") == "t.toml:2:12: sweep.slowdown: expected true or false");
   CHECK(error_of("[sweep]\nmetric = \"p99\"\n") ==
         "t.toml:2:10: sweep.metric: unknown value 'p99', expected one of \"fim\" | \"max_mean\" | \"cov\" | \"jain\" | \"max_flows\" | "
@@ -130,4 +131,71 @@ TEST_CASE("several jobs share a fabric on disjoint nodes") {
   }
   CHECK(ring == 8);
   CHECK(pair == 8);
+}
+
+TEST_CASE("an IPv6 address plan: fd00:: blocks per ToR, flows over IPv6 with the QP pair's flow label") {
+  const Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16-ipv6.toml");
+  CHECK(hashing::format_ip(spec.fabric.address_base) == "fd00::");
+  const Simulation sim(spec);
+  // Leaf t's hosts are fd00:: + 256 t + 1, + 2, ...: host5 is the 2nd on leaf1.
+  const Fabric& f = sim.fabric();
+  CHECK(hashing::format_ip(f.node(f.find("host5")).ip) == "fd00::102");
+  const auto& flows = sim.flows();
+  REQUIRE(flows.size() == 64);
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    CHECK_FALSE(flows.src_ip[i].is_v4());
+    CHECK(flows.flow_label[i] == workloads::rdma_flow_label(flows.lqpn[i], flows.rqpn[i]));
+    CHECK(flows.dport[i] == 4791);
+  }
+  // The same workload over IPv4 has the same QPs and ports and no flow label.
+  const Simulation v4(load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml"));
+  CHECK(v4.flows().sport == flows.sport);
+  CHECK(v4.flows().flow_label == std::vector<std::uint32_t>(64, 0));
+}
+
+TEST_CASE("IPv6 bad input: malformed bases, plans past the address space, routes of the other family") {
+  CHECK(error_of("[fabric]\naddress_base = \"fd00:::\"\n") ==
+        "t.toml:2:16: fabric.address_base: invalid IP address 'fd00:::' (expected IPv4 \"10.0.0.0\" or IPv6 \"fd00::\")");
+  CHECK(error_of("[fabric]\naddress_base = \"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00\"\n") ==
+        "t.toml: fabric.address_base: address plan from ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00 overflows the IPv6 space "
+        "(4 ToR blocks of 256 addresses)");
+  const std::string v6 = "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 1\naddress_base = \"fd00::\"\n"
+                         "[workload]\nchannels = 1\nmessage_bytes = 1000\n[[scenario]]\nname = \"s\"\nrouting = \"static\"\n";
+  CHECK(error_of(v6 + "routes = [{ switch = \"leaf0\", dst = \"10.0.1.0/24\", via = \"spine1\" }]\n") ==
+        "t.toml:12:11: scenario.routes: static route destination 10.0.1.0 is IPv4 but the fabric's address plan is "
+        "IPv6 (one family per fabric)");
+}
+
+TEST_CASE("IPv6 static routes: longest prefix wins, host names resolve to /128s") {
+  // 2 leaves x 2 spines, 2 hosts per leaf: leaf1 holds host2 (fd00::101) and host3 (fd00::102).
+  const std::string cfg =
+      "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 2\naddress_base = \"fd00::\"\n"
+      "[workload]\nchannels = 1\nmessage_bytes = 1000\nnodes = 4\n[[scenario]]\nname = \"s\"\nrouting = \"static\"\n"
+      "routes = [\n"
+      "{ switch = \"leaf0\", dst = \"fd00::100/120\", via = \"spine0\" },\n"
+      "{ switch = \"leaf0\", dst = \"fd00::102/128\", via = \"spine1\" },\n"
+      "{ switch = \"spine0\", dst = \"fd00::100/120\", via = \"leaf1\" },\n"
+      "{ switch = \"spine1\", dst = \"host3\", via = \"leaf1\" },\n"
+      "{ switch = \"leaf1\", dst = \"::/0\", via = \"spine0\" },\n"
+      "{ switch = \"spine0\", dst = \"fd00::/120\", via = \"leaf0\" },\n]\n";
+  const Simulation sim(parse_config(cfg, "t.toml"));
+  const auto r = sim.run(sim.spec().scenarios[0]);
+  const Fabric& f = sim.fabric();
+  const auto& flows = sim.flows();
+  bool saw2 = false, saw3 = false;
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    if (f.tor_of(flows.src[i]) != 0 || f.tor_of(flows.dst[i]) != 1) continue;
+    const LinkId up = r.trace.path(i)[1];  // leaf0 -> spine?
+    const std::string spine = f.node(f.link(up).to).name;
+    const std::string dst = f.node(f.endpoint_node(flows.dst[i])).name;
+    if (dst == "host2") {
+      saw2 = true;
+      CHECK(spine == "spine0");  // fd00::100/120 on leaf0
+    }
+    if (dst == "host3") {
+      saw3 = true;
+      CHECK(spine == "spine1");  // the longer fd00::102/128
+    }
+  }
+  CHECK((saw2 || saw3));
 }

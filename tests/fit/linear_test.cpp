@@ -24,8 +24,8 @@ std::uint32_t crc32_koopman(const std::vector<std::uint8_t>& data) {
 // The five-tuple in network order, as switches pack it.
 std::uint32_t member_of(const hashing::Tuple& t) {
   std::vector<std::uint8_t> k;
-  for (int i = 24; i >= 0; i -= 8) k.push_back(static_cast<std::uint8_t>(t.src_ip >> i));
-  for (int i = 24; i >= 0; i -= 8) k.push_back(static_cast<std::uint8_t>(t.dst_ip >> i));
+  for (int i = 24; i >= 0; i -= 8) k.push_back(static_cast<std::uint8_t>(t.src_ip.v4() >> i));
+  for (int i = 24; i >= 0; i -= 8) k.push_back(static_cast<std::uint8_t>(t.dst_ip.v4() >> i));
   k.push_back(t.proto);
   k.push_back(static_cast<std::uint8_t>(t.sport >> 8));
   k.push_back(static_cast<std::uint8_t>(t.sport));
@@ -99,7 +99,7 @@ TEST_CASE("linear: a non-affine member function is caught as a contradiction nam
   fit::Observations obs = observations(200);
   // Negative control: the same rows are consistent before the change.
   CHECK(fit::LinearFit(obs, {8, {}, 128}).consistent());
-  for (auto& o : obs.rows) o.member = (o.tuple.src_ip % 7) & 7;  // modulo 7 mixes every bit non-linearly
+  for (auto& o : obs.rows) o.member = (o.tuple.src_ip.v4() % 7) & 7;  // modulo 7 mixes every bit non-linearly
   const fit::LinearFit l(obs, {8, {}, 128});
   CHECK_FALSE(l.consistent());
   CHECK(l.contradiction().size() >= 2);

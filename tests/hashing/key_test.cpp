@@ -79,3 +79,59 @@ TEST_CASE("a field list names each field at most once, which bounds the key") {
   CHECK(h::repeated_field(std::vector<F>{F::SrcIp, F::DstPort, F::SrcIp}) == F::SrcIp);
   CHECK(h::repeated_field(std::vector<F>{F::DstQp, F::Proto, F::Proto, F::DstQp}) == F::Proto);
 }
+
+namespace {
+
+h::Tuple rocev2_v6() {
+  h::Tuple t;
+  t.src_ip = *h::parse_ip("fd00::1");
+  t.dst_ip = *h::parse_ip("fd00::2");
+  t.proto = 17;
+  t.sport = 49152;
+  t.dport = 4791;
+  t.flow_label = 0xABCDE;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("IPv6 keys pack 16-byte addresses in network order; CRC-32 of one matches zlib") {
+  const auto k = key(h::KeyLayout::Fields, h::default_fields(), rocev2_v6());
+  std::vector<std::uint8_t> want(37, 0);
+  want[0] = 0xfd, want[15] = 1, want[16] = 0xfd, want[31] = 2;
+  want[32] = 17, want[33] = 0xC0, want[34] = 0x00, want[35] = 0x12, want[36] = 0xB7;
+  CHECK(k == want);
+  // Python: hex(zlib.crc32(bytes.fromhex("fd00" + "00" * 13 + "01fd00" + "00" * 13 + "0211c00012b7")))
+  CHECK(h::find("crc32")->fn(h::Key(k.data(), k.size()), 0) == 0xaa634194u);
+  // Every field of an IPv6 flow fits the key buffer.
+  const std::vector<h::Field> all{h::Field::SrcIp,   h::Field::DstIp,     h::Field::Proto,  h::Field::SrcPort,
+                                  h::Field::DstPort, h::Field::FlowLabel, h::Field::InPort, h::Field::DstQp};
+  CHECK(key(h::KeyLayout::Fields, all, rocev2_v6()).size() == 46);
+}
+
+TEST_CASE("BondL34 on IPv6: ports word then both 16-byte addresses (bond_ip_hash XORs ipv6_addr_hash)") {
+  const auto k = key(h::KeyLayout::BondL34, {}, rocev2_v6());
+  REQUIRE(k.size() == 36);
+  CHECK(k[0] == 0xC0);
+  CHECK(k[3] == 0xB7);
+  CHECK(k[4] == 0xfd);
+  CHECK(k[19] == 1);
+  CHECK(k[20] == 0xfd);
+  CHECK(k[35] == 2);
+}
+
+TEST_CASE("every catalogue algorithm hashes IPv6 keys; seed-affine ones stay affine at the longer length") {
+  const h::Tuple a = rocev2_v6();
+  h::Tuple b = a;
+  b.src_ip = *h::parse_ip("2001:db8:1234::77");
+  b.sport = 50000;
+  for (const h::Algorithm& algo : h::catalogue()) {
+    const auto ka = key(algo.layout, h::default_fields(), a);
+    const auto kb = key(algo.layout, h::default_fields(), b);
+    REQUIRE(ka.size() == kb.size());
+    const auto ha0 = algo.fn(h::Key(ka.data(), ka.size()), 0), hb0 = algo.fn(h::Key(kb.data(), kb.size()), 0);
+    const auto ha = algo.fn(h::Key(ka.data(), ka.size()), 0x5EED), hb = algo.fn(h::Key(kb.data(), kb.size()), 0x5EED);
+    CHECK_MESSAGE(ha0 != hb0, algo.name);  // the addresses reach the hash
+    if (algo.seed_affine) CHECK_MESSAGE((ha ^ ha0) == (hb ^ hb0), algo.name);
+  }
+}

@@ -158,3 +158,53 @@ TEST_CASE("kernel-observed choices: weights 1,3,5,2, seed 42, both policies") {
                 {"110.250.131.237", "172.22.62.93", 58840, 13976, 3},
                 {"63.245.187.44", "172.22.212.103", 40393, 18936, 3}});
 }
+
+namespace {
+
+h::Tuple udp6(const char* src, const char* dst, std::uint16_t sport, std::uint16_t dport, std::uint32_t label) {
+  h::Tuple t;
+  t.src_ip = *h::parse_ip(src);
+  t.dst_ip = *h::parse_ip(dst);
+  t.proto = 17;
+  t.sport = sport;
+  t.dport = dport;
+  t.flow_label = label;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("IPv6 flow_keys (rt6_multipath_hash): 72 bytes; policy 0 = addresses, flow label, next header") {
+  const auto k = flow_keys(udp6("fd00::1", "fd00::2", 49152, 4791, 0xABCDE), false);
+  REQUIRE(k.size() == 72);  // flow_keys_hash_length: 80 - (8 + 32 - 32)
+  std::vector<std::uint8_t> want(72, 0);
+  want[2] = 17;  // basic.ip_proto = the next header
+  // tags.flow_label holds the be32 word masked with IPV6_FLOWLABEL_MASK.
+  want[4] = 0x00, want[5] = 0x0A, want[6] = 0xBC, want[7] = 0xDE;
+  want[36] = 0xfd, want[51] = 0x01;  // addrs.v6addrs.src = fd00::1
+  want[52] = 0xfd, want[67] = 0x02;  // dst = fd00::2
+  CHECK(k == want);
+}
+
+TEST_CASE("IPv6 policy 1: addresses, ports and next header, no flow label") {
+  const auto k = flow_keys(udp6("fd00::1", "fd00::2", 49152, 4791, 0xABCDE), true);
+  REQUIRE(k.size() == 72);
+  std::vector<std::uint8_t> want(72, 0);
+  want[2] = 17;
+  // Ports swapped when dst < src as little-endian u16: 4791 = b7 12 -> 0x12b7;
+  // 49152 = c0 00 -> 0x00c0: 0x12b7 > 0x00c0, so they stay.
+  want[28] = 0xC0, want[29] = 0x00, want[30] = 0x12, want[31] = 0xB7;
+  want[36] = 0xfd, want[51] = 0x01;
+  want[52] = 0xfd, want[67] = 0x02;
+  CHECK(k == want);
+}
+
+TEST_CASE("IPv6 __flow_hash_consistentify: addresses ordered by memcmp, both directions hash alike") {
+  const auto fwd = flow_keys(udp6("fd00::9", "fd00::2", 1000, 2000, 5), true);
+  const auto rev = flow_keys(udp6("fd00::2", "fd00::9", 2000, 1000, 5), true);
+  CHECK(fwd == rev);
+  CHECK(fwd[51] == 0x02);  // the smaller address first
+  // Negative control: a different flow label changes policy 0's key, not policy 1's.
+  CHECK(flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 5), false) != flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 6), false));
+  CHECK(flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 5), true) == flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 6), true));
+}

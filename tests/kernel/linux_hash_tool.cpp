@@ -5,12 +5,13 @@
 //   seed S                 net.ipv4.fib_multipath_hash_seed (decimal or 0x..)
 //   policy P               fib_multipath_hash_policy, 0 or 1
 //   weights W1 W2 ...      next hops in route order (weight = `weight` in ip route)
-//   SRC DST PROTO SPORT DPORT
+//   SRC DST PROTO SPORT DPORT [FLOWLABEL]
+//
+// Addresses are IPv4 or IPv6 (the model follows the family); FLOWLABEL is
+// the IPv6 flow label (20 bits, hashed by policy 0), 0 when absent.
 //
 // Directives apply to the tuples after them. Blank lines and lines starting
 // with '#' are ignored. With --hash each output line is "index hash".
-#include <arpa/inet.h>
-
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hashing/address.h"
 #include "hashing/hasher.h"
 #include "hashing/key.h"
 #include "hashing/select.h"
@@ -33,10 +35,10 @@ namespace h = ecmpsim::hashing;
   std::exit(2);
 }
 
-std::uint32_t parse_ip(const std::string& s, std::size_t line) {
-  in_addr a{};
-  if (inet_pton(AF_INET, s.c_str(), &a) != 1) fail(line, "bad IPv4 address '" + s + "'");
-  return ntohl(a.s_addr);
+h::IpAddr parse_ip(const std::string& s, std::size_t line) {
+  const auto a = h::parse_ip(s);
+  if (!a) fail(line, "bad IP address '" + s + "'");
+  return *a;
 }
 
 std::uint64_t parse_uint(const std::string& s, std::uint64_t max, std::size_t line) {
@@ -88,6 +90,8 @@ int main(int argc, char** argv) {
       t.proto = static_cast<std::uint8_t>(parse_uint(proto, 255, lineno));
       t.sport = static_cast<std::uint16_t>(parse_uint(sport, 65535, lineno));
       t.dport = static_cast<std::uint16_t>(parse_uint(dport, 65535, lineno));
+      std::string label;
+      if (in >> label) t.flow_label = static_cast<std::uint32_t>(parse_uint(label, 0xFFFFF, lineno));
       h::KeyBuffer buf;
       const std::size_t n = h::build_key(algo->layout, {}, t, buf);
       const std::uint64_t hash = algo->fn(h::Key(buf.data(), n), seed);

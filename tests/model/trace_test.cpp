@@ -62,7 +62,7 @@ TEST_CASE("a small fabric worked by hand: every path known") {
   for (std::size_t f = 0; f < flows.size(); ++f) {
     // The key: src IP, dst IP, proto, sport, dport in network byte order.
     std::vector<std::uint8_t> key;
-    for (std::uint32_t ip : {flows.src_ip[f], flows.dst_ip[f]})
+    for (std::uint32_t ip : {flows.src_ip[f].v4(), flows.dst_ip[f].v4()})
       for (int s = 24; s >= 0; s -= 8) key.push_back(static_cast<std::uint8_t>(ip >> s));
     key.push_back(17);
     for (std::uint16_t port : {flows.sport[f], flows.dport[f]}) {

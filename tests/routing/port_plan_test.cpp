@@ -74,7 +74,7 @@ TEST_CASE("paper16 with planned ports: the colouring puts 4 flows on every link,
   for (std::size_t f = 0; f < flows.size(); ++f) {
     const std::uint16_t port = r.plan->sport[f];
     CHECK(port >= planned.sport_min);
-    const std::uint16_t h = crc16_ccitt(five_tuple(flows.src_ip[f], flows.dst_ip[f], port));
+    const std::uint16_t h = crc16_ccitt(five_tuple(flows.src_ip[f].v4(), flows.dst_ip[f].v4(), port));
     CHECK(sim.fabric().link_name(r.trace.path(f)[1]) ==
           "leaf" + std::to_string(sim.fabric().tor_of(flows.src[f])) + "->spine" + std::to_string(h % 4));
   }

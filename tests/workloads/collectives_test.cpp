@@ -7,6 +7,7 @@
 #include "workloads/p2p.h"
 
 using namespace ecmpsim::workloads;
+namespace hashing = ecmpsim::hashing;
 
 namespace {
 
@@ -14,7 +15,7 @@ Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t n
           std::uint32_t channels = 2, std::uint32_t qps = 2, bool pxn = true) {
   JobLayout layout{gpus, nics, {}};
   for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
-  std::vector<std::uint32_t> ips(nodes * nics, 1);
+  std::vector<hashing::IpAddr> ips(nodes * nics, hashing::IpAddr(1u));
   RoceParams roce;
   QpnAllocator qpns(ips.size(), roce);
   FlowMaker maker(roce, qpns, ips, 3, c);

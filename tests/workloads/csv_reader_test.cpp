@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include "hashing/address.h"
 #include "workloads/csv_reader.h"
 
 using namespace ecmpsim::workloads;
+namespace hashing = ecmpsim::hashing;
 
 TEST_CASE("the CSV reader skips blank and comment lines and locates trimmed fields") {
   CsvReader r("# comment\n\n a , b,,c\r\n   \n\t# indented comment\nlast");
@@ -27,13 +29,13 @@ TEST_CASE("the CSV reader skips blank and comment lines and locates trimmed fiel
 }
 
 TEST_CASE("IPv4 and unsigned values parse strictly") {
-  CHECK(parse_ipv4_text("10.0.1.2") == 0x0A000102u);
-  CHECK(parse_ipv4_text("255.255.255.255") == 0xFFFFFFFFu);
-  CHECK_FALSE(parse_ipv4_text("10.0.1"));
-  CHECK_FALSE(parse_ipv4_text("10.0.1.2.3"));
-  CHECK_FALSE(parse_ipv4_text("10.0.1.256"));
-  CHECK_FALSE(parse_ipv4_text("10.0..2"));
-  CHECK_FALSE(parse_ipv4_text("10.0.1.2 "));
+  CHECK(hashing::parse_ip("10.0.1.2") == hashing::IpAddr(0x0A000102u));
+  CHECK(hashing::parse_ip("255.255.255.255") == hashing::IpAddr(0xFFFFFFFFu));
+  CHECK_FALSE(hashing::parse_ip("10.0.1"));
+  CHECK_FALSE(hashing::parse_ip("10.0.1.2.3"));
+  CHECK_FALSE(hashing::parse_ip("10.0.1.256"));
+  CHECK_FALSE(hashing::parse_ip("10.0..2"));
+  CHECK_FALSE(hashing::parse_ip("10.0.1.2 "));
   CHECK(parse_uint_text("0x2b7", 0xFFFFFF) == 0x2b7u);
   CHECK(parse_uint_text("4791", 65535) == 4791u);
   CHECK_FALSE(parse_uint_text("65536", 65535));

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "hashing/address.h"
 #include "workloads/import_csv.h"
 
 using namespace ecmpsim::workloads;
@@ -84,12 +85,12 @@ TEST_CASE("bad CSV names file, line, column, the column name and the cause") {
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport\n") == "f.csv:1: header: missing column 'bytes'");
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,when\n") ==
         "f.csv:1:39: header: unknown column 'when' "
-        "(known: src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn,job,channel)");
+        "(known: src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn,job,channel,flow_label)");
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,sport\n") == "f.csv:1:39: header: duplicate column 'sport'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,1,4791\n") == "f.csv:2:28: expected 6 fields, found 5");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,1,4791,5,9\n") == "f.csv:2:31: expected 6 fields, found 7");
-  CHECK(error_of(h + "10.0.0.1,10.0.0.256,17,1,4791,5\n") == "f.csv:2:10: dst_ip: invalid IPv4 address '10.0.0.256'");
-  CHECK(error_of(h + "10.0.0,10.0.0.2,17,1,4791,5\n") == "f.csv:2:1: src_ip: invalid IPv4 address '10.0.0'");
+  CHECK(error_of(h + "10.0.0.1,10.0.0.256,17,1,4791,5\n") == "f.csv:2:10: dst_ip: invalid IP address '10.0.0.256'");
+  CHECK(error_of(h + "10.0.0,10.0.0.2,17,1,4791,5\n") == "f.csv:2:1: src_ip: invalid IP address '10.0.0'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,icmp,1,4791,5\n") ==
         "f.csv:2:19: proto: expected a protocol number 0..255, udp or tcp, found 'icmp'");
   CHECK(error_of(h + "10.0.0.1,10.0.0.2,17,65536,4791,5\n") ==
@@ -102,4 +103,29 @@ TEST_CASE("bad CSV names file, line, column, the column name and the cause") {
         "f.csv:2:29: bytes: expected a byte count >= 1, found '18446744073709551616'");
   CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,rqpn\n10.0.0.1,10.0.0.2,17,1,4791,5,0x1000000\n") ==
         "f.csv:2:31: rqpn: expected a 24-bit QP number, found '0x1000000'");
+}
+
+TEST_CASE("IPv6 rows: 16-byte addresses, a flow_label column or the QP pair's rdma_calc_flow_label") {
+  const auto r = parse_flows_csv(
+      "src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn,flow_label\n"
+      "fd00::1,fd00::1:2,17,49153,4791,1000,0x100,0x200,77\n",
+      "f.csv");
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const auto& f = std::get<ImportedFlows>(r).flows;
+  CHECK(ecmpsim::hashing::format_ip(f.dst_ip[0]) == "fd00::1:2");
+  CHECK(f.flow_label[0] == 77);
+  const auto d = parse_flows_csv("src_ip,dst_ip,proto,sport,dport,bytes,lqpn,rqpn\nfd00::1,fd00::2,17,1,4791,9,3,5\n", "f.csv");
+  REQUIRE(std::holds_alternative<ImportedFlows>(d));
+  // rdma_calc_flow_label(3, 5): v = 15; v ^= v >> 20; v ^= v >> 40; 15 & 0xFFFFF.
+  CHECK(std::get<ImportedFlows>(d).flows.flow_label[0] == 15);
+}
+
+TEST_CASE("IPv6 CSV errors: mixed families name the first offender, labels are 20 bits") {
+  CHECK(error_of(std::string(kHeader) + "fd00::1,fd00::2,17,1,4791,5\n10.0.0.1,10.0.0.2,17,1,4791,5\n") ==
+        "f.csv:3:1: src_ip: IPv4 address '10.0.0.1' among IPv6 flows (one address family per file)");
+  CHECK(error_of(std::string(kHeader) + "fd00::1,10.0.0.2,17,1,4791,5\n") ==
+        "f.csv:2:9: dst_ip: IPv4 address '10.0.0.2' among IPv6 flows (one address family per file)");
+  CHECK(error_of("src_ip,dst_ip,proto,sport,dport,bytes,flow_label\nfd00::1,fd00::2,17,1,4791,5,0x100000\n") ==
+        "f.csv:2:29: flow_label: expected a 20-bit flow label, found '0x100000'");
+  CHECK(error_of(std::string(kHeader) + "fd00::1,fd00:::2,17,1,4791,5\n") == "f.csv:2:9: dst_ip: invalid IP address 'fd00:::2'");
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hashing/address.h"
 #include "workloads/import_pcap.h"
 #include "workloads/roce.h"
 
@@ -95,13 +96,13 @@ TEST_CASE("truncated, empty, foreign and RoCE-free captures are errors naming th
   const std::string ng = error_of(read("roce_truncated.pcapng"));
   CHECK(ng.rfind("roce_truncated.pcapng: record 7: damaged or truncated capture (libpcap: ", 0) == 0);
   CHECK(error_of(read("non_roce.pcap")) ==
-        "non_roce.pcap: no RoCEv2 packets (IPv4, UDP to port 4791) among its 2 records");
+        "non_roce.pcap: no RoCEv2 packets (IPv4 or IPv6, UDP to port 4791) among its 2 records");
   CHECK(error_of(parse_pcap("", "e.pcap")) == "e.pcap: empty file: not a pcap or pcapng capture");
   const std::string junk = error_of(parse_pcap("src_ip,dst_ip\n10.0.0.1,10.0.0.2\n", "j.pcap"));
   CHECK(junk.rfind("j.pcap: not a readable pcap or pcapng capture (libpcap: ", 0) == 0);
   // The pcap file header alone: a capture with no records.
   CHECK(error_of(parse_pcap(slurp("roce_mixed.pcap").substr(0, 24), "h.pcap")) ==
-        "h.pcap: no RoCEv2 packets (IPv4, UDP to port 4791) among its 0 records");
+        "h.pcap: no RoCEv2 packets (IPv4 or IPv6, UDP to port 4791) among its 0 records");
 }
 
 TEST_CASE("every prefix of a capture is read without crashing") {
@@ -162,4 +163,88 @@ TEST_CASE("a snap length that cut the BTH is named, not called 'no RoCEv2 packet
                         "roce_snap54.pcap: skipped 2 non-RoCE packets",
                         "roce_snap54.pcap: skipped 1 packet to port 4791 truncated before the BTH (snap length 54)",
                         "roce_snap54.pcap: 1 RoCEv2 packet carries no data and makes no flow: 1 ACK/NAK (BTH opcode 0x11)"});
+}
+
+namespace {
+
+// A classic pcap (Ethernet) holding the given frames, little-endian header.
+std::string pcap_of(const std::vector<std::string>& frames) {
+  std::string out;
+  auto u32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out += static_cast<char>(v >> (8 * i));
+  };
+  auto u16 = [&](std::uint16_t v) {
+    out += static_cast<char>(v);
+    out += static_cast<char>(v >> 8);
+  };
+  u32(0xa1b2c3d4);
+  u16(2);
+  u16(4);
+  u32(0);
+  u32(0);
+  u32(65535);
+  u32(1);  // DLT_EN10MB
+  for (const std::string& f : frames) {
+    u32(0);
+    u32(0);
+    u32(static_cast<std::uint32_t>(f.size()));
+    u32(static_cast<std::uint32_t>(f.size()));
+    out += f;
+  }
+  return out;
+}
+
+// Ethernet + IPv6 (RFC 8200: version 6, traffic class 0, the 20-bit flow
+// label, next header UDP) + UDP to `dport` + a 12-byte BTH (opcode 0x0A RC
+// RDMA WRITE only, destination QP 0x000123) + 4 payload bytes.
+std::string rocev2_ipv6_frame(std::uint8_t src_last, std::uint8_t dst_last, std::uint16_t sport, std::uint32_t label,
+                              std::uint16_t dport = 4791) {
+  std::string f(14, '\0');
+  f[12] = '\x86';
+  f[13] = '\xdd';
+  const std::uint16_t payload = 8 + 12 + 4;
+  f += static_cast<char>(0x60);
+  f += static_cast<char>((label >> 16) & 0x0F);
+  f += static_cast<char>(label >> 8);
+  f += static_cast<char>(label);
+  f += static_cast<char>(payload >> 8);
+  f += static_cast<char>(payload);
+  f += static_cast<char>(17);
+  f += static_cast<char>(64);
+  for (std::uint8_t last : {src_last, dst_last}) {
+    f += std::string("\xfd\x00", 2);
+    f += std::string(13, '\0');
+    f += static_cast<char>(last);
+  }
+  f += static_cast<char>(sport >> 8);
+  f += static_cast<char>(sport);
+  f += static_cast<char>(dport >> 8);
+  f += static_cast<char>(dport);
+  f += static_cast<char>(payload >> 8);
+  f += static_cast<char>(payload);
+  f += std::string(2, '\0');
+  f += std::string("\x0a\x00\xff\xff\x00\x00\x01\x23\x00\x00\x00\x01", 12);
+  f += std::string(4, '\0');
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("IPv6 RoCEv2 packets become flows with 16-byte addresses and the packet's flow label") {
+  const std::string cap = pcap_of({rocev2_ipv6_frame(1, 2, 0xC123, 0xABCDE), rocev2_ipv6_frame(1, 2, 0xC123, 0xABCDE),
+                                   rocev2_ipv6_frame(3, 4, 0xD000, 7), rocev2_ipv6_frame(3, 4, 0xD000, 7, 53)});
+  const auto r = parse_pcap(cap, "v6.pcap");
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const auto& im = std::get<ImportedFlows>(r);
+  REQUIRE(im.flows.size() == 2);
+  CHECK(ecmpsim::hashing::format_ip(im.flows.src_ip[0]) == "fd00::1");
+  CHECK(ecmpsim::hashing::format_ip(im.flows.dst_ip[0]) == "fd00::2");
+  CHECK(im.flows.sport[0] == 0xC123);
+  CHECK(im.flows.flow_label[0] == 0xABCDE);
+  CHECK(im.flows.rqpn[0] == 0x123);
+  CHECK(im.flows.bytes[0] == 2 * (14 + 40 + 24));  // two frames, wire length each
+  CHECK(im.flows.flow_label[1] == 7);
+  // The UDP packet to port 53 is not RoCEv2: skipped, and said so.
+  REQUIRE(im.notes.size() == 1);
+  CHECK(im.notes[0] == "v6.pcap: skipped 1 non-RoCE packet");
 }

@@ -163,7 +163,7 @@ TEST_CASE("bad dumps and maps name the file, the line:column or record, and the 
   CHECK(error_of(run({{"a.json", ok}}, "host,device,ip\n")) == "map.csv:1:1: header: expected the columns host,ifname,ip");
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0\n")) == "map.csv:2:9: expected 3 fields, found 2");
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.300\n")) ==
-        "map.csv:2:10: ip: invalid IPv4 address '10.0.0.300'");
+        "map.csv:2:10: ip: invalid IP address '10.0.0.300'");
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.1\na.json,mlx5_0,10.0.0.2\n")) ==
         "map.csv:3:8: ifname: device mlx5_0 of a.json already mapped on line 2");
   CHECK(error_of(run({{"x/a.json", ok}, {"y/a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.1\n")) ==

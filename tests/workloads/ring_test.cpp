@@ -6,12 +6,13 @@
 #include "workloads/ring.h"
 
 using namespace ecmpsim::workloads;
+namespace hashing = ecmpsim::hashing;
 
 namespace {
 
 struct Fixture {
   JobLayout layout;
-  std::vector<std::uint32_t> ips;
+  std::vector<hashing::IpAddr> ips;
   RoceParams roce;
   QpnAllocator qpns;
   FlowMaker maker;

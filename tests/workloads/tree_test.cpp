@@ -5,6 +5,7 @@
 #include "workloads/tree.h"
 
 using namespace ecmpsim::workloads;
+namespace hashing = ecmpsim::hashing;
 
 TEST_CASE("ncclGetDtree: the n = 16 check from the reference") {
   CHECK(dtree(16, 0)[0] == TreeLinks{-1, -1, 8});
@@ -77,7 +78,7 @@ Flows tree_allreduce(std::uint32_t nodes, std::uint32_t nics, std::uint64_t byte
                      std::uint32_t search_channels = 0) {
   JobLayout layout{8, nics, {}};
   for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
-  std::vector<std::uint32_t> ips(nodes * nics);
+  std::vector<hashing::IpAddr> ips(nodes * nics);
   RoceParams roce;
   QpnAllocator qpns(ips.size(), roce);
   FlowMaker maker(roce, qpns, ips, 0, Collective::TreeAllReduce);
