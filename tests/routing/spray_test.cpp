@@ -126,3 +126,38 @@ TEST_CASE("spray on paper16: 4 flows' worth on every link (FIM 0), shares in the
     CHECK(r.times.start_rate[f].value == doctest::Approx(400.0 / sent[sim.flows().src[f]]));
   CHECK(r.predicted.all.slowdown == doctest::Approx(1.0).epsilon(1e-9));
 }
+
+TEST_CASE("spray with two jobs: each job alone keeps its flows' fractions") {
+  // 2 leaves x 2 hosts, 2 spines; hosts 100 Gb/s, fabric 50 Gb/s. A flow
+  // between leaves puts half its rate on each 50 Gb/s uplink, so alone it
+  // runs at its host's 100 Gb/s (slowdown 1); taken whole it would get 50
+  // (slowdown 2). Sharing the uplinks with the other job's flows halves it.
+  const Simulation sim(parse_config(R"([fabric]
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+host_speed_gbps = 100
+fabric_speed_gbps = 50
+[[job]]
+name = "a"
+collective = "sendrecv"
+nodes = 2
+placement = "strided"
+[[job]]
+name = "b"
+collective = "sendrecv"
+nodes = 2
+placement = "strided"
+[[scenario]]
+name = "spray"
+routing = "spray"
+)",
+                                    "two-jobs.toml"));
+  const ScenarioResult r = sim.run(sim.spec().scenarios.front());
+  REQUIRE(r.trace.split());
+  // Every flow crosses the spines: host, 2 up, 2 down, host.
+  for (std::size_t f = 0; f < sim.flows().size(); ++f) REQUIRE(r.trace.path(f).size() == 6);
+  REQUIRE(r.predicted.alone.size() == 2);
+  for (const JobPrediction& p : r.predicted.alone) CHECK(p.slowdown == doctest::Approx(1.0));
+  for (const JobPrediction& p : r.predicted.jobs) CHECK(p.slowdown == doctest::Approx(2.0));
+}
