@@ -8,8 +8,8 @@
 namespace ecmpsim::hashing {
 namespace {
 
-// Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
-static_assert(22 <= kMaxKeyBytes && kFlowKeysHashLength <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
+// Every field once: 4 + 4 + 1 + 2 + 2 + 4 + 2 + 3 bytes, then 6 + 6 + 2 + 2 of Ethernet.
+static_assert(22 + 16 <= kMaxKeyBytes && kFlowKeysHashLength <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
 
 inline std::size_t put_be(std::uint8_t* p, std::uint64_t v, std::size_t bytes) noexcept {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
@@ -44,6 +44,10 @@ std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tup
           case Field::FlowLabel: n += put_be(p + n, t.flow_label & 0xFFFFFu, 4); break;
           case Field::InPort: n += put_be(p + n, t.in_port, 2); break;
           case Field::DstQp: n += put_be(p + n, t.dst_qp & 0xFFFFFFu, 3); break;
+          case Field::SrcMac: n += put_be(p + n, t.src_mac & 0xFFFFFFFFFFFFull, 6); break;
+          case Field::DstMac: n += put_be(p + n, t.dst_mac & 0xFFFFFFFFFFFFull, 6); break;
+          case Field::EtherType: n += put_be(p + n, t.ethertype, 2); break;
+          case Field::VlanId: n += put_be(p + n, t.vlan_id & 0xFFFu, 2); break;
         }
       }
       return n;

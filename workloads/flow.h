@@ -66,9 +66,10 @@ struct Flows {
   }
 
   // The header fields a switch can hash for flow i: the five-tuple and the
-  // BTH destination QP (the receiver's QP, rqpn); the in-port is set per hop.
+  // BTH destination QP (the receiver's QP, rqpn), and the ethertype (IPv4,
+  // untagged); the in-port and MACs are set per hop (sim/routing/next_link.h).
   hashing::Tuple tuple(std::size_t i) const noexcept {
-    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], 0, rqpn[i], 0};
+    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], 0, rqpn[i], 0, 0, 0, hashing::kEtherTypeIpv4, 0};
   }
 };
 
