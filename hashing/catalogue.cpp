@@ -44,7 +44,7 @@ constexpr std::array kAlgorithms{
     Algorithm{"xor32", 32, &xor32, Fields, kAffine,
               "XOR of big-endian 32-bit words, tail zero-padded; seed XORed into the result"},
     Algorithm{"toeplitz", 32, &toeplitz, Fields, kMixing,
-              "Toeplitz (RSS) with the standard 40-byte key; seed XORed into every 32-bit key word"},
+              "Toeplitz (RSS) with the standard 40-byte key or the switch's rss_key; seed XORed into every 32-bit key word"},
     Algorithm{"jenkins", 32, &jenkins, Fields, kMixing,
               "Bob Jenkins lookup3 hashlittle, 32 bits; seed = initval"},
     Algorithm{"jenkins-lo", 16, &jenkins_lo, Fields, kMixing,

@@ -459,7 +459,7 @@ const std::vector<ErrorCase> kCases{
      {{"t.csv", "node,s0,spine\nnode,l0,leaf\nnode,l1,leaf\nnode,a,host\nnode,b,host\nlink,a,l0,100\nlink,b,l1,100\nlink,l0,s0,400\n"},
       {"c.toml", "[fabric]\nkind = \"file\"\nfile = \"t.csv\"\n"}},
      {"run", "{d}/c.toml"},
-     "ecmpsim: {d}/t.csv:5:1: the fabric is disconnected: b cannot reach a"},
+     "ecmpsim: {d}/t.csv:5:6: the fabric is disconnected: b cannot reach a"},
     {"rdma map with an empty device name",
      {{"map.csv", "host,ifname,ip\nhost1,,10.0.0.1\n"}},
      {"run", "{src}/configs/paper16.toml", "--flows", "{src}/tests/data/rdma", "--rdma-map", "{d}/map.csv"},

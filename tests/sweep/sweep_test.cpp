@@ -377,8 +377,9 @@ routes = [
 ]
 )");
   // spine1 has no route for leaf1's block: host0 -> host1 reaches it and stops.
+  // No explicit route decided: both name the [[scenario]] table (line 9).
   const std::string want =
-      "ecmpsim: " + cfg + ": scenario 'pinned': no route on switch 'spine1' for destination host1 (10.0.1.1)\n";
+      "ecmpsim: " + cfg + ":9:1: scenario 'pinned': no route on switch 'spine1' for destination host1 (10.0.1.1)\n";
   const CliResult sweep = cli_run({"sweep", cfg, "--seeds", "0:4"});
   CHECK(sweep.code == 2);
   CHECK(sweep.out.empty());
