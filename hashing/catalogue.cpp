@@ -72,7 +72,7 @@ constexpr std::array kVendorDefined{
     VendorDefined{"XOR", "an XOR fold of the vendor's choosing", "xor16, xor32"},
     VendorDefined{"CRC_XOR", "a vendor-defined combination of a CRC and an XOR fold",
                   "crc16-ccitt, crc32-lo, xor16"},
-    VendorDefined{"RANDOM", "a random member per packet (spraying), not a function of the flow",
+    VendorDefined{"RANDOM", "a random member per packet, not a function of the flow: routing = \"spray\" models it",
                   "xxh3 (a well-mixed per-flow hash)"},
 };
 

@@ -32,6 +32,16 @@ constexpr std::uint16_t rdma_flow_label_to_udp_sport(std::uint32_t fl) noexcept 
   return static_cast<std::uint16_t>(lo | 0xC000);
 }
 
+// A non-zero flow label from which the kernel derives `sport` (which must be
+// in 0xC000..0xFFFF, the only ports rdma_flow_label_to_udp_sport yields):
+// the port's low 14 bits with bits 14-19 clear. Port 0xC000 would give label
+// 0, which means "derive a label from the QP pair", so it takes 0x04001
+// (1 XOR 1 = 0) instead.
+constexpr std::uint32_t flow_label_for_udp_sport(std::uint16_t sport) noexcept {
+  const std::uint32_t lo = sport & 0x3FFFu;
+  return lo != 0 ? lo : 0x4001u;
+}
+
 // The source port mlx5 puts on RoCEv2 packets of an RC QP pair (mlx5_set_path_udp_sport).
 constexpr std::uint16_t linux_roce_sport(std::uint32_t lqpn, std::uint32_t rqpn) noexcept {
   return rdma_flow_label_to_udp_sport(rdma_flow_label(lqpn, rqpn));

@@ -1,29 +1,58 @@
+#include <algorithm>
 #include <memory>
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
 #include "sim/fabric/fabric.h"
 #include "sim/output/flows_output.h"
+#include "sim/config/overrides.h"
 #include "sim/model/simulation.h"
 
 namespace ecmpsim::cli {
 
+namespace {
+
+struct Options {
+  Limits limits;
+  std::string config;
+  std::string format = "json";
+  std::string out;
+  std::string scenario;
+};
+
+// The flows as a scenario's source-port plan routes them.
+int print_plan(Io io, const Options& opt, const Spec& spec) {
+  const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
+                               [&](const ScenarioSpec& s) { return s.name == opt.scenario; });
+  if (it == spec.scenarios.end()) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, opt.scenario));
+  if (it->sports != SportPlan::Planned)
+    throw InputError({{}, 0, 0, "--scenario"}, "scenario '" + it->name +
+                                                   "' does not plan its source ports (sports = \"planned\"): its "
+                                                   "flows are the workload's, printed without --scenario");
+  const Simulation sim(spec);
+  const PortPlan plan = sim.plan_ports(*it);
+  emit(io, opt.format == "csv" ? flows_csv(spec, sim.fabric(), sim.flows(), &plan)
+                               : flows_json(spec, sim.fabric(), sim.flows(), &plan),
+       opt.out);
+  return 0;
+}
+
+}  // namespace
+
 Action add_flows_command(CLI::App& app) {
-  struct Options {
-    Limits limits;
-    std::string config;
-    std::string format = "json";
-    std::string out;
-  };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   sub->add_option("-f,--format", opt->format, "Output format: json (default) or csv")
       ->check(CLI::IsMember({"json", "csv"}));
+  sub->add_option("--scenario", opt->scenario,
+                  "A scenario with sports = \"planned\": print its source-port plan (the planned sport and the "
+                  "flow_label a host sets on each QP)");
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);
+    if (!opt->scenario.empty()) return print_plan(io, *opt, spec);
     const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
     emit(io, opt->format == "csv" ? flows_csv(spec, fabric, flows) : flows_json(spec, fabric, flows), opt->out);

@@ -70,6 +70,7 @@ Action add_report_command(CLI::App& app) {
     if (!ecmp.empty() && stat) {
       cmp = compare_flowtracer(dists.front(), result_of(results, sim.spec(), *ecmp.front()),
                                result_of(results, sim.spec(), *stat));
+      cmp.alternatives = alternatives(sim, *ecmp.front());
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);

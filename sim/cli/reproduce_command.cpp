@@ -41,7 +41,9 @@ Action add_reproduce_command(CLI::App& app) {
     const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
     const auto results = sim.run_all();
     const SeedSweep dist = sweep_seeds(sim.spec(), ecmp, seeds, default_threads());
-    const FlowTracerComparison cmp = compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    FlowTracerComparison cmp =
+        compare_flowtracer(dist, results[index_of(sim.spec(), ecmp)], results[index_of(sim.spec(), stat)]);
+    cmp.alternatives = alternatives(sim, ecmp);
     std::string command = "ecmpsim reproduce --seeds " + opt->seeds;
     if (!opt->config.empty()) command += " --config " + opt->config;
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};

@@ -106,6 +106,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
         }
         config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
         s.where = sat;
+        config::check_scenario(table, s, path);
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
           if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");

@@ -51,7 +51,42 @@ HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos&
   return o;
 }
 
+// A knob that also records where it was set: errors the planner finds on
+// the fabric (a range too small to spread) point there. sport_max wins over
+// sport_min whatever their order in the file.
+Knob<ScenarioSpec> at_sports(Knob<ScenarioSpec> k) {
+  k.read = [read = std::move(k.read)](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
+    read(n, s, at);
+    if (at.field == "scenario.sports")
+      s.sports_at = at;
+    else if (at.field == "scenario.sport_max" || s.sport_range_at.field != "scenario.sport_max")
+      s.sport_range_at = at;
+  };
+  return k;
+}
+
 }  // namespace
+
+void check_scenario(const toml::table& table, const ScenarioSpec& s, const std::string& file) {
+  const auto at = [&](std::string_view key) { return pos_of(*table.get(key), file, "scenario." + std::string(key)); };
+  const std::string routing = "\"" + std::string(name_of(kRoutingKinds, s.routing)) + "\"";
+  if (table.contains("adaptive") && s.routing != RoutingKind::Adaptive)
+    throw InputError(at("adaptive"), "applies only to routing = \"adaptive\" (this scenario's routing is " +
+                                         routing + ")");
+  if (s.sports == SportPlan::Planned && s.routing != RoutingKind::Ecmp) {
+    const std::string why = "sports = \"planned\" needs routing = \"ecmp\" (this scenario's routing is " +
+                            routing + ")";
+    if (table.contains("sports")) throw InputError(at("sports"), why);
+    throw InputError(at("routing"), why + "; base '" + s.base + "' plans its ports: set sports = \"workload\"");
+  }
+  for (const char* key : {"sport_min", "sport_max"})
+    if (table.contains(key) && s.sports != SportPlan::Planned)
+      throw InputError(at(key), "applies only with sports = \"planned\"");
+  if (s.sport_min > s.sport_max)
+    throw InputError(at(table.contains("sport_min") ? "sport_min" : "sport_max"),
+                     "sport_min " + std::to_string(s.sport_min) + " exceeds sport_max " +
+                         std::to_string(s.sport_max));
+}
 
 void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& file, std::string_view section) {
   const std::string sec(section);
@@ -197,8 +232,24 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
        // Read (and checked) in config.cpp before the other keys, whose defaults it sets.
        [](const toml::node&, ScenarioSpec&, const SourcePos&) {},
        nullptr},
-      enum_knob<ScenarioSpec>("routing", "ECMP hashing, or static per-destination routes.", kRoutingKinds,
-                              [](auto& s) -> auto& { return s.routing; }),
+      enum_knob<ScenarioSpec>("routing",
+                              "ECMP hashing, static per-destination routes, adaptive placement by load, or "
+                              "per-packet spraying over every member (see docs/fabrics-and-routing.md).",
+                              kRoutingKinds, [](auto& s) -> auto& { return s.routing; }),
+      enum_knob<ScenarioSpec>("adaptive",
+                              "Adaptive routing: each switch picks the least-loaded member (local) or the member "
+                              "with the least-loaded best remaining path (global); ties to the lowest member.",
+                              kAdaptiveModes, [](auto& s) -> auto& { return s.adaptive; }),
+      at_sports(enum_knob<ScenarioSpec>(
+          "sports",
+          "ECMP: source ports from the jobs' model (workload) or planned per flow so the switches' own hashes "
+          "spread the flows (planned; docs/planned-ports.md).",
+          kSportPlans, [](auto& s) -> auto& { return s.sports; })),
+      at_sports(uint_knob<ScenarioSpec>(
+          "sport_min", "Planned ports: lowest source port (0xC000 or above: ports a flow label can give).", 49152,
+          65535, [](auto& s) -> auto& { return s.sport_min; })),
+      at_sports(uint_knob<ScenarioSpec>("sport_max", "Planned ports: highest source port.", 49152, 65535,
+                                        [](auto& s) -> auto& { return s.sport_max; })),
       enum_knob<ScenarioSpec>(
           "policy",
           "Static routing: only the listed routes, generated dst-mod (endpoint i takes member i mod n), or "

@@ -38,6 +38,11 @@ inline constexpr std::string_view kHashOverrideDoc =
 // constraints between keys, are errors at the offending key.
 void check_fabric(const toml::table& table, const FabricSpec& spec, const std::string& file);
 
+// After a [[scenario]] is read (over its base): keys that do not apply to
+// its routing (`adaptive` off adaptive, `sports` off ECMP, a port range
+// without a plan) and sport_min > sport_max are errors at the key.
+void check_scenario(const toml::table& table, const ScenarioSpec& s, const std::string& file);
+
 // Reads a [scenario.hash] table: its own keys are the default of every
 // switch; `leaf`, `spine`, `core` sub-tables and a `switch` array of tables
 // (each with `name`) override some keys per tier or per switch.

@@ -150,9 +150,35 @@ struct HashOverride {
   SourcePos where;
 };
 
-enum class RoutingKind : std::uint8_t { Ecmp, Static };
-inline constexpr std::array<Named<RoutingKind>, 2> kRoutingKinds{
-    {{RoutingKind::Ecmp, "ecmp"}, {RoutingKind::Static, "static"}}};
+enum class RoutingKind : std::uint8_t { Ecmp, Static, Adaptive, Spray };
+inline constexpr std::array<Named<RoutingKind>, 4> kRoutingKinds{
+    {{RoutingKind::Ecmp, "ecmp", "every switch hashes the flow's header onto a member of its equal-cost group"},
+     {RoutingKind::Static, "static", "per-destination tables (listed routes, dst-mod or balanced)"},
+     {RoutingKind::Adaptive, "adaptive",
+      "switches place each flow, in flow order, by the load already placed (see `adaptive`)"},
+     {RoutingKind::Spray, "spray",
+      "every switch splits each flow's packets over all members of its equal-cost group, in proportion to their "
+      "WCMP weights (per-packet spraying as a fluid)"}}};
+
+// How an adaptive switch judges a member (sim/routing/adaptive.h). Load is
+// bytes placed so far divided by the link's speed; ties go to the lowest
+// member index of the equal-cost group.
+enum class AdaptiveMode : std::uint8_t { Local, Global };
+inline constexpr std::array<Named<AdaptiveMode>, 2> kAdaptiveModes{
+    {{AdaptiveMode::Local, "local",
+      "each switch sends each flow, in flow order, on the member of its group with the least load placed so far "
+      "(switch-local dynamic load balancing, as DLB does for long-lived flows)"},
+     {AdaptiveMode::Global, "global",
+      "each switch sends each flow, in flow order, on the member whose best remaining path to the destination has "
+      "the lowest maximum load so far (path-aware load balancing)"}}};
+
+// Where an ECMP scenario's UDP source ports come from: the jobs' own model,
+// or a plan computed for the scenario's hashes (sim/routing/port_plan.h).
+enum class SportPlan : std::uint8_t { Workload, Planned };
+inline constexpr std::array<Named<SportPlan>, 2> kSportPlans{
+    {{SportPlan::Workload, "workload", "the jobs' own source-port model"},
+     {SportPlan::Planned, "planned",
+      "chosen per flow within sport_min..sport_max so that the switches' own hashes spread the flows"}}};
 
 // One static route: on `switch_name`, packets to `prefix/len` (or to the
 // endpoint named `dst_host`, a /32 resolved on the fabric) and, when
@@ -199,6 +225,15 @@ struct ScenarioSpec {
   std::shared_ptr<const RouteFile> routes_file;  // routes_file = "x.csv", after `routes`
   std::vector<LinkRef> down;         // failed cables and switches
   std::vector<LinkWeight> weights;   // WCMP weights, over the fabric's
+  AdaptiveMode adaptive = AdaptiveMode::Local;  // routing = "adaptive" only
+  SportPlan sports = SportPlan::Workload;       // routing = "ecmp" only
+  // The planned ports' range, within 0xC000..0xFFFF: the only ports the
+  // kernel derives from a flow label (rdma_flow_label_to_udp_sport).
+  std::uint32_t sport_min = 49152;
+  std::uint32_t sport_max = 65535;
+  // Where `sports` and the range (sport_max, else sport_min) were set, for
+  // errors the planner finds on the fabric; empty when not in a file.
+  SourcePos sports_at, sport_range_at;
   SourcePos where;                   // its [[scenario]] table, for errors found once routed
 };
 

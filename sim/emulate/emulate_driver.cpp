@@ -27,8 +27,19 @@ bool is_linux(const std::string& algo) {
 
 // The scenario named, ECMP or static; by default the first ECMP one.
 const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, const char* flag) {
-  for (const ScenarioSpec& s : spec.scenarios)
-    if (name.empty() ? s.routing == RoutingKind::Ecmp : s.name == name) return s;
+  for (const ScenarioSpec& s : spec.scenarios) {
+    const bool plain_ecmp = s.routing == RoutingKind::Ecmp && s.sports == SportPlan::Workload;
+    if (name.empty() ? !plain_ecmp : s.name != name) continue;
+    if (s.routing != RoutingKind::Ecmp && s.routing != RoutingKind::Static)
+      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " +
+                                             std::string(name_of(kRoutingKinds, s.routing)) +
+                                             "; emulate needs an ECMP or static scenario");
+    if (s.routing == RoutingKind::Ecmp && !plain_ecmp)
+      throw InputError({{}, 0, 0, flag}, "scenario '" + name +
+                                             "' plans its source ports, which emulate does not replay; pick an "
+                                             "ECMP scenario with the workload's ports");
+    return s;
+  }
   throw InputError({{}, 0, 0, flag}, name.empty() ? spec.source + " has no ECMP scenario"
                                                   : no_scenario_named(spec, name));
 }

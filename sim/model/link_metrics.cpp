@@ -20,8 +20,8 @@ std::vector<TierImbalance> tier_imbalance(const Fabric& fabric, std::span<const 
     by_flows.clear();
     by_bytes.clear();
     while (end < order.size() && key(order[end]) == key(order[i])) {
-      by_flows.push_back(trace.link_flows[order[end]]);
-      by_bytes.push_back(static_cast<double>(trace.link_bytes[order[end]]));
+      by_flows.push_back(trace.flows_on(order[end]));
+      by_bytes.push_back(trace.bytes_on(order[end]));
       ++end;
     }
     const Link& l = fabric.link(order[i]);

@@ -1,6 +1,7 @@
 #include "sim/model/simulation.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
@@ -96,6 +97,18 @@ Fabric fabric_for(const Spec& spec) {
 }
 
 namespace {
+
+// Predicted times of a scenario the flow model cannot take: undefined (NaN,
+// printed "-"), but for the ideal times, which do not depend on routing.
+void unpredicted(std::size_t flows, std::size_t jobs, std::span<const Seconds> job_ideal, Seconds ideal,
+                 ScenarioResult& r) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r.times.start_rate.assign(flows, Gbps{nan});
+  r.times.finish.assign(flows, Seconds{nan});
+  r.predicted.all = {0, Seconds{nan}, ideal, nan, Gbps{nan}, Gbps{nan}};
+  r.predicted.jobs.clear();
+  for (std::uint32_t j = 0; j < jobs; ++j) r.predicted.jobs.push_back({j, Seconds{nan}, job_ideal[j], nan, Gbps{nan}, Gbps{nan}});
+}
 
 // The failure set of a scenario, checked: the fabric must stay connected.
 // When it does not, the error points at the `down` entry that cut it: the
@@ -233,7 +246,13 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   const auto sets = sets_for(scenario);
   r.down.assign(sets->down().begin(), sets->down().end());
   const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
-  route_and_count(fabric_, fwd, flows_, r.trace);
+  workloads::Flows planned;
+  if (scenario.routing == RoutingKind::Ecmp && scenario.sports == SportPlan::Planned) {
+    r.plan = ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
+    planned = with_ports(flows_, *r.plan);
+  }
+  const workloads::Flows& flows = r.plan ? planned : flows_;
+  route_and_count(fabric_, fwd, flows, r.trace);
   // Down links leave the metrics and carry nothing in the flow model.
   std::vector<LinkId> working;
   std::vector<Gbps> capacity;
@@ -249,17 +268,28 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   by_flows.reserve(links.size());
   by_bytes.reserve(links.size());
   for (LinkId l : links) {
-    by_flows.push_back(r.trace.link_flows[l]);
-    by_bytes.push_back(static_cast<double>(r.trace.link_bytes[l]));
+    by_flows.push_back(r.trace.flows_on(l));
+    by_bytes.push_back(r.trace.bytes_on(l));
   }
   r.flows = imbalance(by_flows);
   r.bytes = imbalance(by_bytes);
   r.tiers = tier_imbalance(fabric_, links, r.trace);
-  r.collisions = colliding_pairs(fabric_, *sets, flows_, r.trace);
+  if (r.trace.split()) {  // no flow is placed whole: nothing collides, and the flow model takes single paths
+    r.unpredicted = kSplitUnpredicted;
+    unpredicted(flows_.size(), jobs_.size(), job_ideal_, ideal_, r);
+    return r;
+  }
+  r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
   FlowModel model;
   model.run({r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links}, r.times);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   return r;
+}
+
+PortPlan Simulation::plan_ports(const ScenarioSpec& scenario) const {
+  const auto sets = sets_for(scenario);
+  const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
+  return ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
 }
 
 std::vector<ScenarioResult> Simulation::run_all() const {

@@ -10,6 +10,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/model/flow_model.h"
 #include "sim/routing/forwarding.h"
+#include "sim/routing/port_plan.h"
 #include "sim/model/link_metrics.h"
 #include "sim/model/metrics.h"
 #include "sim/model/prediction.h"
@@ -20,6 +21,10 @@
 #include "workloads/import.h"
 
 namespace ecmpsim {
+
+inline constexpr const char* kSplitUnpredicted =
+    "spraying splits every flow over several paths; the flow model routes each flow on one path, so there is no "
+    "prediction yet";
 
 struct ScenarioResult {
   const ScenarioSpec* spec = nullptr;  // the scenario run() was given; it must outlive the result
@@ -32,6 +37,14 @@ struct ScenarioResult {
   std::uint64_t collisions = 0;      // colliding flow pairs (sim/model/link_metrics.h)
   FlowTimes times;                   // per flow: max-min rate at start, finish time
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
+  std::optional<PortPlan> plan;      // sports = "planned": the ports the flows were routed with
+  // Why `times` and `predicted` are undefined (NaN), or empty: spraying
+  // splits flows, which the flow model does not take yet.
+  std::string unpredicted;
+  // A flow's UDP source port in this scenario: the plan's, or the workload's.
+  std::uint16_t sport(const workloads::Flows& flows, std::size_t f) const {
+    return plan ? plan->sport[f] : flows.sport[f];
+  }
 };
 
 // Where imported flows came from (`ecmpsim run --flows`), for the reports.
@@ -71,6 +84,9 @@ class Simulation {
   const std::vector<Gbps>& capacity() const noexcept { return capacity_; }
 
   ScenarioResult run(const ScenarioSpec& scenario) const;
+  // The source-port plan of a planned-ports scenario (sim/routing/port_plan.h)
+  // for these flows; InputError as plan_ports() throws it.
+  PortPlan plan_ports(const ScenarioSpec& scenario) const;
   std::vector<ScenarioResult> run_all() const;
 
  private:

@@ -18,10 +18,10 @@ const std::string& nic_name(const Fabric& fabric, std::uint32_t endpoint) {
 
 }  // namespace
 
-std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows) {
+std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
   using json = nlohmann::ordered_json;
   json list = json::array();
-  for (std::size_t f = 0; f < flows.size(); ++f)
+  for (std::size_t f = 0; f < flows.size(); ++f) {
     list.push_back({{"job", spec.jobs[flows.job[f]].name},
                     {"collective", collective_of(flows, f)},
                     {"channel", flows.channel[f]},
@@ -30,18 +30,21 @@ std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::
                     {"src_ip", format_ipv4(flows.src_ip[f])},
                     {"dst_ip", format_ipv4(flows.dst_ip[f])},
                     {"proto", flows.proto[f]},
-                    {"sport", flows.sport[f]},
+                    {"sport", plan ? plan->sport[f] : flows.sport[f]},
                     {"dport", flows.dport[f]},
                     {"lqpn", flows.lqpn[f]},
                     {"rqpn", flows.rqpn[f]},
                     {"bytes", flows.bytes[f]}});
+    if (plan) list.back()["flow_label"] = plan->flow_label[f];
+  }
   json doc;
   doc["flows"] = std::move(list);
   return doc.dump(2) + "\n";
 }
 
-std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows) {
-  std::string out = "job,collective,channel,src,dst,src_ip,dst_ip,proto,sport,dport,lqpn,rqpn,bytes\n";
+std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
+  std::string out = "job,collective,channel,src,dst,src_ip,dst_ip,proto,sport,dport,lqpn,rqpn,bytes";
+  out += plan ? ",flow_label\n" : "\n";
   for (std::size_t f = 0; f < flows.size(); ++f) {
     out += spec.jobs[flows.job[f]].name;
     out += ',';
@@ -49,11 +52,12 @@ std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::F
     for (const std::string& v :
          {std::to_string(flows.channel[f]), nic_name(fabric, flows.src[f]), nic_name(fabric, flows.dst[f]),
           format_ipv4(flows.src_ip[f]), format_ipv4(flows.dst_ip[f]), std::to_string(flows.proto[f]),
-          std::to_string(flows.sport[f]), std::to_string(flows.dport[f]), std::to_string(flows.lqpn[f]),
-          std::to_string(flows.rqpn[f]), std::to_string(flows.bytes[f])}) {
+          std::to_string(plan ? plan->sport[f] : flows.sport[f]), std::to_string(flows.dport[f]),
+          std::to_string(flows.lqpn[f]), std::to_string(flows.rqpn[f]), std::to_string(flows.bytes[f])}) {
       out += ',';
       out += v;
     }
+    if (plan) out += ',' + std::to_string(plan->flow_label[f]);
     out += '\n';
   }
   return out;

@@ -37,11 +37,14 @@ Json links_json(const Simulation& sim, const ScenarioResult& r) {
   Json links = Json::array();
   for (LinkId l : sim.metric_links()) {
     const Link& link = fabric.link(l);
-    links.push_back({{"id", fabric.link_name(l)},
-                     {"from", fabric.node(link.from).name},
-                     {"to", fabric.node(link.to).name},
-                     {"flows", r.trace.link_flows[l]},
-                     {"bytes", r.trace.link_bytes[l]}});
+    links.push_back({{"id", fabric.link_name(l)}, {"from", fabric.node(link.from).name}, {"to", fabric.node(link.to).name}});
+    if (r.trace.split()) {  // sums of shares: fractional
+      links.back()["flows"] = r.trace.link_share[l];
+      links.back()["bytes"] = r.trace.link_share_bytes[l];
+    } else {
+      links.back()["flows"] = r.trace.link_flows[l];
+      links.back()["bytes"] = r.trace.link_bytes[l];
+    }
     if (r.is_down(l)) links.back()["down"] = true;
   }
   return links;

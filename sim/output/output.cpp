@@ -3,10 +3,15 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <optional>
+#include <span>
 
 #include "hashing/key.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
+#include "sim/routing/next_link.h"
+#include "sim/routing/spray.h"
 
 namespace ecmpsim {
 namespace {
@@ -40,6 +45,53 @@ json override_json(const HashOverride& o) {
   return j;
 }
 
+// A planned-ports scenario's plan: range, method and what it cost.
+json plan_json(const ScenarioSpec& s, const PortPlan& p) {
+  return {{"plan", name_of(kSportPlans, s.sports)},
+          {"min", s.sport_min},
+          {"max", s.sport_max},
+          {"method", name_of(kPlanMethods, p.method)},
+          {"ports_tried", p.ports_tried},
+          {"off_colour", p.off_colour},
+          {"repaired", p.repaired}};
+}
+
+json path_json(const Fabric& fabric, std::span<const LinkId> p) {
+  json path = json::array();
+  path.push_back(fabric.node(fabric.link(p.front()).from).name);
+  for (LinkId l : p) path.push_back(fabric.node(fabric.link(l).to).name);
+  return path;
+}
+
+// The links between a path's nodes, hop by hop: which of several parallel cables.
+json hop_links_json(const Fabric& fabric, std::span<const LinkId> p) {
+  json links = json::array();
+  for (LinkId l : p) links.push_back(fabric.link_name(l));
+  return links;
+}
+
+// A sprayed flow's paths with their shares: [{"path": [...], "share": 0.25}, ...].
+class SplitPaths {
+ public:
+  SplitPaths(const Simulation& sim, const ScenarioSpec& scenario)
+      : sim_(sim), sets_(sim.sets_for(scenario)), fwd_(sim.fabric(), *sets_, scenario, sim.spec().source),
+        sprayer_(sim.fabric(), fwd_, {fwd_.weights().begin(), fwd_.weights().end()}) {}
+  json of(std::size_t f) const {
+    json out = json::array();
+    sprayer_.paths(ends_of(sim_.fabric(), sim_.flows(), f), [&](std::span<const LinkId> p, double share) {
+      out.push_back(
+          {{"path", path_json(sim_.fabric(), p)}, {"links", hop_links_json(sim_.fabric(), p)}, {"share", share}});
+    });
+    return out;
+  }
+
+ private:
+  const Simulation& sim_;
+  std::shared_ptr<const EqualCostSets> sets_;
+  Forwarding fwd_;
+  Sprayer sprayer_;
+};
+
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
   if (p.jobs.size() > 1) {
@@ -54,65 +106,112 @@ json predicted_json(const Simulation& sim, const Prediction& p) {
   return out;
 }
 
+}  // namespace
 
+namespace {
+
+json workload_json(const Simulation& sim) {
+  const auto& flows = sim.flows();
+  std::uint64_t total = 0;
+  for (auto b : flows.bytes) total += b;
+  if (const auto& im = sim.imported())
+    return {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
+            {"flows", flows.size()}, {"bytes", total}};
+  const auto& jobs = sim.spec().jobs;
+  json job_list = json::array();
+  std::string collective(workloads::collective_name(jobs.front().collective));
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    std::uint64_t job_flows = 0, job_bytes = 0;
+    for (std::size_t f = 0; f < flows.size(); ++f)
+      if (flows.job[f] == j) {
+        ++job_flows;
+        job_bytes += flows.bytes[f];
+      }
+    if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+    job_list.push_back({{"name", jobs[j].name},
+                        {"collective", workloads::collective_name(jobs[j].collective)},
+                        {"flows", job_flows},
+                        {"bytes", job_bytes}});
+  }
+  return {{"collective", collective}, {"flows", flows.size()}, {"bytes", total}, {"jobs", job_list}};
+}
+
+// How the scenario routes: its hash (and port plan), adaptive mode or static
+// policy, failures and weights.
+void routing_json(const ScenarioResult& r, json& s) {
+  if (r.spec->routing == RoutingKind::Ecmp) {
+    s["hash"] = hash_json(r.spec->hash);
+    json overrides = json::array();
+    for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
+    for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
+    if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
+    if (r.plan) s["sports"] = plan_json(*r.spec, *r.plan);
+  } else if (r.spec->routing == RoutingKind::Adaptive) {
+    s["adaptive"] = name_of(kAdaptiveModes, r.spec->adaptive);
+  } else if (r.spec->routing == RoutingKind::Static) {
+    s["policy"] = name_of(kStaticPolicies, r.spec->policy);
+  }
+  if (!r.spec->down.empty()) {
+    json down = json::array();
+    for (const auto& d : r.spec->down) down.push_back(d.text);
+    s["down"] = std::move(down);
+  }
+  if (!r.spec->weights.empty()) {
+    json w = json::object();
+    for (const auto& x : r.spec->weights) w[x.cable.text] = x.weight;
+    s["weights"] = std::move(w);
+  }
+}
+
+json flows_json(const Simulation& sim, const ScenarioResult& r) {
+  const auto& flows = sim.flows();
+  const auto& jobs = sim.spec().jobs;
+  const bool imported = sim.imported().has_value();
+  std::optional<SplitPaths> split;
+  if (r.trace.split()) split.emplace(sim, *r.spec);
+  json fl = json::array();
+  for (std::size_t f = 0; f < flows.size(); ++f) {
+    json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+                {"collective", imported ? std::string_view("imported")
+                                        : workloads::collective_name(
+                                              static_cast<workloads::Collective>(flows.collective[f]))},
+                {"src_ip", format_ipv4(flows.src_ip[f])},
+                {"dst_ip", format_ipv4(flows.dst_ip[f])},
+                {"proto", flows.proto[f]},
+                {"sport", r.sport(flows, f)},
+                {"dport", flows.dport[f]},
+                {"bytes", flows.bytes[f]},
+                {"lqpn", flows.lqpn[f]},
+                {"rqpn", flows.rqpn[f]},
+                {"channel", flows.channel[f]}};
+    if (split) {
+      row["paths"] = split->of(f);
+    } else {
+      row["path"] = path_json(sim.fabric(), r.trace.path(f));
+      row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
+    }
+    row["rate_gbps"] = r.times.start_rate[f].value;
+    row["finish_s"] = r.times.finish[f].value;
+    fl.push_back(std::move(row));
+    if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
+  }
+  return fl;
+}
 
 }  // namespace
 
 std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  const Fabric& fabric = sim.fabric();
-  const auto& flows = sim.flows();
-  std::uint64_t total = 0;
-  for (auto b : flows.bytes) total += b;
   json doc;
   doc["config"] = sim.spec().source;
   doc["fabric"] = fabric_json(sim);
-  const auto& jobs = sim.spec().jobs;
-  if (const auto& im = sim.imported()) {
-    doc["workload"] = {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
-                       {"flows", flows.size()}, {"bytes", total}};
-  } else {
-    json job_list = json::array();
-    std::string collective(workloads::collective_name(jobs.front().collective));
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      std::uint64_t job_flows = 0, job_bytes = 0;
-      for (std::size_t f = 0; f < flows.size(); ++f)
-        if (flows.job[f] == j) {
-          ++job_flows;
-          job_bytes += flows.bytes[f];
-        }
-      if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
-      job_list.push_back({{"name", jobs[j].name},
-                          {"collective", workloads::collective_name(jobs[j].collective)},
-                          {"flows", job_flows},
-                          {"bytes", job_bytes}});
-    }
-    doc["workload"] = {{"collective", collective}, {"flows", flows.size()}, {"bytes", total}, {"jobs", job_list}};
-  }
+  doc["workload"] = workload_json(sim);
   json scenarios = json::array();
   for (const ScenarioResult& r : results) {
     json s;
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
     if (!r.spec->base.empty()) s["base"] = r.spec->base;
-    if (r.spec->routing == RoutingKind::Ecmp) {
-      s["hash"] = hash_json(r.spec->hash);
-      json overrides = json::array();
-      for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
-      for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
-      if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
-    } else {
-      s["policy"] = name_of(kStaticPolicies, r.spec->policy);
-    }
-    if (!r.spec->down.empty()) {
-      json down = json::array();
-      for (const auto& d : r.spec->down) down.push_back(d.text);
-      s["down"] = std::move(down);
-    }
-    if (!r.spec->weights.empty()) {
-      json w = json::object();
-      for (const auto& x : r.spec->weights) w[x.cable.text] = x.weight;
-      s["weights"] = std::move(w);
-    }
+    routing_json(r, s);
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     json tiers = json::object();
     for (const TierImbalance& t : r.tiers) tiers[t.name] = imbalance_json(t.flows, t.bytes);
@@ -120,36 +219,8 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     s["collisions"] = r.collisions;
     s["predicted"] = predicted_json(sim, r.predicted);
     s["links"] = links_json(sim, r);
-    json fl = json::array();
-    for (std::size_t f = 0; f < flows.size(); ++f) {
-      // The nodes, and between each two the link taken: which of several parallel cables.
-      json path = json::array(), links = json::array();
-      const auto p = r.trace.path(f);
-      path.push_back(fabric.node(fabric.link(p.front()).from).name);
-      for (LinkId l : p) {
-        path.push_back(fabric.node(fabric.link(l).to).name);
-        links.push_back(fabric.link_name(l));
-      }
-      const bool imported = sim.imported().has_value();
-      fl.push_back({{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
-                    {"collective", imported ? std::string_view("imported")
-                                            : workloads::collective_name(
-                                                  static_cast<workloads::Collective>(flows.collective[f]))},
-                    {"src_ip", format_ipv4(flows.src_ip[f])},
-                    {"dst_ip", format_ipv4(flows.dst_ip[f])},
-                    {"proto", flows.proto[f]},
-                    {"sport", flows.sport[f]},
-                    {"dport", flows.dport[f]},
-                    {"bytes", flows.bytes[f]},
-                    {"lqpn", flows.lqpn[f]},
-                    {"rqpn", flows.rqpn[f]},
-                    {"channel", flows.channel[f]},
-                    {"path", std::move(path)},
-                    {"links", std::move(links)},
-                    {"rate_gbps", r.times.start_rate[f].value},
-                    {"finish_s", r.times.finish[f].value}});
-    }
-    s["flows"] = std::move(fl);
+    if (!r.unpredicted.empty()) s["unpredicted"] = r.unpredicted;
+    s["flows"] = flows_json(sim, r);
     scenarios.push_back(std::move(s));
   }
   doc["scenarios"] = std::move(scenarios);
@@ -208,6 +279,8 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
   row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
+  for (const auto& r : results)
+    if (!r.unpredicted.empty()) out += "  - " + r.spec->name + ": " + r.unpredicted + "\n";
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";
@@ -224,10 +297,13 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
     std::string line = pad_right(fabric.link_name(l), kLabel);
-    for (const auto& r : results)
+    for (const auto& r : results) {
+      const std::string flows =
+          r.trace.split() ? fixed(r.trace.flows_on(l), 2) : std::to_string(r.trace.link_flows[l]);
       line += pad_left(r.is_down(l) ? std::string("down")
-                               : std::to_string(r.trace.link_flows[l]) + " (" +
-                                     fixed(static_cast<double>(r.trace.link_bytes[l]) / (1ULL << 30), 2) + ")", kCol);
+                                    : flows + " (" + fixed(r.trace.bytes_on(l) / (1ULL << 30), 2) + ")",
+                       kCol);
+    }
     out += line + "\n";
   }
   return out;
@@ -245,9 +321,12 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
       out += r.spec->name + "," + fabric.link_name(l) + "," + fabric.node(link.from).name + "," +
-             fabric.node(link.to).name + "," +
-             std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
-             format_number(start_gbps[l]) + "\n";
+             fabric.node(link.to).name + ",";
+      if (r.trace.split())  // shares, and no start rates until the flow model splits flows
+        out += format_number(r.trace.link_share[l]) + "," + format_number(r.trace.link_share_bytes[l]) + ",\n";
+      else
+        out += std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
+               format_number(start_gbps[l]) + "\n";
     }
   }
   return out;

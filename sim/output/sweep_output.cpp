@@ -45,7 +45,7 @@ MetricSummary scaled(MetricSummary m, double factor) {
 // "scenario 'ecmp', algorithm xxh3" for combination c.
 std::string combo_name(const SweepReport& r, std::uint64_t c) {
   const VariantSpace& space = r.sweep.space();
-  const Overrides o = space.at(c * (space.size() / std::max<std::uint64_t>(1, space.combos())));
+  const Overrides o = space.at(space.first_of_combo(c));
   return "scenario '" + *o.scenario + "'" + (o.algo ? ", algorithm " + *o.algo : std::string());
 }
 
@@ -62,6 +62,7 @@ json axes_json(const VariantSpace& space) {
     j["seeds"] = format_range(*a.seeds);
     j["seed_mode"] = name_of(kSeedModes, a.seed_mode);
   }
+  if (const auto hashless = space.hashless(); !hashless.empty()) j["not_hashed"] = hashless;
   return j;
 }
 
@@ -213,12 +214,11 @@ std::string sweep_json(const SweepReport& r) {
   doc["notes"] = std::vector<std::string>(r.notes.begin(), r.notes.end());
   if (r.pooled != nullptr) add_summary(doc, r, *r.pooled);
   json each = json::array();
-  const std::uint64_t per_combo = space.size() / std::max<std::uint64_t>(1, space.combos());
   for (std::uint64_t c = 0; c < r.each.size(); ++c) {
-    const Overrides o = space.at(c * per_combo);
+    const Overrides o = space.at(space.first_of_combo(c));
     json one = {{"scenario", *o.scenario}};
     if (o.algo) one["algo"] = *o.algo;
-    one["variants"] = per_combo;
+    one["variants"] = space.combo_size(c);
     one["samples"] = r.each[c].samples;
     add_summary(one, r, r.each[c]);
     each.push_back(std::move(one));
@@ -236,14 +236,16 @@ std::string sweep_table(const SweepReport& r) {
   for (auto it = axes_doc.begin(); it != axes_doc.end(); ++it)
     axes += (axes.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
   out += "axes       " + axes + "\n";
+  for (const std::string& name : space.hashless())
+    out += "note       '" + name + "' hashes nothing (adaptive or spray): one variant per workload, not one per "
+           "seed or algorithm\n";
   out += "variants   " + std::to_string(r.run.values.size()) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
   for (const std::string& note : r.notes) out += "note       " + wrap(note, 100, 11) + "\n";
   if (r.run.values.empty()) return out;
   if (r.each.size() == 1 && r.pooled != nullptr) return out + summary_text(r, *r.pooled);
-  const std::uint64_t per_combo = space.size() / std::max<std::uint64_t>(1, space.combos());
   for (std::uint64_t c = 0; c < r.each.size(); ++c)
-    out += heading(combo_name(r, c) + ": " + std::to_string(r.each[c].samples) + " of " + std::to_string(per_combo) +
+    out += heading(combo_name(r, c) + ": " + std::to_string(r.each[c].samples) + " of " + std::to_string(space.combo_size(c)) +
                    " variants") +
            summary_text(r, r.each[c]);
   if (r.pooled != nullptr)
@@ -271,12 +273,13 @@ std::string sweep_csv(const SweepReport& r) {
     const std::uint64_t index = r.run.begin + i;
     const Overrides o = space.at(index);
     out += std::to_string(index) + "," + *o.scenario;
-    if (o.algo) out += "," + *o.algo;
+    if (!a.algos.empty()) out += "," + o.algo.value_or("");
     if (o.placement_seed) out += "," + std::to_string(*o.placement_seed);
     if (o.qps) out += "," + std::to_string(*o.qps);
     if (o.qpn_base) out += "," + std::to_string(*o.qpn_base);
     if (o.sport_base) out += "," + std::to_string(*o.sport_base);
-    if (o.seed) out += "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode));
+    if (a.seeds)
+      out += o.seed ? "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode)) : ",,";
     const auto row = r.run.values[i];
     for (std::size_t k : metrics) out += "," + format_number(row[k]);
     for (std::size_t j = 0; j < busbw_jobs(r); ++j)

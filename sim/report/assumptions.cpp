@@ -128,8 +128,11 @@ std::string routing_summary(const ScenarioSpec& s) {
     std::string out = "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
     if (s.hash.seed_mode != SeedMode::Same) out += " (" + std::string(name_of(kSeedModes, s.hash.seed_mode)) + ")";
     if (!s.hash_tiers.empty() || !s.hash_switches.empty()) out += ", with overrides";
+    if (s.sports == SportPlan::Planned) out += ", planned source ports";
     return out;
   }
+  if (s.routing == RoutingKind::Adaptive) return "adaptive " + std::string(name_of(kAdaptiveModes, s.adaptive));
+  if (s.routing == RoutingKind::Spray) return s.weights.empty() ? "spray" : "spray, with WCMP weights";
   return "static " + std::string(name_of(kStaticPolicies, s.policy));
 }
 
@@ -201,6 +204,21 @@ std::vector<Assumption> assumptions(const Spec& spec) {
       out.push_back({"static (" + s.name + ")", static_text(s)});
       continue;
     }
+    if (s.routing == RoutingKind::Adaptive) {
+      out.push_back({"adaptive (" + s.name + ")",
+                     std::string(doc_of(kAdaptiveModes, s.adaptive)) +
+                         "; load = bytes placed / link speed, ties to the lowest member index"});
+      continue;
+    }
+    if (s.routing == RoutingKind::Spray) {
+      out.push_back({"spray (" + s.name + ")", std::string(doc_of(kRoutingKinds, s.routing)) +
+                                                    "; link loads are sums of shares; no predicted times yet"});
+      continue;
+    }
+    if (s.sports == SportPlan::Planned)
+      out.push_back({"source ports (" + s.name + ")",
+                     "planned per flow in " + std::to_string(s.sport_min) + ".." + std::to_string(s.sport_max) +
+                         " for this scenario's hashes (each QP's GRH flow label set so the kernel derives the port)"});
     out.push_back({"hash (" + s.name + ")", "ECMP: " + hash_text(s.hash)});
     for (const HashOverride& o : s.hash_tiers)
       out.push_back({"hash (" + s.name + ")", std::string(name_of(kTiers, o.tier)) + " switches: " + override_text(o)});

@@ -59,7 +59,7 @@ report::LoadScale load_scale(const ReportInput& in) {
   double lo = 0, hi = 0;
   for (const auto& r : *in.results)
     for (LinkId l : in.sim->metric_links()) {
-      const double f = r.trace.link_flows[l];
+      const double f = r.trace.flows_on(l);
       if (f > 0 && (lo == 0 || f < lo)) lo = f;
       hi = std::max(hi, f);
     }
@@ -145,6 +145,8 @@ std::string flowtracer_section(const FlowTracerComparison& c) {
   row(e + " predicted slowdown, mean / p90", fixed(c.ecmp_slowdown.mean, 4) + " / " + fixed(c.ecmp_slowdown.p90, 4),
       "completion / ideal, max-min fair flow model");
   row("static '" + c.static_scenario + "' predicted slowdown", fixed(c.static_slowdown, 4), "");
+  for (const Alternative& a : c.alternatives)
+    row(a.label, fixed(a.fim, 4), a.why.empty() ? "predicted slowdown " + fixed(a.slowdown, 4) : a.why);
   t += "</tbody></table></div>\n";
   return section("flowtracer", "FlowTracer comparison",
                  "ECMP's flow imbalance metric over many hash seeds against the static table's, next to the "
@@ -209,7 +211,7 @@ std::string hottest_section(const ReportInput& in) {
     if (hot == kNone) continue;
     const auto on = flows_on(r.trace, flows.size(), hot);
     body += "<h3>" + escape(r.spec->name) + ": <code>" + escape(fabric.link_name(hot)) + "</code> <span class=\"sub\">" +
-            html::grouped(on.size()) + " flows, " + human_bytes(static_cast<double>(r.trace.link_bytes[hot])) +
+            html::grouped(on.size()) + " flows, " + human_bytes(r.trace.bytes_on(hot)) +
             "</span></h3>\n";
     body += "<div class=\"table-wrap\"><table class=\"hot-flows\"><thead><tr><th>#</th><th class=\"mono\">src ip</th>"
             "<th class=\"mono\">sport</th><th class=\"mono\">dst ip</th><th class=\"mono\">dport</th><th>proto</th>"
@@ -218,7 +220,7 @@ std::string hottest_section(const ReportInput& in) {
     for (std::size_t i = 0; i < on.size() && i < in.max_hot_flows; ++i) {
       const std::size_t f = on[i];
       body += "<tr><td>" + std::to_string(f) + "</td><td class=\"mono\">" + format_ipv4(flows.src_ip[f]) +
-              "</td><td class=\"mono\">" + std::to_string(flows.sport[f]) + "</td><td class=\"mono\">" +
+              "</td><td class=\"mono\">" + std::to_string(r.sport(flows, f)) + "</td><td class=\"mono\">" +
               format_ipv4(flows.dst_ip[f]) + "</td><td class=\"mono\">" + std::to_string(flows.dport[f]) +
               "</td><td>" + std::to_string(flows.proto[f]) + "</td><td>" + std::to_string(flows.lqpn[f]) + " \u2192 " +
               std::to_string(flows.rqpn[f]) + "</td><td>" + std::to_string(flows.channel[f]) + "</td><td>" +
@@ -264,8 +266,8 @@ LinkId hottest_link(const Simulation& sim, const ScenarioResult& r) {
       best = l;
       continue;
     }
-    const auto fl = r.trace.link_flows[l], fb = r.trace.link_flows[best];
-    if (fl > fb || (fl == fb && r.trace.link_bytes[l] > r.trace.link_bytes[best])) best = l;
+    const double fl = r.trace.flows_on(l), fb = r.trace.flows_on(best);
+    if (fl > fb || (fl == fb && r.trace.bytes_on(l) > r.trace.bytes_on(best))) best = l;
   }
   return best;
 }
@@ -294,12 +296,12 @@ std::string report_data_json(const ReportInput& in) {
         tuples.push_back({{"src_ip", format_ipv4(flows.src_ip[f])},
                           {"dst_ip", format_ipv4(flows.dst_ip[f])},
                           {"proto", flows.proto[f]},
-                          {"sport", flows.sport[f]},
+                          {"sport", r.sport(flows, f)},
                           {"dport", flows.dport[f]}});
       s["hottest"] = {{"id", fabric.link_name(hot)},
                       {"from", node_name(fabric, fabric.link(hot).from)},
                       {"to", node_name(fabric, fabric.link(hot).to)},
-                      {"flows", r.trace.link_flows[hot]},
+                      {"flows", r.trace.split() ? json(r.trace.link_share[hot]) : json(r.trace.link_flows[hot])},
                       {"five_tuples", std::move(tuples)}};
     }
     scenarios.push_back(std::move(s));
@@ -321,6 +323,10 @@ std::string report_data_json(const ReportInput& in) {
                          {"paper_reduction", kPaperReduction},
                          {"ecmp_slowdown", summary_json(c.ecmp_slowdown)},
                          {"static_slowdown", c.static_slowdown}};
+    Json alternatives = Json::array();
+    for (const Alternative& a : c.alternatives)
+      alternatives.push_back({{"label", a.label}, {"fim", a.fim}, {"slowdown", a.slowdown}});
+    doc["flowtracer"]["alternatives"] = std::move(alternatives);
   }
   if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the

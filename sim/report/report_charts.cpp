@@ -34,8 +34,14 @@ std::string line(double x1, double y1, double x2, double y2, std::string_view at
 }
 
 
+// A link's flow count as drawn: whole flows, or shares to two decimals when spraying splits them.
+std::string count_text(const Trace& trace, LinkId l) {
+  return trace.split() ? fixed(trace.flows_on(l), 2) : std::to_string(trace.link_flows[l]);
+}
+
 std::string flows_text(double flows) {
   const auto n = static_cast<std::uint64_t>(flows);
+  if (static_cast<double>(n) != flows) return fixed(flows, 2) + " flows";  // shares of sprayed flows
   return html::grouped(n) + (n == 1 ? " flow" : " flows");
 }
 
@@ -139,24 +145,24 @@ std::string fabric_svg(const Fabric& fabric, const Trace& trace, const LoadScale
       const double dx = pl.x - pu.x, dy = pl.y - pu.y, len = std::max(1e-9, std::hypot(dx, dy));
       const double off = (static_cast<double>(k) - (g - 1) / 2) * kGap;
       const Point a{pu.x + dy / len * off, pu.y - dx / len * off}, b{pl.x + dy / len * off, pl.y - dx / len * off};
-      const double flows = trace.link_flows[links[k]];
+      const double flows = trace.flows_on(links[k]);
       const std::string name = fabric.link_name(links[k]);
       const bool up = !down(links[k]);
       const std::string tip = up ? name + ": " + flows_text(flows) + ", " +
-                                       human_bytes(static_cast<double>(trace.link_bytes[links[k]]))
+                                       human_bytes(trace.bytes_on(links[k]))
                                  : name + ": down";
       std::string svg = "<line class=\"link" + std::string(up ? "" : " down") + "\" x1=\"" + num(a.x) + "\" y1=\"" +
                         num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\" stroke=\"" +
                         css_colour(scale.colour(up ? flows : 0)) + "\" data-link=\"" +
-                        escape(name) + "\" data-flows=\"" +
-                        std::to_string(trace.link_flows[links[k]]) + "\"><title>" + escape(tip) + "</title></line>\n";
+                        escape(name) + "\" data-flows=\"" + count_text(trace, links[k]) + "\"><title>" + escape(tip) +
+                        "</title></line>\n";
       drawn.push_back({up ? flows : -1, std::move(svg)});
       if (!up) continue;
       // The count sits near the sending end, so the two directions of a cable never share a spot.
       const double frac = 0.2 + 0.12 * dir_index[link.from]++;
       const Point src = from_upper ? a : b, dst = from_upper ? b : a;
       const Point at{src.x + (dst.x - src.x) * frac, src.y + (dst.y - src.y) * frac};
-      const std::string t = std::to_string(trace.link_flows[links[k]]);
+      const std::string t = count_text(trace, links[k]);
       const double w = text_width(t.size(), 11) + 8;
       const Box box{at.x - w / 2, at.y - 8, at.x + w / 2, at.y + 8};
       labels.emplace_back(box, "<g class=\"count\"><rect x=\"" + num(box.x0) + "\" y=\"" + num(box.y0) +
@@ -234,8 +240,8 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
                           const LoadScale& scale, double axis_max_flows, std::size_t max_bars) {
   std::vector<LinkId> order(links.begin(), links.end());
   std::stable_sort(order.begin(), order.end(), [&](LinkId a, LinkId b) {
-    if (trace.link_flows[a] != trace.link_flows[b]) return trace.link_flows[a] > trace.link_flows[b];
-    return trace.link_bytes[a] > trace.link_bytes[b];
+    if (trace.flows_on(a) != trace.flows_on(b)) return trace.flows_on(a) > trace.flows_on(b);
+    return trace.bytes_on(a) > trace.bytes_on(b);
   });
   const std::size_t shown = std::min(max_bars, order.size());
   std::size_t longest = 4;
@@ -248,7 +254,7 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
   const double axis_max = ticks.back();
   auto x_of = [&](double v) { return label_w + plot_w * v / axis_max; };
   double sum = 0;
-  for (LinkId l : links) sum += trace.link_flows[l];
+  for (LinkId l : links) sum += trace.flows_on(l);
   const double mean = links.empty() ? 0 : sum / static_cast<double>(links.size());
 
   std::string out = svg_open(kW, height, "flows per link, most loaded first", "bars");
@@ -260,15 +266,15 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
   }
   for (std::size_t i = 0; i < shown; ++i) {
     const LinkId l = order[i];
-    const double f = trace.link_flows[l];
+    const double f = trace.flows_on(l);
     const double yy = kTop + kRow * static_cast<double>(i);
     const std::string tip = fabric.link_name(l) + ": " + flows_text(f) + ", " +
-                            human_bytes(static_cast<double>(trace.link_bytes[l]));
+                            human_bytes(trace.bytes_on(l));
     out += "<g class=\"bar\"><title>" + escape(tip) + "</title>";
     out += text(label_w - 6, yy + 12, fabric.link_name(l), "text-anchor=\"end\" class=\"bar-label\"");
     out += "<rect x=\"" + num(label_w) + "\" y=\"" + num(yy + 2) + "\" width=\"" + num(std::max(0.0, x_of(f) - label_w)) +
            "\" height=\"" + num(kRow - 4) + "\" fill=\"" + css_colour(scale.colour(f)) + "\"/>";
-    out += text(x_of(f) + 4, yy + 12, std::to_string(trace.link_flows[l]), "class=\"bar-value\"");
+    out += text(x_of(f) + 4, yy + 12, count_text(trace, l), "class=\"bar-value\"");
     out += "</g>\n";
   }
   out += line(x_of(mean), kTop - 4, x_of(mean), height - 8, "class=\"mean\"");

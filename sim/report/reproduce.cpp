@@ -12,7 +12,7 @@ namespace ecmpsim {
 
 const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind) {
   for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routing == kind) return s;
+    if (s.routing == kind && s.sports == SportPlan::Workload) return s;
   throw InputError({spec.source, 0, 0, {}}, std::string("the config has no ") +
                                                 (kind == RoutingKind::Ecmp ? "ECMP" : "static") +
                                                 " scenario to compare");
@@ -38,6 +38,33 @@ FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioRes
   c.ecmp_slowdown = ecmp.summary.metrics[static_cast<std::size_t>(SweepMetric::Slowdown)];
   c.static_slowdown = static_result.predicted.all.slowdown;
   return c;
+}
+
+std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec& ecmp) {
+  std::vector<std::pair<std::string, ScenarioSpec>> cases;
+  ScenarioSpec planned = ecmp;
+  planned.sports = SportPlan::Planned;
+  cases.emplace_back("ECMP '" + ecmp.name + "' + planned ports", planned);
+  for (const AdaptiveMode mode : {AdaptiveMode::Local, AdaptiveMode::Global}) {
+    ScenarioSpec a = ecmp;
+    a.routing = RoutingKind::Adaptive;
+    a.adaptive = mode;
+    cases.emplace_back("adaptive " + std::string(name_of(kAdaptiveModes, mode)), a);
+  }
+  ScenarioSpec spray = ecmp;
+  spray.routing = RoutingKind::Spray;
+  cases.emplace_back("spray", spray);
+  std::vector<Alternative> out;
+  for (auto& [label, s] : cases) {
+    s.name = label;
+    try {
+      const ScenarioResult r = sim.run(s);
+      out.push_back({label, r.flows.fim, r.predicted.all.slowdown, {}});
+    } catch (const InputError& e) {
+      out.push_back({label, std::nan(""), std::nan(""), e.what()});
+    }
+  }
+  return out;
 }
 
 std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
@@ -66,11 +93,20 @@ std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
   out += row("reduction vs ECMP median", pct(c.reduction_vs_median), "1 - FIM_static / p50 FIM_ecmp");
   out += row("FlowTracer (paper)", pct(kPaperReduction), "arXiv 2410.17078, reported");
   out += row("seeds where static is better", pct(c.static_better), "ECMP FIM > static FIM");
+  if (!c.alternatives.empty()) {
+    out += "\nwhat other routings would have done (same fabric and flows)\n";
+    for (const Alternative& a : c.alternatives)
+      out += row(a.label, fixed(a.fim, 4),
+                 a.why.empty() ? "reduction vs ECMP mean " + pct(c.ecmp_fim.mean > 0 ? 1 - a.fim / c.ecmp_fim.mean
+                                                                                     : std::nan(""))
+                               : a.why);
+  }
   if (std::isfinite(c.ecmp_slowdown.mean) && std::isfinite(c.static_slowdown)) {
     out += "\npredicted slowdown (completion / ideal)\n";
     out += row(ecmp + " mean", fixed(c.ecmp_slowdown.mean, 4));
     out += row(ecmp + " p90", fixed(c.ecmp_slowdown.p90, 4));
     out += row("static '" + c.static_scenario + "'", fixed(c.static_slowdown, 4));
+    for (const Alternative& a : c.alternatives) out += row(a.label, fixed(a.slowdown, 4));
   }
   out += "\nassumptions (from the config):\n";
   std::size_t w = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/sweep/sweep.h"
 #include "sim/model/simulation.h"
@@ -12,6 +13,16 @@ namespace ecmpsim {
 
 // FlowTracer: "a static routing table reduced the flow imbalance metric by 30%".
 inline constexpr double kPaperReduction = 0.30;
+
+// What another routing would have done in the same experiment: the ECMP
+// scenario with planned source ports, or adaptive routing, on the same
+// fabric and flows.
+struct Alternative {
+  std::string label;      // e.g. "ECMP 'ecmp' + planned ports"
+  double fim = 0;         // NaN when the routing cannot apply (`why` says so)
+  double slowdown = 0;
+  std::string why;        // empty, or the reason it cannot apply
+};
 
 struct FlowTracerComparison {
   std::string ecmp_scenario, static_scenario;
@@ -25,10 +36,17 @@ struct FlowTracerComparison {
   double static_better = 0;        // fraction of seeds whose ECMP FIM exceeds the static FIM
   MetricSummary ecmp_slowdown;
   double static_slowdown = 0;
+  std::vector<Alternative> alternatives;
 };
 
-// The first ECMP and the first static scenario of `sim`'s spec; InputError
-// naming the config when it lacks either.
+// The ECMP scenario with planned source ports, adaptive local, adaptive
+// global and spraying, each run on `sim`'s fabric and flows (spraying has no
+// predicted slowdown yet: NaN, printed "-").
+std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec& ecmp);
+
+// The first ECMP scenario with the workload's own source ports (the paper's
+// ECMP), or the first static scenario, of `sim`'s spec; InputError naming
+// the config when it lacks either.
 const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind);
 
 FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioResult& ecmp_config,

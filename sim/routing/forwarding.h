@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "sim/config/spec.h"
 #include "sim/fabric/fabric.h"
@@ -25,6 +27,12 @@ class Forwarding {
              const std::string& source, const workloads::Flows* flows = nullptr);
 
   bool is_static() const noexcept { return !static_.empty(); }
+  // The scenario's routing: adaptive scenarios route through AdaptiveRouter
+  // (sim/routing/adaptive.h), which reads the sets but not the hashes.
+  RoutingKind routing() const noexcept { return routing_; }
+  AdaptiveMode adaptive() const noexcept { return adaptive_; }
+  // Spraying: every link's WCMP weight in this scenario (empty otherwise).
+  std::span<const std::uint32_t> weights() const noexcept { return weights_; }
   // The config file and scenario this state was compiled from, for messages.
   const std::string& source() const noexcept { return source_; }
   const std::string& scenario_name() const noexcept { return scenario_name_; }
@@ -58,6 +66,9 @@ class Forwarding {
   StaticTable static_;
   std::string source_, scenario_name_;
   SourcePos scenario_where_;
+  RoutingKind routing_ = RoutingKind::Ecmp;
+  AdaptiveMode adaptive_ = AdaptiveMode::Local;
+  std::vector<std::uint32_t> weights_;
 };
 
 }  // namespace ecmpsim

@@ -44,29 +44,71 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
   qpn_ = axis_size(axes.qpn_base);
   sport_ = axis_size(axes.sport_base);
   seeds_ = axis_size(axes.seeds);
-  size_ = scenarios_.size();
-  for (std::uint64_t n : {algos_, placements_, qps_, qpn_, sport_, seeds_}) size_ = saturating_mul(size_, n);
+  for (std::uint64_t n : {placements_, qps_, qpn_, sport_}) workloads_ = saturating_mul(workloads_, n);
+  for (const std::string& name : scenarios_) {
+    const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
+                                 [&](const ScenarioSpec& s) { return s.name == name; });
+    const bool hashes = it->routing != RoutingKind::Adaptive && it->routing != RoutingKind::Spray;
+    if (it->routing == RoutingKind::Spray && axes.slowdown)
+      throw InputError({{}, 0, 0, "--scenario"}, "scenario '" + name + "' sprays: " + kSplitUnpredicted +
+                                                     "; sweep it with --no-slowdown");
+    hashes_.push_back(hashes);
+    const std::uint64_t algos = hashes ? algos_ : 1;
+    const std::uint64_t n = saturating_mul(saturating_mul(algos, workloads_), hashes ? seeds_ : 1);
+    begin_.push_back(begin_.back() + n < begin_.back() ? ~0ULL : begin_.back() + n);
+    combo_begin_.push_back(combo_begin_.back() + algos);
+  }
+  size_ = begin_.back();
+}
+
+VariantSpace::Digits VariantSpace::digits(std::uint64_t index) const noexcept {
+  const auto s = static_cast<std::size_t>(std::upper_bound(begin_.begin(), begin_.end(), index) - begin_.begin() - 1);
+  std::uint64_t local = index - begin_[s];
+  const std::uint64_t seeds = hashes_[s] ? seeds_ : 1;
+  const std::uint64_t seed = local % seeds;
+  local /= seeds;
+  return {s, local / workloads_, local % workloads_, seed};
 }
 
 VariantSpace::Coord VariantSpace::coord(std::uint64_t index) const noexcept {
-  const std::uint64_t workloads = placements_ * qps_ * qpn_ * sport_;
-  const std::uint64_t rest = index / seeds_;
-  return {rest / workloads, rest % workloads, index % seeds_};
+  const Digits d = digits(index);
+  return {combo_begin_[d.scenario] + d.algo, d.workload, d.seed};
+}
+
+std::uint64_t VariantSpace::first_of_combo(std::uint64_t combo) const noexcept {
+  const auto s =
+      static_cast<std::size_t>(std::upper_bound(combo_begin_.begin(), combo_begin_.end(), combo) - combo_begin_.begin() - 1);
+  return begin_[s] + (combo - combo_begin_[s]) * workloads_ * (hashes_[s] ? seeds_ : 1);
+}
+
+std::uint64_t VariantSpace::combo_size(std::uint64_t combo) const noexcept {
+  const auto s =
+      static_cast<std::size_t>(std::upper_bound(combo_begin_.begin(), combo_begin_.end(), combo) - combo_begin_.begin() - 1);
+  return workloads_ * (hashes_[s] ? seeds_ : 1);
+}
+
+std::vector<std::string> VariantSpace::hashless() const {
+  std::vector<std::string> out;
+  if (axes_.seeds || !axes_.algos.empty())
+    for (std::size_t s = 0; s < scenarios_.size(); ++s)
+      if (!hashes_[s]) out.push_back(scenarios_[s]);
+  return out;
 }
 
 Overrides VariantSpace::at(std::uint64_t index) const {
+  const Digits d = digits(index);
+  std::uint64_t workload = d.workload;
   auto take = [&](std::uint64_t n) {
-    const std::uint64_t i = index % n;
-    index /= n;
+    const std::uint64_t i = workload % n;
+    workload /= n;
     return i;
   };
-  const std::uint64_t seed = take(seeds_), sport = take(sport_), qpn = take(qpn_), qps = take(qps_),
-                      placement = take(placements_), algo = take(algos_), scenario = index;
+  const std::uint64_t sport = take(sport_), qpn = take(qpn_), qps = take(qps_), placement = take(placements_);
   Overrides o;
-  o.scenario = scenarios_[scenario];
-  if (!axes_.algos.empty()) o.algo = axes_.algos[algo];
-  if (axes_.seeds) {
-    o.seed = static_cast<std::uint32_t>(axes_.seeds->at(seed));
+  o.scenario = scenarios_[d.scenario];
+  if (!axes_.algos.empty() && hashes_[d.scenario]) o.algo = axes_.algos[d.algo];
+  if (axes_.seeds && hashes_[d.scenario]) {
+    o.seed = static_cast<std::uint32_t>(axes_.seeds->at(d.seed));
     o.seed_mode = axes_.seed_mode;
   }
   if (axes_.placement_seeds) o.placement_seed = axes_.placement_seeds->at(placement);
@@ -78,15 +120,15 @@ Overrides VariantSpace::at(std::uint64_t index) const {
 
 Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(spec_, axes) {
   base_ = std::make_unique<Simulation>(spec_);
-  // One plan per (scenario, algorithm): variant combo c is the first index of that combo.
-  const std::uint64_t per_combo = space_.size() / std::max<std::uint64_t>(1, space_.combos());
+  // One plan per (scenario, algorithm).
   for (std::uint64_t c = 0; c < space_.combos(); ++c) {
-    Overrides o = space_.at(c * per_combo);
+    Overrides o = space_.at(space_.first_of_combo(c));
     Spec s = spec_;
+    const bool seed_axis = o.seed.has_value();
     o.seed.reset();
     apply_overrides(s, o);
-    plans_.push_back(std::make_unique<SweepPlan>(*base_, s.scenarios.front(), axes.seeds.has_value(), axes.seed_mode,
-                                                 axes.slowdown));
+    plans_.push_back(
+        std::make_unique<SweepPlan>(*base_, s.scenarios.front(), seed_axis, axes.seed_mode, axes.slowdown));
   }
 }
 
@@ -159,10 +201,9 @@ std::vector<SweepSummary> summarize_each(const VariantSpace& space, ValueView va
   // Combinations are the outermost axes: each is one run of consecutive indices.
   std::vector<SweepSummary> out;
   if (space.combos() == 0) return out;
-  const std::uint64_t per_combo = space.size() / space.combos();
   for (std::uint64_t c = 0; c < space.combos(); ++c) {
-    const std::uint64_t first = c * per_combo;
-    SweepSummary s = summarize(values.sub(first, per_combo), bins, threshold, metric);
+    const std::uint64_t first = space.first_of_combo(c);
+    SweepSummary s = summarize(values.sub(first, space.combo_size(c)), bins, threshold, metric);
     s.best += first;
     s.worst += first;
     out.push_back(std::move(s));

@@ -2,7 +2,11 @@
 //
 // Variants are numbered 0..size()-1 in mixed radix over the axes, outermost
 // first: scenario, algorithm, placement seed, QPs, QPN base, source-port base,
-// seed (so consecutive variants share a workload and differ in seed). A
+// seed (so consecutive variants share a workload and differ in seed). An
+// adaptive or spraying scenario hashes nothing, so it takes neither the
+// algorithm nor the seed axis: it has one variant per workload, not one per
+// seed (its block of indices is shorter; hashless() names it for the outputs
+// to say so). A spraying scenario needs slowdown off (no prediction yet). A
 // variant's result is a pure function of (config, axes, index): any range of
 // indices can be evaluated on its own, by any number of threads or processes,
 // and ranges concatenated in index order give the same array as one run;
@@ -42,14 +46,32 @@ class VariantSpace {
     std::uint64_t seed = 0;      // index into the seed axis
   };
   Coord coord(std::uint64_t index) const noexcept;
-  std::uint64_t combos() const noexcept { return scenarios_.size() * algos_; }
+  std::uint64_t combos() const noexcept { return combo_begin_.back(); }
+  // The first variant of (scenario, algorithm) combination `combo`.
+  std::uint64_t first_of_combo(std::uint64_t combo) const noexcept;
+  // Its number of variants (a hashless scenario's block has no seed axis).
+  std::uint64_t combo_size(std::uint64_t combo) const noexcept;
+  // Whether the i-th swept scenario hashes (takes the algorithm and seed axes).
+  bool hashes(std::size_t scenario) const noexcept { return hashes_[scenario] != 0; }
+  // The swept scenarios that hash nothing (adaptive, spray), when an algorithm or
+  // seed axis is given: the axes do not apply to them.
+  std::vector<std::string> hashless() const;
   // The overrides of variant `index` (what `ecmpsim run` needs to reproduce it).
   Overrides at(std::uint64_t index) const;
 
  private:
+  struct Digits {
+    std::size_t scenario;
+    std::uint64_t algo, workload, seed;
+  };
+  Digits digits(std::uint64_t index) const noexcept;
+
   SweepSpec axes_;
   std::vector<std::string> scenarios_;
-  std::uint64_t algos_ = 1, placements_ = 1, qps_ = 1, qpn_ = 1, sport_ = 1, seeds_ = 1;
+  std::vector<std::uint8_t> hashes_;          // per scenario
+  std::vector<std::uint64_t> begin_{0};       // per scenario + 1: its first variant
+  std::vector<std::uint64_t> combo_begin_{0}; // per scenario + 1: its first combo
+  std::uint64_t algos_ = 1, placements_ = 1, qps_ = 1, qpn_ = 1, sport_ = 1, seeds_ = 1, workloads_ = 1;
   std::uint64_t size_ = 0;
 };
 

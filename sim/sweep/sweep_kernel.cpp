@@ -5,6 +5,7 @@
 
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
+#include "sim/config/overrides.h"
 #include "sim/model/metrics.h"
 #include "sim/model/prediction.h"
 #include "sim/routing/next_link.h"
@@ -17,7 +18,11 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
                      bool slowdown)
     : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
       fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
-      seed_axis_(seed_axis), slowdown_(slowdown), mode_(mode) {
+      seed_axis_(seed_axis),
+      general_(scenario_.routing == RoutingKind::Adaptive || scenario_.routing == RoutingKind::Spray ||
+               (scenario_.routing == RoutingKind::Ecmp && scenario_.sports == SportPlan::Planned)),
+      slowdown_(slowdown),
+      mode_(mode) {
   const Fabric& fabric = base.fabric();
   const auto nsw = static_cast<std::uint32_t>(fabric.switches().size());
   sw_class_.assign(nsw, 0);
@@ -146,10 +151,35 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop
   return hashing::window(raw({key, key_len_[hc.key_config][f]}), bits, hc.offset);
 }
 
+std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
+  const SweepPlan& plan = *plan_;
+  const Fabric& fabric = plan.base().fabric();
+  if (plan.scenario_.routing != RoutingKind::Ecmp) {  // adaptive or spray: no hash, no plan
+    route_and_count(fabric, plan.fwd_, flows_, trace_);
+  } else {
+    // Ports are planned for the hashes this variant's switches run.
+    Spec variant;
+    variant.scenarios = {plan.scenario_};
+    if (plan.seed_axis_) {
+      Overrides o;
+      o.seed = seed;
+      o.seed_mode = plan.mode_;
+      apply_overrides(variant, o);
+    }
+    const ScenarioSpec& s = variant.scenarios.front();
+    const Forwarding fwd(fabric, *plan.sets_, s, plan.base().spec().source, &flows_);
+    route_and_count(fabric, fwd, with_ports(flows_, plan_ports(fabric, fwd, flows_, s)), trace_);
+  }
+  std::copy(trace_.link_flows.begin(), trace_.link_flows.end(), counts_.begin());
+  path_begin_ = trace_.path_begin;
+  path_links_ = trace_.path_links;
+  return trace_.path_links.size() - flows_.size();
+}
+
 void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
   const SweepPlan& plan = *plan_;
   const auto classes = plan.classes();
-  if (plan.seed_axis_) {
+  if (plan.seed_axis_ && !plan.general_) {
     const hashing::KeyBuffer zeros{};
     for (std::size_t c = 0; c < classes.size(); ++c) {
       const auto s = classes[c].rep_switch;
@@ -160,9 +190,13 @@ void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
     }
   }
   std::fill(counts_.begin(), counts_.end(), 0u);
-  decisions_ += plan.slowdown_ ? route<true>() : route<false>();
+  if (plan.general_)
+    decisions_ += route_general(seed);
+  else
+    decisions_ += plan.slowdown_ ? route<true>() : route<false>();
   const auto& metric_links = plan.metric_links_;
-  for (std::size_t i = 0; i < metric_links.size(); ++i) load_[i] = counts_[metric_links[i]];
+  for (std::size_t i = 0; i < metric_links.size(); ++i)
+    load_[i] = plan.general_ ? trace_.flows_on(metric_links[i]) : counts_[metric_links[i]];
   const Imbalance m = imbalance(load_);
   row[static_cast<std::size_t>(SweepMetric::Fim)] = m.fim;
   row[static_cast<std::size_t>(SweepMetric::MaxMean)] = m.max_mean;

@@ -10,6 +10,11 @@
 // of one length) h(key, 0) is computed once per workload and a seed costs one
 // XOR per flow and class. A key with a per-hop field (in-port, MACs) is packed
 // at every hop from the Hop the routing step reads, as the trace packs it.
+//
+// Adaptive scenarios and planned source ports do not fit that loop (the first
+// places flows by load, the second plans ports for each variant's hashes):
+// their variants take the library's own route (plan_ports, route_and_count),
+// which allocates, and give the same values as `ecmpsim run`.
 #pragma once
 
 #include <array>
@@ -27,6 +32,7 @@
 #include "sim/routing/next_link.h"
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
+#include "sim/model/trace.h"
 #include "sim/config/sweep_metric.h"
 
 namespace ecmpsim {
@@ -58,6 +64,8 @@ class SweepPlan {
   const Simulation& base() const noexcept { return *base_; }
   const Forwarding& forwarding() const noexcept { return fwd_; }
   bool seed_axis() const noexcept { return seed_axis_; }
+  // Adaptive or planned-port routing: variants go through route_and_count.
+  bool general() const noexcept { return general_; }
   bool slowdown() const noexcept { return slowdown_; }
   SeedMode mode() const noexcept { return mode_; }
   std::span<const KeyConfig> key_configs() const noexcept { return key_configs_; }
@@ -73,6 +81,7 @@ class SweepPlan {
   std::vector<LinkId> metric_links_;          // the working ones
   std::vector<Gbps> capacity_;                // per link; 0 when down in the scenario
   bool seed_axis_;
+  bool general_;
   bool slowdown_;
   SeedMode mode_;
   std::vector<KeyConfig> key_configs_;
@@ -102,6 +111,8 @@ class SweepWorker {
   // Counts every flow's links into counts_ and, with Record, its path into path_links_.
   template <bool Record>
   std::uint64_t route();
+  // A general plan's variant: counts and paths from route_and_count.
+  std::uint64_t route_general(std::uint32_t seed);
   // The slowdown of all flows; each job's busbw into `busbw`.
   double predict(std::span<double> busbw);
 
@@ -121,6 +132,7 @@ class SweepWorker {
   std::vector<double> load_;
   std::vector<std::uint32_t> path_begin_;  // per flow + 1, into path_links_
   std::vector<LinkId> path_links_;
+  Trace trace_;                            // general plans only
   Seconds ideal_;                          // of this workload's flows
   FlowModel model_;
   FlowTimes times_;

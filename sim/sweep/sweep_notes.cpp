@@ -130,15 +130,14 @@ std::vector<std::string> seed_notes(const Sweep& sweep, std::uint64_t begin, Val
   std::vector<std::string> notes;
   if (!seeds || seeds->size() < 2 || space.combos() == 0) return notes;
   const std::vector<std::uint64_t> flat = flat_seed_counts(sweep, begin, values);
-  const std::uint64_t per_combo = space.size() / space.combos();
-  const bool several_workloads = per_combo / seeds->size() > 1;
   for (std::uint64_t c = 0; c < space.combos(); ++c) {
+    const bool several_workloads = space.combo_size(c) / seeds->size() > 1;
     if (flat[c] < 2) continue;
     const SweepPlan& plan = sweep.plan(c);
     const Fabric& fabric = plan.base().fabric();
     const SeedEffect e = seed_effect(fabric, plan.forwarding());
     if (e.reach == Reach::Varies) continue;
-    const Overrides o = space.at(c * per_combo);
+    const Overrides o = space.at(space.first_of_combo(c));
     std::string note = "seeds changed nothing for scenario '" + *o.scenario + "'" +
                        (o.algo ? " with " + *o.algo : std::string()) + ": " +
                        (flat[c] == seeds->size() ? "all " : "the first ") + std::to_string(flat[c]) +

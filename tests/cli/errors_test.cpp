@@ -416,7 +416,7 @@ const std::vector<ErrorCase> kCases{
      {{"c.toml", kBase}},
      {"sweep", "{d}/c.toml", "--algos", "crc32-hi,random"},
      "ecmpsim: --algos: hash algorithm 'random' is ASIC-specific (SAI_HASH_ALGORITHM_RANDOM: a random member per "
-     "packet (spraying), not a function of the flow); the closest catalogue models are xxh3 (a well-mixed per-flow "
+     "packet, not a function of the flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow "
      "hash), and `ecmpsim fit` tells which one a switch runs from the members it chose"},
     {"hash field tunnel (SONiC INNER_*)",
      {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"SRC_IP\", \"INNER_DST_IP\"]\n"}},
@@ -464,6 +464,55 @@ const std::vector<ErrorCase> kCases{
      {{"map.csv", "host,ifname,ip\nhost1,,10.0.0.1\n"}},
      {"run", "{src}/configs/paper16.toml", "--flows", "{src}/tests/data/rdma", "--rdma-map", "{d}/map.csv"},
      "ecmpsim: {d}/map.csv:2:7: ifname: empty device name"},
+    {"sports on a static scenario",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"s\"\nrouting = \"static\"\npolicy = \"dst-mod\"\nsports = \"planned\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:9:10: scenario.sports: sports = \"planned\" needs routing = \"ecmp\" (this scenario's "
+     "routing is \"static\")"},
+    {"planned ports inherited by an adaptive scenario",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"p\"\nsports = \"planned\"\n[[scenario]]\nname = \"q\"\nbase = "
+                         "\"p\"\nrouting = \"adaptive\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:11:11: scenario.routing: sports = \"planned\" needs routing = \"ecmp\" (this scenario's "
+     "routing is \"adaptive\"); base 'p' plans its ports: set sports = \"workload\""},
+    {"sport_min above sport_max",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"p\"\nsports = \"planned\"\nsport_min = 60000\nsport_max = 50000\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:13: scenario.sport_min: sport_min 60000 exceeds sport_max 50000"},
+    {"sport range below the ports a flow label can give",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"p\"\nsports = \"planned\"\nsport_min = 1000\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:13: scenario.sport_min: value 1000 out of range [49152, 65535]"},
+    {"sport range without a plan",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"e\"\nsport_min = 50000\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:7:13: scenario.sport_min: applies only with sports = \"planned\""},
+    {"sport range too small to spread",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"p\"\nsports = \"planned\"\nsport_min = 50000\nsport_max = 50000\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:9:13: scenario.sport_max: sport_min..sport_max (50000..50000) holds 1 port, fewer than "
+     "the 2 members leaf0 chooses among: too small to spread the flows"},
+    {"planned ports with a hash that ignores the source port",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"p\"\nsports = \"planned\"\n[scenario.hash]\nfields = [\"src-ip\", "
+                         "\"dst-ip\"]\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:7:10: scenario.sports: sports = \"planned\" needs a hash that reads the source port "
+     "(src-port, or linux-l4 / bonding layer3+4); no switch of scenario 'p' does"},
+    {"adaptive on an ECMP scenario",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"e\"\nadaptive = \"global\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:7:12: scenario.adaptive: applies only to routing = \"adaptive\" (this scenario's routing "
+     "is \"ecmp\")"},
+    {"flows --scenario without a plan",
+     {{"c.toml", kBase}},
+     {"flows", "{d}/c.toml", "--scenario", "ecmp"},
+     "ecmpsim: --scenario: scenario 'ecmp' does not plan its source ports (sports = \"planned\"): its flows are the "
+     "workload's, printed without --scenario"},
+    {"sweep of a spraying scenario with the flow model",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"s\"\nrouting = \"spray\"\n"}},
+     {"sweep", "{d}/c.toml", "--scenario", "s"},
+     "ecmpsim: --scenario: scenario 's' sprays: spraying splits every flow over several paths; the flow model "
+     "routes each flow on one path, so there is no prediction yet; sweep it with --no-slowdown"},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -73,4 +74,74 @@ TEST_CASE("ecmpsim flows: bad input is one line, exit 2, nothing on stdout or in
   CHECK(r.err == "ecmpsim: " + cfg + ":2:9: job.nodes: job 'job0' needs 99 nodes but only 16 of the fabric's 16 nodes are free\n");
   CHECK(!std::filesystem::exists(out));
   std::filesystem::remove(cfg);
+}
+
+namespace {
+
+const char* kWhatifs = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
+
+// include/rdma/ib_verbs.h, rdma_flow_label_to_udp_sport, written out.
+unsigned kernel_sport(unsigned fl) { return ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)) | 0xC000; }
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  for (std::string cell; std::getline(s, cell, ',');) out.push_back(cell);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ecmpsim flows --scenario prints the plan: the kernel derives each sport from its flow_label") {
+  const auto r = cli_run({"flows", kWhatifs, "--scenario", "planned", "--format", "csv"});
+  REQUIRE(r.code == 0);
+  std::istringstream in(r.out);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "job,collective,channel,src,dst,src_ip,dst_ip,proto,sport,dport,lqpn,rqpn,bytes,flow_label");
+  std::size_t rows = 0;
+  std::set<unsigned> ports;
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    REQUIRE(cells.size() == 14);
+    const unsigned sport = std::stoul(cells[8]), label = std::stoul(cells[13]);
+    CHECK(label != 0);  // 0 would make the kernel derive a label from the QP pair
+    CHECK(kernel_sport(label) == sport);
+    CHECK(sport >= 49152);
+    ports.insert(sport);
+    ++rows;
+  }
+  CHECK(rows == 64);
+  CHECK(ports.size() > 1);
+  // Without a plan the ports are the workload's: the ecmp scenario has none to print.
+  CHECK(cli_run({"flows", kWhatifs, "--scenario", "ecmp"}).code == 2);
+}
+
+TEST_CASE("a planned port re-hashed with ecmpsim hash lands on the link its path says") {
+  const auto run = cli_run({"run", kWhatifs, "--scenario", "planned", "--format", "json"});
+  REQUIRE(run.code == 0);
+  const auto doc = nlohmann::json::parse(run.out);
+  const auto& scenario = doc.at("scenarios").at(0);
+  CHECK(scenario.at("sports").at("method") == "colouring");
+  const auto& flows = scenario.at("flows");
+  REQUIRE(flows.size() == 64);
+  for (const auto& f : flows) {
+    // Path host, leaf, spine, leaf, host: the source leaf hashed the flow over
+    // its 4 uplinks, cabled to spine0..spine3 in that order.
+    const auto& path = f.at("path");
+    REQUIRE(path.size() == 5);
+    const auto h = cli_run({"hash", "--algo", "crc16-ccitt", "--members", "4", "--src", f.at("src_ip"), "--dst",
+                            f.at("dst_ip"), "--sport", std::to_string(f.at("sport").get<unsigned>()), "--format",
+                            "json"});
+    REQUIRE(h.code == 0);
+    const unsigned member = nlohmann::json::parse(h.out).at("member");
+    CHECK(path[2] == "spine" + std::to_string(member));
+    CHECK(kernel_sport(f.at("flow_label")) == f.at("sport"));
+  }
+  // Negative control: the workload's own ports hash elsewhere for some flow.
+  const auto ecmp = nlohmann::json::parse(cli_run({"run", kWhatifs, "--scenario", "ecmp", "--format", "json"}).out);
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < flows.size(); ++i)
+    moved += ecmp.at("scenarios").at(0).at("flows").at(i).at("path") != flows.at(i).at("path");
+  CHECK(moved > 0);
 }

@@ -140,7 +140,7 @@ TEST_CASE("bad fabrics: one line with file:line:col and the cause") {
 }
 
 TEST_CASE("the shipped fabric configs evaluate") {
-  for (const char* name : {"fattree-k8", "rail", "oversubscribed"}) {
+  for (const char* name : {"fattree-k8", "rail", "oversubscribed", "paper16-whatifs"}) {
     INFO(name);
     const Simulation sim(load_config(std::string(ECMPSIM_SOURCE_DIR "/configs/") + name + ".toml"));
     const auto results = sim.run_all();

@@ -526,3 +526,65 @@ rss_key = "3d:c4:3e:b4:47:92:04:5d:5e:7c:12:bb:4f:61:92:2c:0e:8f:ee:02:64:2d:95:
   // Negative control: the MAC key routes differently from the five-tuple one.
   CHECK(macs_fim != ecmp_fim);
 }
+
+TEST_CASE("adaptive scenarios take neither seeds nor algorithms; planned ports are re-planned per seed; both match run") {
+  const Spec spec = load_config(ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml");
+  SweepSpec axes;
+  axes.scenarios = {"planned", "local", "global"};
+  axes.seeds = UintRange{0, 3, 1};
+  axes.algos = {"crc16-ccitt", "xxh3"};
+  axes.qps = {1, 2};
+  const Sweep sweep(spec, axes);
+  // planned: 2 algorithms x 2 QP counts x 3 seeds; local and global: 2 QP counts each.
+  REQUIRE(sweep.space().size() == 12 + 2 + 2);
+  CHECK(sweep.space().hashless() == std::vector<std::string>{"local", "global"});
+  const SweepRun run = run_sweep(sweep, 0, sweep.space().size(), 2);
+  REQUIRE(run.done == 16);
+  for (std::uint64_t i = 0; i < run.done; ++i) {
+    const Overrides o = sweep.space().at(i);
+    CAPTURE(i);
+    CHECK(o.seed.has_value() == (i < 12));
+    CHECK(o.algo.has_value() == (i < 12));
+    Spec s = spec;
+    apply_overrides(s, o);
+    const Simulation sim(s);
+    const ScenarioResult r = sim.run(sim.spec().scenarios.front());
+    CHECK(run.values[i][0] == r.flows.fim);
+    CHECK(run.values[i][4] == r.flows.max);
+    CHECK(run.values[i][5] == r.predicted.all.slowdown);
+  }
+}
+
+TEST_CASE("ecmpsim sweep says an adaptive scenario hashes nothing instead of repeating one value per seed") {
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
+  const CliResult t = cli_run({"sweep", cfg, "--scenario", "local", "--seeds", "0:100"});
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("note       'local' hashes nothing (adaptive or spray): one variant per workload, not one per "
+                   "seed or algorithm\n") != std::string::npos);
+  CHECK(t.out.find("variants   1 of 1\n") != std::string::npos);
+  const CliResult j = cli_run({"sweep", cfg, "--scenario", "local", "--seeds", "0:100", "--format", "json"});
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["variants"] == 1);
+  CHECK(doc["axes"]["not_hashed"] == nlohmann::json::array({"local"}));
+  // Without a seed or algorithm axis there is nothing to say.
+  const auto plain = nlohmann::json::parse(cli_run({"sweep", cfg, "--scenario", "local", "--qps", "1,2", "--format",
+                                                    "json"}).out);
+  CHECK(plain["variants"] == 2);
+  CHECK_FALSE(plain["axes"].contains("not_hashed"));
+}
+
+TEST_CASE("a spraying scenario sweeps without the flow model, one variant per workload") {
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16-whatifs.toml";
+  const CliResult refused = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10"});
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("sweep it with --no-slowdown") != std::string::npos);
+  const CliResult r = cli_run({"sweep", cfg, "--scenario", "spray", "--seeds", "0:10", "--no-slowdown", "--qps",
+                               "1,2", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["variants"] == 2);
+  CHECK(doc["axes"]["not_hashed"] == nlohmann::json::array({"spray"}));
+  // Every flow spreads a quarter over each spine: 4 (or 8 with 2 QPs) on every link, FIM 0.
+  CHECK(doc["metrics"]["fim"]["max"] == 0.0);
+}

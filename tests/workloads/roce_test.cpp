@@ -28,6 +28,28 @@ TEST_CASE("every source port lands in the 49152..65535 range") {
   }
 }
 
+TEST_CASE("a planned port's flow label: the kernel derives exactly that port from it") {
+  // include/rdma/ib_verbs.h, rdma_flow_label_to_udp_sport, written out here.
+  auto kernel = [](std::uint32_t fl) {
+    std::uint32_t lo = fl & 0x3FFF;
+    lo ^= (fl & 0xFC000) >> 14;
+    return static_cast<std::uint16_t>(lo | 0xC000);
+  };
+  // By hand: 49153 = 0xC001 -> label 1; 65535 -> 0x3FFF; 0xC000 cannot be
+  // label 0 (0 = "derive from the QP pair"): 0x4001 gives (1 ^ 1) | 0xC000.
+  CHECK(flow_label_for_udp_sport(49153) == 1);
+  CHECK(flow_label_for_udp_sport(65535) == 0x3FFF);
+  CHECK(flow_label_for_udp_sport(0xC000) == 0x4001);
+  for (std::uint32_t port = 0xC000; port <= 0xFFFF; ++port) {
+    const std::uint32_t fl = flow_label_for_udp_sport(static_cast<std::uint16_t>(port));
+    CHECK(fl != 0);
+    CHECK(fl < (1u << 20));
+    CHECK(kernel(fl) == port);
+  }
+  // Negative control: below 0xC000 no label can give the port (the kernel sets the top two bits).
+  CHECK(kernel(flow_label_for_udp_sport(0x8001)) != 0x8001);
+}
+
 TEST_CASE("QP numbers are allocated per NIC from the base with the stride, skipping 0 and 1") {
   QpnAllocator a(2, 0x100, 4);
   CHECK(a.allocate(0) == 0x100);
