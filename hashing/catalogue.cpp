@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 
 #include "hashing/bonding.h"
@@ -19,7 +20,9 @@ constexpr bool kAffine = true, kMixing = false;
 
 constexpr std::array kAlgorithms{
     Algorithm{"crc16-ccitt", 16, &crc16_ccitt, Fields, kAffine,
-              "CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); seed XORed into the initial value"},
+              "CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); seed XORed into the initial value (SAI CRC_CCITT: "
+              "SAI names the polynomial only; another initial value is another seed)",
+              "CRC_CCITT"},
     Algorithm{"crc16-xmodem", 16, &crc16_xmodem, Fields, kAffine,
               "CRC-16/XMODEM (poly 0x1021, init 0); seed XORed into the initial value"},
     Algorithm{"crc16-kermit", 16, &crc16_kermit, Fields, kAffine,
@@ -31,9 +34,9 @@ constexpr std::array kAlgorithms{
     Algorithm{"crc32", 32, &crc32, Fields, kAffine,
               "CRC-32 (Ethernet; poly 0x04C11DB7, reflected); seed XORed into the initial value"},
     Algorithm{"crc32-lo", 16, &crc32_lo, Fields, kAffine,
-              "low 16 bits of CRC-32 (SAI CRC_32LO); seed XORed into the initial value"},
+              "low 16 bits of CRC-32 (SAI CRC_32LO); seed XORed into the initial value", "CRC_32LO"},
     Algorithm{"crc32-hi", 16, &crc32_hi, Fields, kAffine,
-              "high 16 bits of CRC-32 (SAI CRC_32HI); seed XORed into the initial value"},
+              "high 16 bits of CRC-32 (SAI CRC_32HI); seed XORed into the initial value", "CRC_32HI"},
     Algorithm{"crc32c", 32, &crc32c, Fields, kAffine,
               "CRC-32C (Castagnoli, poly 0x1EDC6F41, reflected); seed XORed into the initial value"},
     Algorithm{"xor16", 16, &xor16, Fields, kAffine,
@@ -41,7 +44,7 @@ constexpr std::array kAlgorithms{
     Algorithm{"xor32", 32, &xor32, Fields, kAffine,
               "XOR of big-endian 32-bit words, tail zero-padded; seed XORed into the result"},
     Algorithm{"toeplitz", 32, &toeplitz, Fields, kMixing,
-              "Toeplitz (RSS) with the standard 40-byte key; seed XORed into every 32-bit key word"},
+              "Toeplitz (RSS) with the standard 40-byte key or the switch's rss_key; seed XORed into every 32-bit key word"},
     Algorithm{"jenkins", 32, &jenkins, Fields, kMixing,
               "Bob Jenkins lookup3 hashlittle, 32 bits; seed = initval"},
     Algorithm{"jenkins-lo", 16, &jenkins_lo, Fields, kMixing,
@@ -63,13 +66,37 @@ constexpr std::array kAlgorithms{
               "seed = net.ipv4.fib_multipath_hash_seed"},
 };
 
+// opencomputeproject/SAI inc/saiswitch.h, sai_hash_algorithm_t: these name
+// no polynomial, word size or combination, so each ASIC's is its own.
+constexpr std::array kVendorDefined{
+    VendorDefined{"CRC", "a CRC of the vendor's choosing (SAI's default algorithm)",
+                  "crc16-ccitt, crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c"},
+    VendorDefined{"XOR", "an XOR fold of the vendor's choosing", "xor16, xor32"},
+    VendorDefined{"CRC_XOR", "a vendor-defined combination of a CRC and an XOR fold",
+                  "crc16-ccitt, crc32-lo, xor16"},
+    VendorDefined{"RANDOM", "a random member per packet, not a function of the flow: routing = \"spray\" models it",
+                  "xxh3 (a well-mixed per-flow hash)"},
+};
+
+constexpr char upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
 }  // namespace
 
 std::span<const Algorithm> catalogue() noexcept { return kAlgorithms; }
 
 const Algorithm* find(std::string_view name) noexcept {
   for (const Algorithm& a : kAlgorithms)
-    if (a.name == name) return &a;
+    if (a.name == name || (!a.sai.empty() && a.sai == name)) return &a;
+  return nullptr;
+}
+
+std::span<const VendorDefined> vendor_defined() noexcept { return kVendorDefined; }
+
+const VendorDefined* find_vendor_defined(std::string_view name) noexcept {
+  for (const VendorDefined& v : kVendorDefined)
+    if (v.name.size() == name.size() &&
+        std::equal(name.begin(), name.end(), v.name.begin(), [](char a, char b) { return upper(a) == b; }))
+      return &v;
   return nullptr;
 }
 

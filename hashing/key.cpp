@@ -8,8 +8,8 @@
 namespace ecmpsim::hashing {
 namespace {
 
-// Every field once, IPv6: 16 + 16 + 1 + 2 + 2 + 4 + 2 + 3 bytes.
-static_assert(46 <= kMaxKeyBytes && kFlowKeysHashLengthV6 <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
+// Every field once, IPv6: 16 + 16 + 1 + 2 + 2 + 4 + 2 + 3 bytes, then 6 + 6 + 2 + 2 of Ethernet.
+static_assert(46 + 16 <= kMaxKeyBytes && kFlowKeysHashLengthV6 <= kMaxKeyBytes && kBondL34KeyBytes <= kMaxKeyBytes);
 
 inline std::size_t put_ip(std::uint8_t* p, const IpAddr& a) noexcept {
   const auto w = a.wire();
@@ -50,6 +50,10 @@ std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tup
           case Field::FlowLabel: n += put_be(p + n, t.flow_label & 0xFFFFFu, 4); break;
           case Field::InPort: n += put_be(p + n, t.in_port, 2); break;
           case Field::DstQp: n += put_be(p + n, t.dst_qp & 0xFFFFFFu, 3); break;
+          case Field::SrcMac: n += put_be(p + n, t.src_mac & 0xFFFFFFFFFFFFull, 6); break;
+          case Field::DstMac: n += put_be(p + n, t.dst_mac & 0xFFFFFFFFFFFFull, 6); break;
+          case Field::EtherType: n += put_be(p + n, t.ethertype, 2); break;
+          case Field::VlanId: n += put_be(p + n, t.vlan_id & 0xFFFu, 2); break;
         }
       }
       return n;

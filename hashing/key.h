@@ -15,18 +15,48 @@
 
 namespace ecmpsim::hashing {
 
-enum class Field : std::uint8_t { SrcIp, DstIp, Proto, SrcPort, DstPort, FlowLabel, InPort, DstQp };
+enum class Field : std::uint8_t {
+  SrcIp, DstIp, Proto, SrcPort, DstPort, FlowLabel, InPort, DstQp,
+  SrcMac, DstMac, EtherType, VlanId,  // the Ethernet header of the hop (sim/routing/next_link.h)
+};
 
-inline constexpr std::array<Named<Field>, 8> kFields{{{Field::SrcIp, "src-ip"},
-                                                     {Field::DstIp, "dst-ip"},
-                                                     {Field::Proto, "proto"},
-                                                     {Field::SrcPort, "src-port"},
-                                                     {Field::DstPort, "dst-port"},
-                                                     {Field::FlowLabel, "flow-label"},
-                                                     {Field::InPort, "in-port"},
-                                                     {Field::DstQp, "dst-qp"}}};
+inline constexpr std::array<Named<Field>, 12> kFields{{{Field::SrcIp, "src-ip"},
+                                                      {Field::DstIp, "dst-ip"},
+                                                      {Field::Proto, "proto"},
+                                                      {Field::SrcPort, "src-port"},
+                                                      {Field::DstPort, "dst-port"},
+                                                      {Field::FlowLabel, "flow-label"},
+                                                      {Field::InPort, "in-port"},
+                                                      {Field::DstQp, "dst-qp"},
+                                                      {Field::SrcMac, "src-mac"},
+                                                      {Field::DstMac, "dst-mac"},
+                                                      {Field::EtherType, "ethertype"},
+                                                      {Field::VlanId, "vlan-id"}}};
+
+// The same fields as SONiC's ECMP_HASH lists name them (SAI_NATIVE_HASH_FIELD_<name>,
+// opencomputeproject/SAI inc/saihash.h), accepted wherever a field is named;
+// outputs print the names above. The tunnel (INNER_*) fields have no row.
+inline constexpr std::array<Named<Field>, 12> kSonicFields{{{Field::SrcIp, "SRC_IP"},
+                                                           {Field::DstIp, "DST_IP"},
+                                                           {Field::Proto, "IP_PROTOCOL"},
+                                                           {Field::SrcPort, "L4_SRC_PORT"},
+                                                           {Field::DstPort, "L4_DST_PORT"},
+                                                           {Field::FlowLabel, "IPV6_FLOW_LABEL"},
+                                                           {Field::InPort, "IN_PORT"},
+                                                           {Field::DstQp, "RDMA_BTH_DEST_QP"},
+                                                           {Field::SrcMac, "SRC_MAC"},
+                                                           {Field::DstMac, "DST_MAC"},
+                                                           {Field::EtherType, "ETHERTYPE"},
+                                                           {Field::VlanId, "VLAN_ID"}}};
+
 constexpr std::string_view field_name(Field f) noexcept { return name_of(kFields, f); }
-constexpr std::optional<Field> parse_field(std::string_view name) noexcept { return parse_name(kFields, name); }
+constexpr std::optional<Field> parse_field(std::string_view name) noexcept {
+  if (const auto f = parse_name(kFields, name)) return f;
+  return parse_name(kSonicFields, name);
+}
+// Whether the field's value changes from hop to hop (the port a packet came
+// in on, the MACs of the link it came over): a key with one is built per hop.
+constexpr bool per_hop(Field f) noexcept { return f == Field::InPort || f == Field::SrcMac || f == Field::DstMac; }
 // The first field listed more than once, if any. A field list names each
 // field at most once (as a P4 field list does); that also keeps every key
 // within kMaxKeyBytes, so lists must be checked with this before build_key.
@@ -42,7 +72,14 @@ struct Tuple {
   std::uint32_t flow_label = 0;  // 20 bits; IPv6 only (an IPv4 packet has none)
   std::uint32_t dst_qp = 0;      // 24 bits
   std::uint16_t in_port = 0;
+  std::uint64_t src_mac = 0;  // 48 bits
+  std::uint64_t dst_mac = 0;
+  std::uint16_t ethertype = 0;
+  std::uint16_t vlan_id = 0;  // 12 bits; 0 = untagged
 };
+
+inline constexpr std::uint16_t kEtherTypeIpv4 = 0x0800;
+inline constexpr std::uint16_t kEtherTypeIpv6 = 0x86DD;
 
 inline constexpr std::size_t kMaxKeyBytes = 80;
 using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
@@ -50,7 +87,8 @@ using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
 // Writes the key for `layout` and returns the number of bytes written.
 // KeyLayout::Fields: `fields` in order, network byte order: IPs 4 bytes
 // (IPv4) or 16 (IPv6), proto 1, ports 2, flow label 4 (20 bits,
-// right-aligned), in-port 2, dst-qp 3;
+// right-aligned), in-port 2, dst-qp 3, MACs 6, ethertype 2, VLAN ID 2 (12
+// bits, right-aligned);
 // `fields` must have no repeated field (repeated_field).
 // LinuxL3 / LinuxL4: the struct flow_keys bytes the kernel hashes, 48 for
 // IPv4 (fib_multipath_hash), 72 for IPv6 (rt6_multipath_hash; linux_multipath.h). BondL34: ports word, src, dst (bonding.h). The Linux

@@ -45,14 +45,26 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string_v
 }
 
 std::string unknown_algorithm(std::string_view given) {
+  if (const hashing::VendorDefined* v = hashing::find_vendor_defined(given))
+    return "hash algorithm '" + std::string(given) + "' is ASIC-specific (SAI_HASH_ALGORITHM_" + std::string(v->name) +
+           ": " + std::string(v->what) + "); the closest catalogue models are " + std::string(v->closest) +
+           ", and `ecmpsim fit` tells which one a switch runs from the members it chose";
   std::vector<std::string_view> names;
-  for (const auto& a : hashing::catalogue()) names.push_back(a.name);
+  for (const auto& a : hashing::catalogue()) {
+    names.push_back(a.name);
+    if (!a.sai.empty()) names.push_back(a.sai);
+  }
   std::string hint = did_you_mean(given, names, 0);
   if (hint.empty()) hint = " (ecmpsim hash --list shows them)";
   return "unknown hash algorithm '" + std::string(given) + "'" + hint;
 }
 
 std::string unknown_field(std::string_view given) {
+  if (given.starts_with("INNER_"))
+    return "hash field '" + std::string(given) +
+           "' is a tunnel field (the encapsulated packet's header): the fabric carries no tunnels";
+  if (given == "RDMA_BTH_OPCODE")
+    return "hash field 'RDMA_BTH_OPCODE' is not modelled: a flow's BTH opcode changes from packet to packet";
   std::vector<std::string_view> names;
   for (const auto& f : hashing::kFields) names.push_back(f.name);
   return "unknown hash field '" + std::string(given) + "'" + did_you_mean(given, names);

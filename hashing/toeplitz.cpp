@@ -19,6 +19,26 @@ std::uint32_t toeplitz_hash(Key input, const RssKey& rss_key, std::uint32_t seed
   return result;
 }
 
+std::optional<RssKey> parse_rss_key(std::string_view text) noexcept {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  RssKey key{};
+  std::size_t digits = 0;
+  for (char c : text) {
+    if (c == ':') continue;
+    const int v = nibble(c);
+    if (v < 0 || digits == 2 * key.size()) return std::nullopt;
+    key[digits / 2] = static_cast<std::uint8_t>(key[digits / 2] << 4 | v);
+    ++digits;
+  }
+  if (digits != 2 * key.size()) return std::nullopt;
+  return key;
+}
+
 std::uint64_t toeplitz(Key key, std::uint32_t seed) noexcept {
   return toeplitz_hash(key, kDefaultRssKey, seed);
 }

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "hashing/hasher.h"
 
@@ -28,6 +30,10 @@ inline constexpr RssKey kDefaultRssKey{
 // modulo selection reads would depend on the top bits of the source address
 // alone, which a fabric's address plan keeps constant.)
 std::uint32_t toeplitz_hash(Key input, const RssKey& rss_key, std::uint32_t seed) noexcept;
+
+// A 40-byte key as 80 hex digits, optionally separated by ':' as `ethtool -x`
+// prints it ("6d:5a:56:da:..."); nullopt if malformed or not 40 bytes.
+std::optional<RssKey> parse_rss_key(std::string_view text) noexcept;
 
 // Catalogue entry: toeplitz_hash with kDefaultRssKey.
 std::uint64_t toeplitz(Key key, std::uint32_t seed) noexcept;

@@ -71,10 +71,12 @@ struct Flows {
   }
 
   // The header fields a switch can hash for flow i: the five-tuple, the IPv6
-  // flow label and the BTH destination QP (the receiver's QP, rqpn); the
-  // in-port is set per hop.
+  // flow label, the BTH destination QP (the receiver's QP, rqpn) and the
+  // ethertype of the address family (untagged); the in-port and MACs are set
+  // per hop (sim/routing/next_link.h).
   hashing::Tuple tuple(std::size_t i) const noexcept {
-    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], flow_label[i], rqpn[i], 0};
+    return {src_ip[i], dst_ip[i], proto[i], sport[i], dport[i], flow_label[i], rqpn[i], 0, 0, 0,
+            src_ip[i].is_v4() ? hashing::kEtherTypeIpv4 : hashing::kEtherTypeIpv6, 0};
   }
 };
 

@@ -35,6 +35,25 @@ std::optional<std::uint32_t> parse_ipv4(std::string_view s) noexcept {
   return ip;
 }
 
+std::optional<std::uint64_t> parse_mac(std::string_view s) noexcept {
+  if (s.size() != 17) return std::nullopt;
+  std::uint64_t mac = 0;
+  for (std::size_t i = 0; i < 17; ++i) {
+    const char c = s[i];
+    if (i % 3 == 2) {
+      if (c != ':' && c != '-') return std::nullopt;
+      continue;
+    }
+    int v = -1;
+    if (c >= '0' && c <= '9') v = c - '0';
+    if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    if (v < 0) return std::nullopt;
+    mac = mac << 4 | static_cast<std::uint64_t>(v);
+  }
+  return mac;
+}
+
 std::optional<std::pair<std::uint32_t, std::uint8_t>> parse_prefix(std::string_view s) noexcept {
   const auto slash = s.find('/');
   const auto ip = parse_ipv4(s.substr(0, slash));

@@ -13,6 +13,8 @@
 namespace ecmpsim {
 
 std::optional<std::uint32_t> parse_ipv4(std::string_view s) noexcept;  // host byte order
+// "02:00:00:00:01:0a" (six hex pairs, ':' or '-' between) -> 48-bit value, first byte highest.
+std::optional<std::uint64_t> parse_mac(std::string_view s) noexcept;
 // "a.b.c.d" (a /32) or "a.b.c.d/len"; the address must have no bits past len.
 std::optional<std::pair<std::uint32_t, std::uint8_t>> parse_prefix(std::string_view s) noexcept;
 // A byte count, bare or with a unit: K, M, G, T (or k, m, g, t) as

@@ -8,6 +8,29 @@
 
 namespace ecmpsim {
 
+std::string format_mac(std::uint64_t mac) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int b = 5; b >= 0; --b) {
+    const auto byte = static_cast<unsigned>(mac >> (8 * b)) & 0xFFu;
+    if (b != 5) out += ':';
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+  }
+  return out;
+}
+
+std::string format_hex_bytes(std::span<const std::uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i) out += ':';
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 15];
+  }
+  return out;
+}
+
 std::string format_ipv4(std::uint32_t ip) {
   return std::to_string(ip >> 24) + '.' + std::to_string((ip >> 16) & 255) + '.' +
          std::to_string((ip >> 8) & 255) + '.' + std::to_string(ip & 255);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,10 @@ namespace ecmpsim {
 
 // "a.b.c.d" from an address in host byte order.
 std::string format_ipv4(std::uint32_t ip);
+// "02:00:00:00:01:0a" for the 48-bit value 0x02000000010a.
+std::string format_mac(std::uint64_t mac);
+// Bytes as hex pairs joined by ':' ("6d:5a:56:da"), as `ethtool -x` prints an RSS key.
+std::string format_hex_bytes(std::span<const std::uint8_t> bytes);
 // The shortest decimal that reads back as the same double ("nan", "inf" as is).
 std::string format_number(double v);
 // `decimals` digits after the point, as printf's "%.*f"; an undefined value

@@ -21,6 +21,7 @@ struct Options {
   std::string src, dst;
   std::string proto = "17", sport, dport = "4791", seed = "0", offset = "0";
   std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
+  std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
   std::vector<std::string> fields, weights;
   std::string members, select, buckets = "128";
   std::string format = "table", tuples, out;
@@ -74,8 +75,8 @@ HashQuery make_query(const Options& o) {
       if (w == 0) throw InputError({{}, 0, 0, "--weights"}, "weights must be positive");
   }
   if (!o.rss_key.empty()) {
-    if (o.algo != "toeplitz") throw InputError({{}, 0, 0, "--rss-key"}, "only used with --algo toeplitz");
-    q.rss_key = parse_rss_key(o.rss_key);
+    if (q.algo->fn != &hashing::toeplitz) throw InputError({{}, 0, 0, "--rss-key"}, "only used with --algo toeplitz");
+    q.rss_key = hashing::parse_rss_key(o.rss_key);
     if (!q.rss_key) throw InputError({{}, 0, 0, "--rss-key"}, "expected 40 bytes as 80 hex digits (':' separators allowed)");
   }
   q.buckets = static_cast<std::uint32_t>(number("--buckets", o.buckets, 1u << 20));
@@ -123,7 +124,11 @@ int run_hash(const Options& o, Io io) {
   if (o.list) {
     std::string text;
     for (const auto& a : hashing::catalogue())
-      text += std::string(a.name) + " (" + std::to_string(a.bits) + " bits): " + std::string(a.doc) + "\n";
+      text += std::string(a.name) + " (" + std::to_string(a.bits) + " bits" +
+              (a.sai.empty() ? "" : "; SAI " + std::string(a.sai)) + "): " + std::string(a.doc) + "\n";
+    for (const auto& v : hashing::vendor_defined())
+      text += std::string(v.name) + " (SAI, ASIC-specific): " + std::string(v.what) + "; closest: " +
+              std::string(v.closest) + "\n";
     emit(io, text, o.out);
     return 0;
   }
@@ -157,11 +162,20 @@ int run_hash(const Options& o, Io io) {
   t.dst_qp = static_cast<std::uint32_t>(number("--dst-qp", o.dst_qp, 0xFFFFFF));
   t.flow_label = static_cast<std::uint32_t>(number("--flow-label", o.flow_label, 0xFFFFF));
   t.in_port = static_cast<std::uint16_t>(number("--in-port", o.in_port, 65535));
+  for (const auto& [flag, text, mac] : {std::tuple{"--src-mac", &o.src_mac, &t.src_mac}, std::tuple{"--dst-mac", &o.dst_mac, &t.dst_mac}}) {
+    const auto v = parse_mac(*text);
+    if (!v) throw InputError({{}, 0, 0, flag}, "invalid MAC address '" + *text + "' (xx:xx:xx:xx:xx:xx)");
+    *mac = *v;
+  }
+  // The ethertype a routed packet of the address family carries, unless given.
+  t.ethertype = o.ethertype.empty() ? (t.src_ip.is_v4() ? hashing::kEtherTypeIpv4 : hashing::kEtherTypeIpv6)
+                                    : static_cast<std::uint16_t>(number("--ethertype", o.ethertype, 65535));
+  t.vlan_id = static_cast<std::uint16_t>(number("--vlan-id", o.vlan_id, 4095));
   const HashAnswer a = calc(t);
   const auto& q = calc.query();
   std::string text;
   if (o.format == "json") {
-    nlohmann::ordered_json j{{"algo", o.algo},
+    nlohmann::ordered_json j{{"algo", q.algo->name},
                              {"hash", format_hash(a.hash, q.algo->bits)},
                              {"member", a.member},
                              {"members", q.members},
@@ -170,7 +184,7 @@ int run_hash(const Options& o, Io io) {
                              {"key", key_hex(q, t)}};
     text = j.dump() + "\n";
   } else {
-    text = "algo    " + o.algo + " (" + std::to_string(q.algo->bits) + " bits, seed " + std::to_string(q.seed) +
+    text = "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " + std::to_string(q.seed) +
            ")\nkey     " + key_hex(q, t) + "\nhash    " + format_hash(a.hash, q.algo->bits) + "\nmember  " +
            std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
            std::string(hashing::selection_name(q.select)) + ")\n";
@@ -185,7 +199,7 @@ Action add_hash_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("hash", "Hash one flow (or a CSV of flows) and pick its ECMP member");
   sub->add_flag("--list", o->list, "List the hash algorithms");
-  sub->add_option("--algo", o->algo, "Hash algorithm (see --list)");
+  sub->add_option("--algo", o->algo, "Hash algorithm, by catalogue or SAI name (see --list)");
   sub->add_option("--src", o->src, "Source IPv4 or IPv6 address (required without --tuples)");
   sub->add_option("--dst", o->dst, "Destination IPv4 or IPv6 address, same family (required without --tuples)");
   sub->add_option("--proto", o->proto, "IP protocol")->default_str("17");
@@ -195,11 +209,18 @@ Action add_hash_command(CLI::App& app) {
       ->default_str("0");
   sub->add_option("--flow-label", o->flow_label, "IPv6/GRH flow label (20-bit; the flow-label field)")->default_str("0");
   sub->add_option("--in-port", o->in_port, "Ingress port number (the in-port field)")->default_str("0");
+  sub->add_option("--src-mac", o->src_mac, "Source MAC as the switch receives it (the src-mac field)")
+      ->default_str("00:00:00:00:00:00");
+  sub->add_option("--dst-mac", o->dst_mac, "Destination MAC: the switch's receiving interface (the dst-mac field)")
+      ->default_str("00:00:00:00:00:00");
+  sub->add_option("--ethertype", o->ethertype, "Ethertype (the ethertype field); default the address family's, 2048 (IPv4) or 34525 (IPv6)");
+  sub->add_option("--vlan-id", o->vlan_id, "VLAN ID, 0 untagged (the vlan-id field)")->default_str("0");
   sub->add_option("--seed", o->seed, "Hash seed (32-bit)")->default_str("0");
   sub->add_option("--rss-key", o->rss_key, "toeplitz: a 40-byte key as 80 hex digits (default the standard RSS key)");
   sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
   sub->add_option("--fields", o->fields,
-                  "Hashed fields in order, comma-separated (default src-ip,dst-ip,proto,src-port,dst-port)")
+                  "Hashed fields in order, comma-separated, by name or SONiC name (default "
+                  "src-ip,dst-ip,proto,src-port,dst-port)")
       ->delimiter(',');
   sub->add_option("-n,--members", o->members, "Members in the ECMP group (required)");
   sub->add_option("--select", o->select,

@@ -105,6 +105,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
           s.name.clear();
         }
         config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
+        s.where = sat;
         config::check_scenario(table, s, path);
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
@@ -126,6 +127,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
   if (spec.scenarios.empty()) {
     ScenarioSpec s;
     s.name = "ecmp";
+    s.where = {path, 0, 0, {}};
     spec.scenarios.push_back(s);
   }
   if (spec.jobs.empty()) spec.jobs.emplace_back();

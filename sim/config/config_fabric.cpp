@@ -108,6 +108,25 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
       {"weights", "table", "WCMP weight per cable, both directions: { \"leaf0-spine1\" = 3, \"leaf1-spine0#1\" = 2 }.",
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.weights = read_weights(n, at); }, nullptr,
        "each in [1, 65535]"},
+      enum_knob<FabricSpec>("router_macs",
+                            "Router interface MACs, which the src-mac and dst-mac hash fields read: each port its "
+                            "own (base + port number) or every port the switch's base MAC (SONiC, EOS).",
+                            kRouterMacs, [](auto& s) -> auto& { return s.router_macs; }),
+      {"macs", "table",
+       "Base MACs instead of the derived 02:NN:NN:NN:00:00 (NN the node's index): { \"leaf0\" = "
+       "\"0c:42:a1:00:00:00\", \"host3\" = \"b8:ce:f6:00:00:03\" } (switches and endpoints).",
+       [](const toml::node& n, FabricSpec& s, const SourcePos& at) {
+         const auto* t = n.as_table();
+         if (!t) throw InputError(at, "expected a table of node = \"MAC\", e.g. { \"leaf0\" = \"0c:42:a1:00:00:00\" }");
+         for (const auto& [k, v] : *t) {
+           const SourcePos vat = pos_of(v, at.file, std::string(at.field) + "." + std::string(k.str()));
+           const auto str = v.value<std::string>();
+           const auto mac = str ? parse_mac(*str) : std::nullopt;
+           if (!v.is_string() || !mac) throw InputError(vat, "expected a MAC address \"xx:xx:xx:xx:xx:xx\"");
+           s.macs.push_back({std::string(k.str()), *mac, vat});
+         }
+       },
+       nullptr},
       ip_knob<FabricSpec>("address_base",
                           "First address of the plan: ToR t's endpoints get base + t*stride + 1, + 2, ... "
                           "(stride 256, or the next power of two above a ToR's endpoints + 2).",

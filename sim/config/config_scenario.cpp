@@ -115,16 +115,21 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
 
 const std::vector<Knob<HashSpec>>& hash_knobs() {
   static const std::vector<Knob<HashSpec>> k{
-      {"algo", "string", "Hash algorithm, by catalogue name (see `ecmpsim hash --list`).",
+      {"algo", "string",
+       "Hash algorithm, by catalogue name or its SAI/SONiC name (CRC_CCITT, CRC_32LO, CRC_32HI; see "
+       "`ecmpsim hash --list` and docs/hash-catalogue.md).",
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v) throw InputError(at, "expected a string");
-         if (!hashing::find(*v)) throw InputError(at, unknown_algorithm(*v));
-         s.algo = *v;
+         const hashing::Algorithm* a = hashing::find(*v);
+         if (!a) throw InputError(at, unknown_algorithm(*v));
+         s.algo = std::string(a->name);
        },
        [](const HashSpec& s) { return "\"" + s.algo + "\""; }},
       {"fields", "array of strings",
-       "Header fields hashed, in order: src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp.",
+       "Header fields hashed, in order: src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp, "
+       "src-mac, dst-mac, ethertype, vlan-id, or their SONiC ECMP_HASH names (SRC_IP, L4_SRC_PORT, IN_PORT, ...; "
+       "docs/hash-catalogue.md). The MACs are those of the hop (docs/hash-models.md).",
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto* arr = n.as_array();
          if (!arr || arr->empty()) throw InputError(at, "expected a non-empty array of field names");
@@ -155,6 +160,11 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
                           [](auto& s) -> auto& { return s.select; }),
       uint_knob<HashSpec>("buckets", "Bucket-table size for resilient selection.", 1, 1u << 20,
                           [](auto& s) -> auto& { return s.buckets; }),
+      rss_key_knob<HashSpec>("rss_key",
+                             "toeplitz: the 40-byte Toeplitz key, as 80 hex digits (':' between bytes allowed, as "
+                             "`ethtool -x` prints it); default the standard RSS key. The seed is still XORed into "
+                             "every key word.",
+                             [](auto& s) -> auto& { return s.rss_key; }),
   };
   return k;
 }

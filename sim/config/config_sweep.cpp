@@ -49,12 +49,13 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                                  return static_cast<std::uint32_t>(*v);
                                },
                                "each in [1, 128]"),
-      list_knob<std::string>("algos", "array of strings", "Hash algorithms swept (catalogue names).",
+      list_knob<std::string>("algos", "array of strings", "Hash algorithms swept (catalogue or SAI names).",
                              &SweepSpec::algos, [](const toml::node& e, const SourcePos& at) {
                                const auto v = e.value<std::string>();
                                if (!e.is_string() || !v) throw InputError(at, "expected algorithm names");
-                               if (!hashing::find(*v)) throw InputError(at, unknown_algorithm(*v));
-                               return *v;
+                               const hashing::Algorithm* a = hashing::find(*v);
+                               if (!a) throw InputError(at, unknown_algorithm(*v));
+                               return std::string(a->name);
                              }),
       list_knob<std::string>("scenarios", "array of strings",
                              "Scenarios swept; default every ECMP scenario, or the first.", &SweepSpec::scenarios,

@@ -14,6 +14,7 @@
 #include "hashing/address.h"
 #include "hashing/named.h"
 #include "hashing/suggest.h"
+#include "hashing/toeplitz.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
 #include "sim/base/text.h"
@@ -122,6 +123,21 @@ Knob<S> ip_knob(std::string_view key, std::string_view doc, Get get) {
             get(s) = *ip;
           },
           [=](const S& s) { return "\"" + hashing::format_ip(get(s)) + "\""; }};
+}
+
+// A Toeplitz (RSS) key: 40 bytes as 80 hex digits, ':' between bytes allowed
+// (as `ethtool -x` prints a NIC's key); any other length is an error here.
+template <class S, class Get>
+Knob<S> rss_key_knob(std::string_view key, std::string_view doc, Get get) {
+  return {key, "string", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto v = n.value<std::string>();
+            if (!n.is_string() || !v) throw InputError(at, "expected a string of 80 hex digits");
+            const auto k = hashing::parse_rss_key(*v);
+            if (!k) throw InputError(at, "expected 40 bytes as 80 hex digits (':' separators allowed)");
+            get(s) = *k;
+          },
+          [=](const S& s) { return get(s) ? "\"" + format_hex_bytes(*get(s)) + "\"" : std::string(); }};
 }
 
 // A string naming one row of `table` (an enum's one table, hashing/named.h).

@@ -21,11 +21,11 @@ void apply_overrides(Spec& spec, const Overrides& o) {
     if (kept.empty()) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, *o.scenario));
     spec.scenarios = std::move(kept);
   }
-  if (o.algo && !hashing::find(*o.algo))
-    throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(*o.algo));
+  const hashing::Algorithm* algo = o.algo ? hashing::find(*o.algo) : nullptr;
+  if (o.algo && !algo) throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(*o.algo));
   for (auto& s : spec.scenarios) {
     if (s.routing != RoutingKind::Ecmp) continue;
-    if (o.algo) s.hash.algo = *o.algo;
+    if (algo) s.hash.algo = std::string(algo->name);
     if (o.seed) s.hash.seed = *o.seed;
     if (o.seed_mode) s.hash.seed_mode = *o.seed_mode;
     // The seed reaches every switch: overrides' own seeds give way to it.

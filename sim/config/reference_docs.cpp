@@ -5,6 +5,7 @@
 #include <array>
 
 #include "hashing/hasher.h"
+#include "hashing/key.h"
 #include "sim/config/config_sections.h"
 
 namespace ecmpsim {
@@ -91,11 +92,34 @@ std::string hash_catalogue_markdown() {
          "- *seed-affine*: yes when, for keys of one length, a seed only XORs one constant into every\n"
          "  hash; over a power-of-two group with modulo selection such a seed changes no balance, and\n"
          "  a sweep turns a new seed into one XOR per flow.\n\n"
-         "| name | bits | key layout | seed-affine | definition; how a non-zero seed enters |\n"
-         "|---|---|---|---|---|\n";
+         "- *SAI name*: the `sai_hash_algorithm_t` name (`SAI_HASH_ALGORITHM_` + it), which SONiC's\n"
+         "  `ecmp_hash_algorithm` also uses, accepted as a synonym wherever an algorithm is named.\n\n"
+         "| name | SAI name | bits | key layout | seed-affine | definition; how a non-zero seed enters |\n"
+         "|---|---|---|---|---|---|\n";
   for (const hashing::Algorithm& a : hashing::catalogue())
-    out += "| `" + std::string(a.name) + "` | " + std::to_string(a.bits) + " | " + std::string(layout_text(a.layout)) +
-           " | " + (a.seed_affine ? "yes" : "no") + " | " + cell(a.doc) + " |\n";
+    out += "| `" + std::string(a.name) + "` | " + (a.sai.empty() ? "" : "`" + std::string(a.sai) + "`") + " | " +
+           std::to_string(a.bits) + " | " + std::string(layout_text(a.layout)) + " | " +
+           (a.seed_affine ? "yes" : "no") + " | " + cell(a.doc) + " |\n";
+  out += "\n## SAI names that are not one algorithm\n\n"
+         "SAI defines these by kind only, so each ASIC computes its own; naming one is an error that lists\n"
+         "the catalogue models below and points at [`ecmpsim fit`](fit.md), which tells from observed\n"
+         "member choices which model a switch runs.\n\n"
+         "| SAI name | what SAI says | closest catalogue models |\n|---|---|---|\n";
+  for (const hashing::VendorDefined& v : hashing::vendor_defined())
+    out += "| `" + std::string(v.name) + "` | " + cell(v.what) + " | " + cell(v.closest) + " |\n";
+  out += "\n## Key fields\n\n"
+         "The fields a `fields` list (and `ecmpsim hash --fields`) names, by ecmpsim name or by the name\n"
+         "SONiC's `ECMP_HASH` lists use (`SAI_NATIVE_HASH_FIELD_` + it). Tunnel fields (`INNER_*`) are\n"
+         "an error: the fabric carries no tunnels. Fields marked *per hop* take the value the hop sees\n"
+         "([Hash models](hash-models.md#per-hop-fields)).\n\n"
+         "| field | SONiC name | bytes in the key | per hop |\n|---|---|---|---|\n";
+  for (const auto& f : hashing::kFields) {
+    hashing::KeyBuffer key;
+    const hashing::Field one[] = {f.value};
+    const std::size_t bytes = hashing::build_key(hashing::KeyLayout::Fields, one, hashing::Tuple{}, key);
+    out += "| `" + std::string(f.name) + "` | `" + std::string(name_of(hashing::kSonicFields, f.value)) + "` | " +
+           std::to_string(bytes) + " | " + (hashing::per_hop(f.value) ? "yes" : "") + " |\n";
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "hashing/key.h"
 #include "hashing/select.h"
+#include "hashing/toeplitz.h"
 #include "hashing/named.h"
 #include "sim/base/error.h"
 #include "sim/base/limits.h"
@@ -72,6 +73,22 @@ struct LinkWeight {
   std::uint32_t weight = 1;
 };
 
+// The MAC addresses of router interfaces, which the src-mac and dst-mac hash
+// fields read (sim/fabric/fabric.h, Fabric::mac_of): one per port, as
+// chassis that allocate a block per device do, or the switch's one system MAC
+// on every routed port, as SONiC and EOS do.
+enum class RouterMacs : std::uint8_t { PerPort, PerSwitch };
+inline constexpr std::array<Named<RouterMacs>, 2> kRouterMacs{
+    {{RouterMacs::PerPort, "per-port", "each port its own MAC: the node's base MAC + the port number"},
+     {RouterMacs::PerSwitch, "per-switch", "every port of a switch the switch's base MAC"}}};
+
+// A node's base MAC, given in the config instead of the derived one.
+struct MacOverride {
+  std::string node;
+  std::uint64_t mac = 0;
+  SourcePos where;
+};
+
 struct FabricSpec {
   FabricKind kind = FabricKind::LeafSpine;
   // leaf-spine; rail reuses spines, links_per_pair and both speeds.
@@ -86,6 +103,8 @@ struct FabricSpec {
   std::vector<LinkWeight> weights;  // WCMP weights of generated cables
   // 10.0.0.0 or an IPv6 prefix such as fd00::: ToR t's endpoints are base + t*stride + 1..
   hashing::IpAddr address_base{0x0A000000u};
+  RouterMacs router_macs = RouterMacs::PerPort;
+  std::vector<MacOverride> macs;
 };
 
 // How `seed` reaches the switches: every switch uses it as is, or each tier /
@@ -104,21 +123,23 @@ struct HashSpec {
   std::uint32_t offset = 0;  // rotate right by this many bits before selection
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t buckets = 128;  // resilient selection only
+  std::optional<hashing::RssKey> rss_key;  // toeplitz only: a key other than the standard RSS key
 };
 
 // Keys of HashSpec as bits, for overrides that set only some of them.
 enum HashKey : std::uint32_t {
   kHashAlgo = 1, kHashFields = 2, kHashSeed = 4, kHashOffset = 8, kHashSelect = 16, kHashBuckets = 32,
-  kHashSeedMode = 64
+  kHashSeedMode = 64, kHashRssKey = 128
 };
 // Each bit's config key, in the order outputs list them.
-inline constexpr std::array<Named<HashKey>, 7> kHashKeys{{{kHashAlgo, "algo"},
+inline constexpr std::array<Named<HashKey>, 8> kHashKeys{{{kHashAlgo, "algo"},
                                                           {kHashFields, "fields"},
                                                           {kHashSeed, "seed"},
                                                           {kHashSeedMode, "seed_mode"},
                                                           {kHashOffset, "offset"},
                                                           {kHashSelect, "select"},
-                                                          {kHashBuckets, "buckets"}}};
+                                                          {kHashBuckets, "buckets"},
+                                                          {kHashRssKey, "rss_key"}}};
 
 // A per-tier ([scenario.hash.leaf] ...) or per-switch ([[scenario.hash.switch]])
 // hash: the keys in `keys` replace the scenario's default (then the tier's).
@@ -214,6 +235,7 @@ struct ScenarioSpec {
   // Where `sports` and the range (sport_max, else sport_min) were set, for
   // errors the planner finds on the fabric; empty when not in a file.
   SourcePos sports_at, sport_range_at;
+  SourcePos where;                   // its [[scenario]] table, for errors found once routed
 };
 
 // One job: a collective on a set of nodes, with its NCCL and NIC settings.

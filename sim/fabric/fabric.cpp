@@ -125,6 +125,7 @@ void Fabric::finalize(hashing::IpAddr address_base) {
     if (server_of_[e] == kNone)
       throw InputError({}, "endpoint '" + nodes_[endpoints_[e]].name + "' belongs to no server");
   index_hops();
+  assign_macs(RouterMacs::PerPort, {});
 }
 
 void Fabric::index_hops() {
@@ -142,8 +143,24 @@ void Fabric::index_hops() {
   for (std::size_t s = 0; s < switches_.size(); ++s) switch_tor_[s] = tor_index_[switches_[s]];
 }
 
-void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where) {
-  if (fabric.endpoints().empty()) throw InputError(where, "the fabric has no endpoints");
+void Fabric::assign_macs(RouterMacs mode, std::span<const MacOverride> overrides) {
+  constexpr std::uint64_t kMask = 0xFFFFFFFFFFFFull, kLocal = 0x020000000000ull;
+  std::vector<std::uint64_t> base(nodes_.size());
+  for (NodeId v = 0; v < nodes_.size(); ++v) base[v] = kLocal | std::uint64_t{v & 0xFFFFFFu} << 16;
+  for (const MacOverride& o : overrides) {
+    const NodeId v = find(o.node);
+    if (v == kNone) throw InputError(o.where, "no node named '" + o.node + "'");
+    base[v] = o.mac;
+  }
+  mac_.assign(links_.size(), 0);
+  for (NodeId v = 0; v < nodes_.size(); ++v) {
+    const auto out = out_links(v);
+    const bool shared = mode == RouterMacs::PerSwitch && is_switch(v);
+    for (std::size_t port = 0; port < out.size(); ++port) mac_[out[port]] = (base[v] + (shared ? 0 : port)) & kMask;
+  }
+}
+
+NodeId unreachable_endpoint(const Fabric& fabric, std::span<const std::uint8_t> down) {
   const auto n = static_cast<NodeId>(fabric.nodes().size());
   // Working links out of switches, and out of the first endpoint (where the
   // search starts): endpoints do not forward, so no path runs through one.
@@ -160,9 +177,16 @@ void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, c
   std::vector<boost::default_color_type> color(n);
   boost::breadth_first_visit(g, origin, boost::color_map(color.data()));
   for (NodeId e : fabric.endpoints())
-    if (color[e] == boost::white_color)
-      throw InputError(where, "the fabric is disconnected: " + fabric.node(e).name + " cannot reach " +
-                                  fabric.node(origin).name);
+    if (color[e] == boost::white_color) return e;
+  return kNone;
+}
+
+void check_connected(const Fabric& fabric, std::span<const std::uint8_t> down, const SourcePos& where) {
+  if (fabric.endpoints().empty()) throw InputError(where, "the fabric has no endpoints");
+  const NodeId e = unreachable_endpoint(fabric, down);
+  if (e != kNone)
+    throw InputError(where, "the fabric is disconnected: " + fabric.node(e).name + " cannot reach " +
+                                fabric.node(fabric.endpoint_node(0)).name);
 }
 
 std::string Fabric::link_name(LinkId l) const {

@@ -101,6 +101,17 @@ class Fabric {
   std::uint32_t switch_after(LinkId l) const { return switch_after_[l]; }
   std::uint16_t in_port(LinkId l) const { return in_port_[l]; }
   std::uint32_t tor_of_switch(std::uint32_t s) const { return switch_tor_[s]; }
+  // The MAC of the interface link l leaves from: the source MAC of a packet
+  // on l. Its destination MAC is mac_of(reverse), the receiving interface's.
+  std::uint64_t mac_of(LinkId l) const { return mac_[l]; }
+  // Gives every interface its MAC: port p of node v (p its position among
+  // v's out links, as in_port counts) gets base(v) + p, or base(v) on every
+  // port of a switch under RouterMacs::PerSwitch; base(v) is the override
+  // naming v, else 02:VV:VV:VV:00:00 (VV the node index, low 24 bits: a
+  // locally administered unicast address). finalize() assigns the derived
+  // per-port MACs, build_fabric the config's; throws
+  // InputError for an override naming no node.
+  void assign_macs(RouterMacs mode, std::span<const MacOverride> overrides);
 
   // Outgoing links of a node, in creation order.
   std::span<const LinkId> out_links(NodeId n) const {
@@ -130,6 +141,7 @@ class Fabric {
   std::vector<LinkId> out_;
   std::vector<std::uint32_t> switch_after_, switch_tor_;
   std::vector<std::uint16_t> in_port_;
+  std::vector<std::uint64_t> mac_;
 
   void index_hops();
   hashing::IpAddr base_;
@@ -144,6 +156,11 @@ Fabric build_fabric(const FabricSpec& spec);
 // The NIC endpoints build_fabric would make, counted without building (for
 // the --max-hosts limit).
 std::uint64_t endpoint_count(const FabricSpec& spec);
+
+// An endpoint that cannot reach the first endpoint over the links not marked
+// in `down` (indexed by LinkId; empty = none down); kNone when all can. The
+// fabric must have an endpoint.
+NodeId unreachable_endpoint(const Fabric& fabric, std::span<const std::uint8_t> down);
 
 // Throws InputError when some endpoint cannot reach another over the links
 // not marked in `down` (indexed by LinkId; empty = none down).

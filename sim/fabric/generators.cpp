@@ -160,7 +160,16 @@ Fabric build_fabric(const FabricSpec& spec) {
     if (spec.kind != FabricKind::File || !e.where().field.empty()) throw;
     throw InputError(file_pos, e.what());
   }
+  // A topology file's disconnected endpoint is named at its own line.
+  if (spec.kind == FabricKind::File && !f.endpoints().empty())
+    if (const NodeId e = unreachable_endpoint(f, {}); e != kNone)
+      for (const TopologyNode& n : spec.topology.nodes)
+        if (n.name == f.node(e).name)
+          throw InputError(n.where.line ? n.where : file_pos,
+                           "the fabric is disconnected: " + n.name + " cannot reach " +
+                               f.node(f.endpoint_node(0)).name);
   check_connected(f, {}, file_pos);
+  f.assign_macs(spec.router_macs, spec.macs);
   for (const LinkWeight& w : spec.weights)
     for (LinkId l : resolve_cables(f, w.cable)) f.set_weight(l, w.weight);
   return f;

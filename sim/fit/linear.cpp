@@ -29,6 +29,11 @@ std::uint64_t value(hashing::Field f, const hashing::Tuple& t) noexcept {
     case hashing::Field::FlowLabel: return t.flow_label & 0xFFFFF;
     case hashing::Field::InPort: return t.in_port;
     case hashing::Field::DstQp: return t.dst_qp & 0xFFFFFF;
+    // Per-hop Ethernet fields are no observation column (observations.cpp), so never fitted.
+    case hashing::Field::SrcMac:
+    case hashing::Field::DstMac:
+    case hashing::Field::EtherType:
+    case hashing::Field::VlanId: return 0;
   }
   return 0;
 }

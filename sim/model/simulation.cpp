@@ -99,15 +99,26 @@ Fabric fabric_for(const Spec& spec) {
 namespace {
 
 // The failure set of a scenario, checked: the fabric must stay connected.
+// When it does not, the error points at the `down` entry that cut it: the
+// first whose prefix of the list disconnects (more down links never
+// reconnect, so the prefixes are searched by halving).
 std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec& s) {
   auto mask = down_mask(fabric, s.down);
-  if (!mask.empty()) {
-    SourcePos at = s.down.front().where;
-    try {
-      check_connected(fabric, mask, at);
-    } catch (const InputError& e) {
-      throw InputError(at, "scenario '" + s.name + "': with these links down " + e.what());
-    }
+  if (mask.empty() || unreachable_endpoint(fabric, mask) == kNone) return mask;
+  const std::span<const LinkRef> refs(s.down);
+  std::size_t lo = 1, hi = refs.size();  // the shortest cutting prefix has length in [lo, hi]
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (unreachable_endpoint(fabric, down_mask(fabric, refs.first(mid))) != kNone)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  const SourcePos at = refs[lo - 1].where;
+  try {
+    check_connected(fabric, mask, at);
+  } catch (const InputError& e) {
+    throw InputError(at, "scenario '" + s.name + "': with these links down " + e.what());
   }
   return mask;
 }

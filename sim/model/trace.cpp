@@ -57,8 +57,8 @@ void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workload
   }
   for (std::size_t f = 0; f < flows.size(); ++f) {
     hashing::Tuple t = flows.tuple(f);
-    auto hash = [&](std::uint32_t sw, LinkId in) {
-      t.in_port = fabric.in_port(in);
+    auto hash = [&](std::uint32_t sw, const Hop& hop) {
+      hop.apply(t);
       return fwd.hash_of(sw).hash(t);
     };
     walk(fabric, fwd, ends_of(fabric, flows, f), hash, [&](LinkId l) {

@@ -21,13 +21,15 @@ using json = Json;
 json hash_json(const HashSpec& h) {
   json fields = json::array();
   for (auto f : h.fields) fields.push_back(hashing::field_name(f));
-  return {{"algo", h.algo},
-          {"fields", fields},
-          {"seed", h.seed},
-          {"seed_mode", name_of(kSeedModes, h.seed_mode)},
-          {"offset", h.offset},
-          {"select", hashing::selection_name(h.select)},
-          {"buckets", h.buckets}};
+  json j = {{"algo", h.algo},
+            {"fields", fields},
+            {"seed", h.seed},
+            {"seed_mode", name_of(kSeedModes, h.seed_mode)},
+            {"offset", h.offset},
+            {"select", hashing::selection_name(h.select)},
+            {"buckets", h.buckets}};
+  if (h.rss_key) j["rss_key"] = format_hex_bytes(*h.rss_key);
+  return j;
 }
 
 // The keys an override sets, e.g. {"tier": "spine", "algo": "crc32-lo"}.
@@ -39,7 +41,7 @@ json override_json(const HashOverride& o) {
     j["switch"] = o.switch_name;
   const json all = hash_json(o.values);
   for (const auto& row : kHashKeys)
-    if (o.keys & row.value) j[std::string(row.name)] = all[std::string(row.name)];
+    if ((o.keys & row.value) && all.contains(std::string(row.name))) j[std::string(row.name)] = all[std::string(row.name)];
   return j;
 }
 

@@ -44,6 +44,7 @@ std::string hash_text(const HashSpec& h) {
                     std::string(hashing::selection_name(h.select)) + " selection";
   if (h.select == hashing::Selection::Resilient) out += " over " + std::to_string(h.buckets) + " buckets";
   if (h.offset != 0) out += ", hash rotated right by " + std::to_string(h.offset) + " bits";
+  if (h.rss_key) out += ", Toeplitz key " + format_hex_bytes(*h.rss_key);
   return out;
 }
 
@@ -60,6 +61,7 @@ std::string override_text(const HashOverride& o) {
   add(kHashOffset, "hash rotated right by " + std::to_string(h.offset) + " bits");
   add(kHashSelect, std::string(hashing::selection_name(h.select)) + " selection");
   add(kHashBuckets, std::to_string(h.buckets) + " buckets");
+  if (h.rss_key) add(kHashRssKey, "Toeplitz key " + format_hex_bytes(*h.rss_key));
   return out;
 }
 

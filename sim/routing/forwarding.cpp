@@ -10,6 +10,7 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
       ecmp_(fabric, sets, scenario, source),
       source_(source),
       scenario_name_(scenario.name),
+      scenario_where_(scenario.where),
       routing_(scenario.routing),
       adaptive_(scenario.adaptive) {
   if (scenario.routing == RoutingKind::Static) static_ = StaticTable(fabric, sets, scenario, flows);

@@ -36,6 +36,8 @@ class Forwarding {
   // The config file and scenario this state was compiled from, for messages.
   const std::string& source() const noexcept { return source_; }
   const std::string& scenario_name() const noexcept { return scenario_name_; }
+  // The scenario's [[scenario]] table (line 0 for the default scenario or one built in code).
+  const SourcePos& scenario_where() const noexcept { return scenario_where_; }
   const EqualCostSets& sets() const noexcept { return *sets_; }
   const SwitchHash& hash_of(std::uint32_t switch_index) const { return ecmp_.hash_of(switch_index); }
 
@@ -63,6 +65,7 @@ class Forwarding {
   EcmpSelection ecmp_;
   StaticTable static_;
   std::string source_, scenario_name_;
+  SourcePos scenario_where_;
   RoutingKind routing_ = RoutingKind::Ecmp;
   AdaptiveMode adaptive_ = AdaptiveMode::Local;
   std::vector<std::uint32_t> weights_;

@@ -39,26 +39,6 @@ std::string format_hash(std::uint64_t h, unsigned bits) {
   return s;
 }
 
-std::optional<hashing::RssKey> parse_rss_key(std::string_view text) noexcept {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  hashing::RssKey key{};
-  std::size_t digits = 0;
-  for (char c : text) {
-    if (c == ':') continue;
-    const int v = nibble(c);
-    if (v < 0 || digits == 2 * key.size()) return std::nullopt;
-    key[digits / 2] = static_cast<std::uint8_t>(key[digits / 2] << 4 | v);
-    ++digits;
-  }
-  if (digits != 2 * key.size()) return std::nullopt;
-  return key;
-}
-
 namespace {
 
 bool parse_field(std::string_view v, std::uint64_t max, std::uint64_t& out) {
@@ -104,6 +84,7 @@ bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad
     }
     (i == 0 ? t.src_ip : t.dst_ip) = *ip;
   }
+  t.ethertype = t.src_ip.is_v4() ? hashing::kEtherTypeIpv4 : hashing::kEtherTypeIpv6;
   std::uint64_t n = 0;
   bad_column = col[2];
   if (!parse_field(v[2], 255, n)) {

@@ -47,10 +47,6 @@ class HashCalculator {
 // Hex with as many digits as the algorithm has bits ("0x29b1" for 16 bits).
 std::string format_hash(std::uint64_t h, unsigned bits);
 
-// A 40-byte Toeplitz key as 80 hex digits, optionally separated by ':' as
-// `ethtool -x` prints it ("6d:5a:56:da:..."); nullopt if malformed.
-std::optional<hashing::RssKey> parse_rss_key(std::string_view text) noexcept;
-
 // Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`
 // with an optional sixth field, the IPv6 flow label; addresses IPv4 or IPv6)
 // and calls f(tuple) for each row in order. Throws InputError naming

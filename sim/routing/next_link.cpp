@@ -11,7 +11,10 @@ FlowEnds ends_of(const Fabric& fabric, const workloads::Flows& flows, std::size_
 
 void no_route(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, const FlowEnds& e, bool loop) {
   const Node& d = fabric.node(fabric.endpoint_node(e.dst));
-  SourcePos where{fwd.source(), 0, 0, "scenario '" + fwd.scenario_name() + "'"};
+  // The scenario's own table when the config has one (the default scenario has none).
+  SourcePos where = fwd.scenario_where();
+  if (where.file != fwd.source()) where = {fwd.source(), 0, 0, {}};
+  where.field = "scenario '" + fwd.scenario_name() + "'";
   if (fwd.is_static())
     if (auto origin = fwd.route_origin(sw, e.dst, e.src_ip)) where = *origin;
   throw InputError(where, std::string(loop ? "routing loop" : "no route") + " on switch '" +

@@ -4,16 +4,42 @@
 // ECMP switch picks a member of the equal-cost group by its hash of the flow.
 // The caller supplies that hash (the trace packs the key at the hop, the
 // sweep reads a per-class cache), and it is asked for only when a group has
-// more than one member to choose from.
+// more than one member to choose from. What the packet carries that changes
+// from hop to hop (Hop) is read here, once, for both.
 #pragma once
 
 #include <cstdint>
 
+#include "hashing/key.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/forwarding.h"
 #include "workloads/flow.h"
 
 namespace ecmpsim {
+
+// What a switch sees of a packet beyond the flow's own header: the port it
+// came in on, and the Ethernet addresses of the link it came over: the
+// sending interface's MAC as source (the previous router's, or the NIC's on
+// the first hop) and the receiving interface's as destination (a routed hop
+// rewrites both). VLAN ID and ethertype do not change along a routed path
+// (untagged routed ports; the flow's IPv4 ethertype).
+struct Hop {
+  LinkId in = kNone;
+  std::uint16_t in_port = 0;
+  std::uint64_t src_mac = 0;
+  std::uint64_t dst_mac = 0;
+
+  // The flow's tuple as this switch hashes it.
+  void apply(hashing::Tuple& t) const noexcept {
+    t.in_port = in_port;
+    t.src_mac = src_mac;
+    t.dst_mac = dst_mac;
+  }
+};
+
+inline Hop hop_over(const Fabric& fabric, LinkId in) noexcept {
+  return {in, fabric.in_port(in), fabric.mac_of(in), fabric.mac_of(fabric.link(in).reverse)};
+}
 
 // What the walk needs to know of one flow.
 struct FlowEnds {
@@ -32,7 +58,8 @@ FlowEnds ends_of(const Fabric& fabric, const workloads::Flows& flows, std::size_
                            bool loop);
 
 // The link switch `sw` sends the flow on, having received it over `in`;
-// kNone when it has no route. hash(sw, in) -> the switch's windowed hash.
+// kNone when it has no route. hash(sw, hop) -> the switch's windowed hash of
+// the flow as it arrived over hop.in (hop_over).
 template <class Hash>
 LinkId next_link(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, LinkId in, const FlowEnds& e,
                  Hash&& hash) {
@@ -43,7 +70,7 @@ LinkId next_link(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, 
   if (g == EqualCostSets::kNoGroup) return kNone;
   const auto members = sets.members(g);
   if (members.size() == 1) return members[0];
-  return members[fwd.select(g, fwd.hash_of(sw), hash(sw, in))];
+  return members[fwd.select(g, fwd.hash_of(sw), hash(sw, hop_over(fabric, in)))];
 }
 
 // Walks a flow from its uplink to its destination, calling on_link(l) for

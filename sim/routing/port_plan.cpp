@@ -126,11 +126,11 @@ void Planner::hash_classes() {
   std::vector<std::uint32_t> reps;  // a switch of each class
   for (std::uint32_t sw = 0; sw < fabric_.switches().size(); ++sw) {
     const SwitchHash& h = fwd_.hash_of(sw);
-    const bool per_hop = h.algo->layout == hashing::KeyLayout::Fields &&
-                         std::find(h.fields.begin(), h.fields.end(), hashing::Field::InPort) != h.fields.end();
+    const bool per_hop = h.per_hop;
     auto same = [&](std::uint32_t r) {
       const SwitchHash& o = fwd_.hash_of(r);
-      return o.algo == h.algo && o.fields == h.fields && o.seed == h.seed && o.offset == h.offset;
+      return o.algo == h.algo && o.fields == h.fields && o.seed == h.seed && o.offset == h.offset &&
+             o.rss_key == h.rss_key;
     };
     const auto it = per_hop ? reps.end() : std::find_if(reps.begin(), reps.end(), same);
     if (per_hop) {
@@ -152,13 +152,13 @@ std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<
   set_port(t, port);
   const FlowEnds e = ends_of(fabric_, flows_, f);
   std::uint32_t decisions = 0;
-  auto hash = [&](std::uint32_t sw, LinkId in) {
+  auto hash = [&](std::uint32_t sw, const Hop& hop) {
     ++decisions;
     if (widest) {
       const std::size_t n = fwd_.sets().members(fwd_.sets().group(sw, e.dst_tor)).size();
       if (n > widest->first) *widest = {n, sw};
     }
-    t.in_port = fabric_.in_port(in);
+    hop.apply(t);
     return fwd_.hash_of(sw).hash(t);
   };
   out.clear();
@@ -173,10 +173,10 @@ bool Planner::try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds
   hashing::Tuple t = flow;
   set_port(t, port);
   ++stamp_;
-  auto hash = [&](std::uint32_t sw, LinkId in) {
+  auto hash = [&](std::uint32_t sw, const Hop& hop) {
     const std::uint32_t c = class_of_[sw];
     if (c != kNone && class_stamp_[c] == stamp_) return class_value_[c];
-    t.in_port = fabric_.in_port(in);
+    hop.apply(t);
     const std::uint64_t h = fwd_.hash_of(sw).hash(t);
     if (c != kNone) {
       class_stamp_[c] = stamp_;

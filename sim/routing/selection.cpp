@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hashing/suggest.h"
+#include "hashing/toeplitz.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/seeds.h"
 
@@ -17,7 +18,15 @@ SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
     at.field = "scenario.hash.fields";
     throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
   }
+  if (spec.rss_key && h.algo->fn != &hashing::toeplitz) {
+    SourcePos at = where;
+    at.field = "scenario.hash.rss_key";
+    throw InputError(at, "rss_key is the Toeplitz key: only used with algo = \"toeplitz\", not '" +
+                             std::string(h.algo->name) + "'");
+  }
+  h.rss_key = spec.rss_key;
   h.fields = spec.fields;
+  h.per_hop = std::any_of(h.fields.begin(), h.fields.end(), hashing::per_hop) && h.algo->layout == hashing::KeyLayout::Fields;
   h.seed = spec.seed;
   h.offset = spec.offset;
   h.select = spec.select;
@@ -35,6 +44,7 @@ void apply(HashSpec& to, const HashOverride& o) {
   if (o.keys & kHashOffset) to.offset = o.values.offset;
   if (o.keys & kHashSelect) to.select = o.values.select;
   if (o.keys & kHashBuckets) to.buckets = o.values.buckets;
+  if (o.keys & kHashRssKey) to.rss_key = o.values.rss_key;
 }
 
 }  // namespace

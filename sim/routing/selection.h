@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "hashing/hasher.h"
 #include "hashing/key.h"
 #include "hashing/select.h"
+#include "hashing/toeplitz.h"
 #include "sim/config/spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
@@ -26,11 +28,17 @@ struct SwitchHash {
   std::uint32_t offset = 0;
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t buckets = 0;
+  std::optional<hashing::RssKey> rss_key;  // toeplitz with a key of its own
+  bool per_hop = false;                    // a field changes per hop (hashing::per_hop)
 
+  // The algorithm's output for key bytes, before the window.
+  std::uint64_t raw(hashing::Key key, std::uint32_t with_seed) const noexcept {
+    return rss_key ? hashing::toeplitz_hash(key, *rss_key, with_seed) : algo->fn(key, with_seed);
+  }
   std::uint64_t hash(const hashing::Tuple& t) const noexcept {
     hashing::KeyBuffer key;
     const std::size_t n = hashing::build_key(algo->layout, fields, t, key);
-    return hashing::window(algo->fn({key.data(), n}, seed), algo->bits, offset);
+    return hashing::window(raw({key.data(), n}, seed), algo->bits, offset);
   }
 };
 

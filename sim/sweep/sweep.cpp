@@ -33,8 +33,11 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
       if (std::find(scenarios_.begin(), scenarios_.end(), name) == scenarios_.end()) scenarios_.push_back(name);
     }
   }
-  for (const auto& a : axes.algos)
-    if (!hashing::find(a)) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
+  for (auto& a : axes_.algos) {
+    const hashing::Algorithm* algo = hashing::find(a);
+    if (!algo) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
+    a = std::string(algo->name);  // SAI names print as the catalogue's
+  }
   algos_ = std::max<std::uint64_t>(1, axes.algos.size());
   placements_ = range_size(axes.placement_seeds);
   qps_ = std::max<std::uint64_t>(1, axes.qps.size());

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "hashing/select.h"
+#include "hashing/toeplitz.h"
 #include "sim/config/overrides.h"
 #include "sim/model/metrics.h"
 #include "sim/model/prediction.h"
@@ -31,6 +32,7 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     const hashing::Algorithm* algo;
     std::uint32_t offset;
     std::uint64_t seed_slot;
+    std::optional<hashing::RssKey> rss_key;
     bool operator==(const ClassKey&) const = default;
   };
   std::vector<ClassKey> class_keys;
@@ -40,15 +42,14 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     sw_tier_[s] = static_cast<std::uint32_t>(fabric.node(node).tier);
     const SwitchHash& h = fwd_.hash_of(s);
     KeyConfig kc{h.algo->layout, h.fields, false};
-    kc.in_port = kc.layout == hashing::KeyLayout::Fields &&
-                 std::find(kc.fields.begin(), kc.fields.end(), hashing::Field::InPort) != kc.fields.end();
+    kc.per_hop = h.per_hop;
     auto kit = std::find_if(key_configs_.begin(), key_configs_.end(),
                             [&](const KeyConfig& k) { return k.layout == kc.layout && k.fields == kc.fields; });
     if (kit == key_configs_.end()) kit = key_configs_.insert(key_configs_.end(), kc);
     const auto key_config = static_cast<std::uint32_t>(kit - key_configs_.begin());
     std::uint64_t slot = h.seed;
     if (seed_axis) slot = mode == SeedMode::Same ? 0 : mode == SeedMode::PerTier ? sw_tier_[s] : s;
-    const ClassKey ck{key_config, h.algo, h.offset, slot};
+    const ClassKey ck{key_config, h.algo, h.offset, slot, h.rss_key};
     auto cit = std::find(class_keys.begin(), class_keys.end(), ck);
     if (cit == class_keys.end()) {
       cit = class_keys.insert(class_keys.end(), ck);
@@ -58,7 +59,8 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
       c.offset = h.offset;
       c.rep_switch = s;
       c.fixed_seed = h.seed;
-      c.affine = h.algo->seed_affine && h.algo->layout == hashing::KeyLayout::Fields && !kc.in_port;
+      c.affine = h.algo->seed_affine && h.algo->layout == hashing::KeyLayout::Fields && !kc.per_hop;
+      c.rss_key = h.rss_key;
       const std::pair<std::uint32_t, const hashing::Algorithm*> bk{key_config, h.algo};
       auto bit = std::find(base_keys.begin(), base_keys.end(), bk);
       if (bit == base_keys.end()) bit = base_keys.insert(base_keys.end(), bk);
@@ -130,20 +132,23 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
   if (plan.slowdown_) ideal_ = plan.base().cuts().ideal(flows_);
 }
 
-std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, LinkId in) const {
+std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop) const {
   const SweepPlan::HashClass& hc = plan_->classes_[c];
   const unsigned bits = hc.algo->bits;
   if (class_affine_[c]) return hashing::window(base0_[hc.base][f] ^ class_d_[c], bits, hc.offset);
+  auto raw = [&](hashing::Key key) {
+    return hc.rss_key ? hashing::toeplitz_hash(key, *hc.rss_key, class_seed_[c]) : hc.algo->fn(key, class_seed_[c]);
+  };
   const SweepPlan::KeyConfig& kc = plan_->key_configs_[hc.key_config];
-  if (kc.in_port) {
+  if (kc.per_hop) {
     hashing::Tuple t = flows_.tuple(f);
-    t.in_port = plan_->base().fabric().in_port(in);
+    hop.apply(t);
     hashing::KeyBuffer key;
     const std::size_t len = hashing::build_key(kc.layout, kc.fields, t, key);
-    return hashing::window(hc.algo->fn({key.data(), len}, class_seed_[c]), bits, hc.offset);
+    return hashing::window(raw({key.data(), len}), bits, hc.offset);
   }
   const std::uint8_t* key = keys_[hc.key_config].data() + std::size_t{f} * hashing::kMaxKeyBytes;
-  return hashing::window(hc.algo->fn({key, key_len_[hc.key_config][f]}, class_seed_[c]), bits, hc.offset);
+  return hashing::window(raw({key, key_len_[hc.key_config][f]}), bits, hc.offset);
 }
 
 std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
@@ -215,12 +220,12 @@ std::uint64_t SweepWorker::route() {
   std::uint64_t decisions = 0;
   for (std::uint32_t f = 0; f < n; ++f) {
     ++stamp_;
-    // A flow is hashed once per hash class; an in-port key changes per hop.
-    auto hash = [&](std::uint32_t sw, LinkId in) {
+    // A flow is hashed once per hash class; a per-hop key changes per hop.
+    auto hash = [&](std::uint32_t sw, const Hop& hop) {
       const std::uint32_t c = plan.sw_class_[sw];
       if (cache_stamp_[c] == stamp_) return cache_val_[c];
-      const std::uint64_t h = this->hash(c, f, in);
-      if (!plan.key_configs_[classes[c].key_config].in_port) {
+      const std::uint64_t h = this->hash(c, f, hop);
+      if (!plan.key_configs_[classes[c].key_config].per_hop) {
         cache_stamp_[c] = stamp_;
         cache_val_[c] = h;
       }

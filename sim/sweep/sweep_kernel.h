@@ -8,7 +8,8 @@
 // class, not once per hop. For seed-affine algorithms (CRCs and XOR folds,
 // where h(key, seed) = h(key, 0) XOR h(zeros, seed) XOR h(zeros, 0) for keys
 // of one length) h(key, 0) is computed once per workload and a seed costs one
-// XOR per flow and class.
+// XOR per flow and class. A key with a per-hop field (in-port, MACs) is packed
+// at every hop from the Hop the routing step reads, as the trace packs it.
 //
 // Adaptive scenarios and planned source ports do not fit that loop (the first
 // places flows by load, the second plans ports for each variant's hashes):
@@ -18,6 +19,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -25,6 +27,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
+#include "hashing/toeplitz.h"
 #include "sim/routing/forwarding.h"
 #include "sim/routing/next_link.h"
 #include "sim/model/flow_model.h"
@@ -45,7 +48,7 @@ class SweepPlan {
   struct KeyConfig {
     hashing::KeyLayout layout;
     std::vector<hashing::Field> fields;
-    bool in_port = false;  // the key changes per hop
+    bool per_hop = false;  // the key changes per hop (in-port, MACs)
   };
   struct HashClass {
     std::uint32_t key_config = 0;
@@ -55,6 +58,7 @@ class SweepPlan {
     std::uint32_t fixed_seed = 0;  // without a seed axis
     std::uint32_t base = 0;        // index of the (key config, algorithm) pair, for h(key, 0)
     bool affine = false;
+    std::optional<hashing::RssKey> rss_key;  // toeplitz with a key of its own
   };
 
   const Simulation& base() const noexcept { return *base_; }
@@ -103,7 +107,7 @@ class SweepWorker {
   const workloads::Flows& flows() const noexcept { return flows_; }
 
  private:
-  std::uint64_t hash(std::uint32_t c, std::uint32_t f, LinkId in) const;
+  std::uint64_t hash(std::uint32_t c, std::uint32_t f, const Hop& hop) const;
   // Counts every flow's links into counts_ and, with Record, its path into path_links_.
   template <bool Record>
   std::uint64_t route();

@@ -428,6 +428,67 @@ const std::vector<ErrorCase> kCases{
      {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.1,17,49152,4791,1\n"}},
      {"fit", "{d}/obs.csv", "--members", "3", "--weights", "1,2"},
      "ecmpsim: --weights: expected 3 weights, one per member"},
+    {"hash algo vendor-defined (SAI CRC)",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"CRC\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:8: scenario.hash.algo: hash algorithm 'CRC' is ASIC-specific (SAI_HASH_ALGORITHM_CRC: a "
+     "CRC of the vendor's choosing (SAI's default algorithm)); the closest catalogue models are crc16-ccitt, "
+     "crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c, and `ecmpsim fit` tells which one a switch runs from "
+     "the members it chose"},
+    {"hash --algo vendor-defined (SAI XOR)",
+     {},
+     {"hash", "--algo", "XOR", "--members", "2"},
+     "ecmpsim: --algo: hash algorithm 'XOR' is ASIC-specific (SAI_HASH_ALGORITHM_XOR: an XOR fold of the vendor's "
+     "choosing); the closest catalogue models are xor16, xor32, and `ecmpsim fit` tells which one a switch runs "
+     "from the members it chose"},
+    {"sweep --algos vendor-defined (SAI RANDOM)",
+     {{"c.toml", kBase}},
+     {"sweep", "{d}/c.toml", "--algos", "crc32-hi,random"},
+     "ecmpsim: --algos: hash algorithm 'random' is ASIC-specific (SAI_HASH_ALGORITHM_RANDOM: a random member per "
+     "packet, not a function of the flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow "
+     "hash), and `ecmpsim fit` tells which one a switch runs from the members it chose"},
+    {"hash field tunnel (SONiC INNER_*)",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"SRC_IP\", \"INNER_DST_IP\"]\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:10: scenario.hash.fields: hash field 'INNER_DST_IP' is a tunnel field (the encapsulated "
+     "packet's header): the fabric carries no tunnels"},
+    {"hash --fields tunnel",
+     {},
+     {"hash", "--algo", "CRC_32LO", "--members", "2", "--fields", "SRC_IP,INNER_L4_SRC_PORT", "--src", "10.0.0.1"},
+     "ecmpsim: --fields: hash field 'INNER_L4_SRC_PORT' is a tunnel field (the encapsulated packet's header): the "
+     "fabric carries no tunnels"},
+    {"rss key length",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"toeplitz\"\nrss_key = \"6d:5a\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:9:11: scenario.hash.rss_key: expected 40 bytes as 80 hex digits (':' separators allowed)"},
+    {"fabric mac malformed",
+     {{"c.toml", kBase + "macs = { \"leaf0\" = \"0c:42:a1:00:00\" }\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:5:20: fabric.macs.leaf0: expected a MAC address \"xx:xx:xx:xx:xx:xx\""},
+    {"fabric mac unknown node",
+     {{"c.toml", kBase + "macs = { \"leaf7\" = \"0c:42:a1:00:00:00\" }\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:5:20: fabric.macs.leaf7: no node named 'leaf7'"},
+    {"no route names the scenario's line",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\nrouting = \"static\"\n"
+                         "routes = [{ switch = \"leaf0\", dst = \"10.0.1.0/24\", via = \"spine0\" }]\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:5:1: scenario 'x': no route on switch 'spine0' for destination host2 (10.0.1.1)"},
+    {"sweep no route names the scenario's line, as run does",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\nrouting = \"static\"\n"
+                         "routes = [{ switch = \"leaf0\", dst = \"10.0.1.0/24\", via = \"spine0\" }]\n"}},
+     {"sweep", "{d}/c.toml", "--seeds", "0:2"},
+     "ecmpsim: {d}/c.toml:5:1: scenario 'x': no route on switch 'spine0' for destination host2 (10.0.1.1)"},
+    {"disconnected fabric names the down entry that cut it",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\ndown = [\"leaf0-spine0\", \"spine1\", \"leaf1-spine0\"]\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:7:25: scenario.down: scenario 'x': with these links down the fabric is disconnected: "
+     "host2 cannot reach host0"},
+    {"topology file disconnected names the endpoint's line",
+     {{"t.csv", "node,s0,spine\nnode,l0,leaf\nnode,l1,leaf\nnode,a,host\nnode,b,host\nlink,a,l0,100\nlink,b,l1,100\nlink,l0,s0,400\n"},
+      {"c.toml", "[fabric]\nkind = \"file\"\nfile = \"t.csv\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/t.csv:5:6: the fabric is disconnected: b cannot reach a"},
     {"rdma map with an empty device name",
      {{"map.csv", "host,ifname,ip\nhost1,,10.0.0.1\n"}},
      {"run", "{src}/configs/paper16.toml", "--flows", "{src}/tests/data/rdma", "--rdma-map", "{d}/map.csv"},

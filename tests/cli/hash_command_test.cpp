@@ -98,7 +98,8 @@ TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2"
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--src", "1.2.3", "--dst", "10.0.0.2", "--sport", "1", "-n", "2"});
   CHECK(r.err == "ecmpsim: --src: invalid IP address '1.2.3' (IPv4 10.0.0.1 or IPv6 fd00::1)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,mac"});
-  CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp)\n");
+  CHECK(r.err == "ecmpsim: --fields: unknown hash field 'mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, "
+        "in-port, dst-qp, src-mac, dst-mac, ethertype, vlan-id)\n");
   r = cli_run({"hash", "--algo", "crc16-ccitt", "--fields", "src-ip,dst-port,src-ip"});
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: --fields: hash field 'src-ip' listed twice\n");

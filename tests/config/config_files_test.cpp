@@ -114,7 +114,7 @@ TEST_CASE("bad fabrics: one line with file:line:col and the cause") {
         csv + ":8:16: count must be an integer in [1, 1024], got '0'");
   CHECK(topo(nodes + "link,a,l0,0\n") == csv + ":6:11: speed must be in (0, 1e6] Gb/s, got '0'");
   CHECK(topo(nodes + "link,a,l0,100\nlink,b,l1,100\nlink,l0,s0,400\n") ==
-        csv + ": the fabric is disconnected: b cannot reach a");
+        csv + ":5:6: the fabric is disconnected: b cannot reach a");
   CHECK(topo(nodes + "node,l0,leaf\n") == csv + ":6:6: duplicate node name 'l0'");
   CHECK(topo("node,x,router\n") == csv + ":1:8: unknown tier 'router', expected host, leaf (tor, edge), spine (agg), core (super-spine)");
   CHECK(topo(nodes + "link,a,l0,100\nlink,l1,s0,100\nlink,l0,s0,100\n") == csv + ":5:6: endpoint 'b' needs exactly one link, has 0");

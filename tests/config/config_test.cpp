@@ -44,8 +44,9 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
         "t.toml:2:9: workload.nodes: job 'job0' needs 100 nodes but only 16 of the fabric's 16 nodes are free");
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"md5\"\n") ==
         "t.toml:4:8: scenario.hash.algo: unknown hash algorithm 'md5' (ecmpsim hash --list shows them)");
-  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-mac\"]\n") ==
-        "t.toml:4:10: scenario.hash.fields: unknown hash field 'src-mac' (one of src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp)");
+  CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"ttl\"]\n") ==
+        "t.toml:4:10: scenario.hash.fields: unknown hash field 'ttl' (one of src-ip, dst-ip, proto, src-port, dst-port, "
+        "flow-label, in-port, dst-qp, src-mac, dst-mac, ethertype, vlan-id)");
   // Each field at most once (a P4 field list): a repeated field would also overrun the key buffer.
   CHECK(error_of("[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"src-ip\", \"dst-ip\", \"src-ip\"]\n") ==
         "t.toml:4:10: scenario.hash.fields: hash field 'src-ip' listed twice");
@@ -68,7 +69,7 @@ TEST_CASE("a static table without a route for a flow's destination is an error")
       "[fabric]\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n"
       "[[scenario]]\nname = \"s\"\nrouting = \"static\"\n"
       "routes = [{ switch = \"leaf0\", dst = \"10.0.1.1\", via = \"spine0\" }]\n";
-  CHECK(error_of(cfg) == "t.toml: scenario 's': no route on switch 'spine0' for destination host1 (10.0.1.1)");
+  CHECK(error_of(cfg) == "t.toml:5:1: scenario 's': no route on switch 'spine0' for destination host1 (10.0.1.1)");
 }
 
 TEST_CASE("a route on an unknown switch points at the route") {

@@ -32,3 +32,48 @@ TEST_CASE("one NIC per node: the node and its NIC are both hostK") {
   CHECK(f.server_nics(3).size() == 1);
   CHECK(f.server_nics(3)[0] == 3);
 }
+
+namespace {
+
+LinkId link_named(const Fabric& f, const std::string& name) {
+  for (LinkId l = 0; l < f.links().size(); ++l)
+    if (f.link_name(l) == name) return l;
+  return kNone;
+}
+
+}  // namespace
+
+TEST_CASE("interface MACs: 02:VV:VV:VV:PP:PP by node index and port, per switch, or from the config") {
+  // Leaf-spine 2x2, one host per leaf: nodes leaf0 0, leaf1 1, spine0 2,
+  // spine1 3, host0 4, host1 5; leaf0's ports: host0 0, spine0 1, spine1 2.
+  FabricSpec s;
+  s.leaf_spine = {2, 2, 1, 1, Gbps{100}, Gbps{100}};
+  const Fabric f = build_fabric(s);
+  REQUIRE(f.find("host0") == 4);
+  const LinkId up = link_named(f, "host0->leaf0");
+  const LinkId l0s1 = link_named(f, "leaf0->spine1");
+  REQUIRE(up != kNone);
+  REQUIRE(l0s1 != kNone);
+  CHECK(f.mac_of(up) == 0x020000040000);                        // host0's NIC
+  CHECK(f.mac_of(f.link(up).reverse) == 0x020000000000);        // leaf0 port 0
+  CHECK(f.mac_of(l0s1) == 0x020000000002);                      // leaf0 port 2
+  CHECK(f.mac_of(f.link(l0s1).reverse) == 0x020000030000);      // spine1 port 0 (to leaf0)
+  CHECK(f.in_port(up) == 0);
+
+  FabricSpec shared = s;
+  shared.router_macs = RouterMacs::PerSwitch;
+  shared.macs = {{"leaf0", 0x0c42a1000000, {}}, {"host0", 0xb8cef6000003, {}}};
+  const Fabric g = build_fabric(shared);
+  CHECK(g.mac_of(up) == 0xb8cef6000003);
+  CHECK(g.mac_of(g.link(up).reverse) == 0x0c42a1000000);
+  CHECK(g.mac_of(l0s1) == 0x0c42a1000000);                  // every port of leaf0: its one MAC
+  CHECK(g.mac_of(g.link(l0s1).reverse) == 0x020000030000);  // spine1 keeps its derived MAC
+
+  FabricSpec per_port = s;
+  per_port.macs = {{"leaf0", 0x0c42a1000000, {}}};
+  CHECK(build_fabric(per_port).mac_of(l0s1) == 0x0c42a1000002);
+
+  FabricSpec bad = s;
+  bad.macs = {{"leaf9", 1, {"c.toml", 4, 10, "fabric.macs.leaf9"}}};
+  CHECK_THROWS_WITH_AS(build_fabric(bad), "no node named 'leaf9'", InputError);
+}

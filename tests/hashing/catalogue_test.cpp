@@ -41,3 +41,50 @@ TEST_CASE("every algorithm stays within its declared bit width, and a seed chang
     CHECK(a.fn(key, 0x5A5A5A5A) != a.fn(key, 0));
   }
 }
+
+TEST_CASE("SAI names: CRC_32LO / CRC_32HI are the halves of CRC-32, CRC_CCITT the 0x1021 CRC-16") {
+  // Published check values over ASCII "123456789": CRC-32 0xCBF43926,
+  // CRC-16/CCITT-FALSE 0x29B1, CRC-16/XMODEM (the same polynomial, init 0) 0x31C3.
+  constexpr std::array<std::uint8_t, 9> check{'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  const h::Algorithm* lo = h::find("CRC_32LO");
+  const h::Algorithm* hi = h::find("CRC_32HI");
+  const h::Algorithm* ccitt = h::find("CRC_CCITT");
+  REQUIRE(lo != nullptr);
+  REQUIRE(hi != nullptr);
+  REQUIRE(ccitt != nullptr);
+  CHECK(lo == h::find("crc32-lo"));
+  CHECK(hi == h::find("crc32-hi"));
+  CHECK(ccitt == h::find("crc16-ccitt"));
+  CHECK(lo->fn(check, 0) == 0x3926);
+  CHECK(hi->fn(check, 0) == 0xCBF4);
+  CHECK(ccitt->fn(check, 0) == 0x29B1);
+  // SAI names the polynomial, not the initial register: init 0 (XMODEM) is seed 0xFFFF.
+  CHECK(ccitt->fn(check, 0xFFFF) == 0x31C3);
+  // Exactly these three carry SAI names, and only in SAI's spelling.
+  std::set<std::string_view> sai;
+  for (const h::Algorithm& a : h::catalogue())
+    if (!a.sai.empty()) sai.insert(a.sai);
+  CHECK(sai == std::set<std::string_view>{"CRC_32LO", "CRC_32HI", "CRC_CCITT"});
+  CHECK(h::find("crc_32lo") == nullptr);
+}
+
+TEST_CASE("vendor-defined SAI names are no algorithm; their closest models are catalogue names") {
+  for (std::string_view name : {"CRC", "XOR", "CRC_XOR", "RANDOM"}) {
+    CAPTURE(name);
+    CHECK(h::find(name) == nullptr);
+    const h::VendorDefined* v = h::find_vendor_defined(name);
+    REQUIRE(v != nullptr);
+    std::string_view rest = v->closest;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(", ");
+      std::string_view one = rest.substr(0, comma);
+      one = one.substr(0, one.find(' '));  // "xxh3 (a well-mixed ...)"
+      CAPTURE(one);
+      CHECK(h::find(one) != nullptr);
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 2);
+    }
+  }
+  CHECK(h::find_vendor_defined("crc_xor") == h::find_vendor_defined("CRC_XOR"));
+  CHECK(h::find_vendor_defined("CRC_32LO") == nullptr);
+  CHECK(h::find_vendor_defined("JENKINS") == nullptr);
+}

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "hashing/hasher.h"
@@ -134,4 +135,39 @@ TEST_CASE("every catalogue algorithm hashes IPv6 keys; seed-affine ones stay aff
     CHECK_MESSAGE(ha0 != hb0, algo.name);  // the addresses reach the hash
     if (algo.seed_affine) CHECK_MESSAGE((ha ^ ha0) == (hb ^ hb0), algo.name);
   }
+}
+
+TEST_CASE("SONiC ECMP_HASH names parse to the same fields and print as ecmpsim's") {
+  const std::vector<std::pair<const char*, const char*>> pairs{
+      {"SRC_IP", "src-ip"},           {"DST_IP", "dst-ip"},           {"IP_PROTOCOL", "proto"},
+      {"L4_SRC_PORT", "src-port"},    {"L4_DST_PORT", "dst-port"},    {"IN_PORT", "in-port"},
+      {"IPV6_FLOW_LABEL", "flow-label"}, {"RDMA_BTH_DEST_QP", "dst-qp"}, {"SRC_MAC", "src-mac"},
+      {"DST_MAC", "dst-mac"},         {"ETHERTYPE", "ethertype"},     {"VLAN_ID", "vlan-id"}};
+  for (const auto& [sonic, ours] : pairs) {
+    CAPTURE(sonic);
+    const auto f = h::parse_field(sonic);
+    REQUIRE(f.has_value());
+    CHECK(f == h::parse_field(ours));
+    CHECK(h::field_name(*f) == ours);
+  }
+  CHECK_FALSE(h::parse_field("INNER_SRC_IP").has_value());
+  CHECK_FALSE(h::parse_field("src_ip").has_value());
+  CHECK_FALSE(h::parse_field("Src_Ip").has_value());
+}
+
+TEST_CASE("Ethernet fields: MACs 6 bytes, ethertype 2, VLAN ID 12 bits in 2, network byte order") {
+  h::Tuple t;
+  t.src_mac = 0x0c42a1000102;
+  t.dst_mac = 0xFF020000000a0bULL;  // bits above 48 are not a MAC's
+  t.ethertype = 0x0800;
+  t.vlan_id = 0xF123;  // 12 bits: 0x123
+  CHECK(key(h::KeyLayout::Fields, {h::Field::SrcMac, h::Field::DstMac, h::Field::EtherType, h::Field::VlanId}, t) ==
+        std::vector<std::uint8_t>{0x0c, 0x42, 0xa1, 0x00, 0x01, 0x02, 0x02, 0x00, 0x00, 0x00, 0x0a, 0x0b, 0x08, 0x00,
+                                  0x01, 0x23});
+  CHECK(h::per_hop(h::Field::SrcMac));
+  CHECK(h::per_hop(h::Field::DstMac));
+  CHECK(h::per_hop(h::Field::InPort));
+  CHECK_FALSE(h::per_hop(h::Field::EtherType));
+  CHECK_FALSE(h::per_hop(h::Field::VlanId));
+  CHECK_FALSE(h::per_hop(h::Field::SrcIp));
 }

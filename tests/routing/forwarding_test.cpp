@@ -187,8 +187,8 @@ TEST_CASE("static routes from CSV, with a source prefix, and their errors with f
   // (the first flow into leaf0 in flow order is host2 -> host1).
   std::string dead = good;
   dead.replace(dead.find("leaf1,10.0.0.0/24,,spine1"), 25, "leaf1,10.0.0.0/24,,spine0");
-  // No explicit route decided, so the error names the config and the scenario.
-  CHECK(error(dead) == cfg + ": scenario 'csv': no route on switch 'spine0' for destination host1 (10.0.0.2)");
+  // No explicit route decided, so the error names the scenario's table in the config.
+  CHECK(error(dead) == cfg + ":9:1: scenario 'csv': no route on switch 'spine0' for destination host1 (10.0.0.2)");
 }
 
 TEST_CASE("a Spec built in code with a repeated hash field is refused, not packed past the key buffer") {
