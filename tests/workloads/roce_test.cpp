@@ -134,7 +134,8 @@ TEST_CASE("the range model counts a job's QPs over all its NICs (one counter per
   p.sport = SportModel::Range;
   p.sport_base = 50000;
   p.sport_range = 16;
-  const std::vector<std::uint32_t> ips{1, 2, 3, 4};
+  const std::vector<ecmpsim::hashing::IpAddr> ips{ecmpsim::hashing::IpAddr(1u), ecmpsim::hashing::IpAddr(2u), ecmpsim::hashing::IpAddr(3u),
+                                         ecmpsim::hashing::IpAddr(4u)};
   QpnAllocator qpns(ips.size(), p);
   FlowMaker maker(p, qpns, ips, 0, Collective::RingAllReduce);
   Flows flows;
