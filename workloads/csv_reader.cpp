@@ -18,13 +18,19 @@ std::string_view take_line(std::string_view& rest) noexcept {
   return line;
 }
 
+bool CsvReader::skipped(std::string_view text) const noexcept {
+  if (style_ == CsvStyle::Strict) return number_ > 1 && text.empty();
+  std::size_t first = 0;
+  while (first < text.size() && blank(text[first])) ++first;
+  return first == text.size() || text[first] == '#';
+}
+
 bool CsvReader::next(CsvLine& line) {
+  const bool trim = style_ == CsvStyle::Lenient;
   while (!rest_.empty()) {
     const std::string_view text = take_line(rest_);
     ++number_;
-    std::size_t first = 0;
-    while (first < text.size() && blank(text[first])) ++first;
-    if (first == text.size() || text[first] == '#') continue;
+    if (skipped(text)) continue;
     line.number = number_;
     line.end_column = static_cast<std::uint32_t>(text.size() + 1);
     line.fields.clear();
@@ -33,8 +39,8 @@ bool CsvReader::next(CsvLine& line) {
       const auto comma = text.find(',', start);
       const std::size_t stop = comma == std::string_view::npos ? text.size() : comma;
       std::size_t b = start, e = stop;
-      while (b < e && blank(text[b])) ++b;
-      while (e > b && blank(text[e - 1])) --e;
+      while (trim && b < e && blank(text[b])) ++b;
+      while (trim && e > b && blank(text[e - 1])) --e;
       line.fields.push_back({text.substr(b, e - b), static_cast<std::uint32_t>(b + 1)});
       if (comma == std::string_view::npos) break;
       start = comma + 1;

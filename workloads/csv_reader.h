@@ -1,6 +1,7 @@
-// A small reader for the comma-separated inputs of the importers (flows CSV,
-// the rdma device map): one record per line, fields located by column for
-// error messages. No quoting: no field of these formats holds a comma.
+// The reader of comma-separated inputs: the importers' flows CSV and rdma
+// device map, `hash --tuples` and the `fit` observations. One record per
+// line, fields located by column for error messages. No quoting: no field of
+// these formats holds a comma.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +13,8 @@
 namespace ecmpsim::workloads {
 
 struct CsvField {
-  std::string_view text;     // trimmed of blanks
-  std::uint32_t column = 0;  // 1-based byte column of the first non-blank character
+  std::string_view text;     // trimmed of blanks (CsvStyle::Lenient)
+  std::uint32_t column = 0;  // 1-based byte column of its first (Lenient: first non-blank) character
 };
 
 struct CsvLine {
@@ -22,16 +23,33 @@ struct CsvLine {
   std::vector<CsvField> fields;
 };
 
-// Walks `text` line by line ("\n" or "\r\n"), skipping blank lines and lines
-// whose first non-blank character is '#'.
+// What a format treats as not data. Both accept "\n" and "\r\n" line ends.
+enum class CsvStyle : std::uint8_t {
+  // Files people write (flows, device maps): blanks
+  // around fields trimmed; blank lines and lines whose first non-blank
+  // character is '#' skipped.
+  Lenient,
+  // Tables tools write (`hash --tuples`, `fit` observations): fields exactly
+  // as written; line 1, the header, always returned (even when empty, so its
+  // absence is reported on line 1); after it only empty lines skipped.
+  Strict,
+};
+
+// Walks `text` line by line, returning the data lines split at commas.
 class CsvReader {
  public:
-  explicit CsvReader(std::string_view text) noexcept : rest_(text) {}
+  explicit CsvReader(std::string_view text, CsvStyle style = CsvStyle::Lenient) noexcept
+      : rest_(text), style_(style) {}
   // False at the end of the text.
   bool next(CsvLine& line);
+  // Lines consumed so far, returned or skipped.
+  std::uint32_t lines_read() const noexcept { return number_; }
 
  private:
+  bool skipped(std::string_view text) const noexcept;
+
   std::string_view rest_;
+  CsvStyle style_;
   std::uint32_t number_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "hashing/suggest.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
+#include "workloads/csv_reader.h"
 
 namespace ecmpsim::fit {
 namespace {
@@ -38,26 +39,13 @@ constexpr std::array<ColumnInfo, 10> kColumns{{{Column::Src, "src", 0, true},
   throw InputError({name, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column), {}}, why);
 }
 
-// The comma-separated cells of a line with their 1-based start columns.
-std::vector<std::pair<std::string_view, std::size_t>> cells(std::string_view line) {
-  std::vector<std::pair<std::string_view, std::size_t>> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    out.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start),
-                     start + 1);
-    if (comma == std::string_view::npos) return out;
-    start = comma + 1;
-  }
-}
-
-std::vector<const ColumnInfo*> parse_header(std::string_view line, const std::string& name) {
+std::vector<const ColumnInfo*> parse_header(const workloads::CsvLine& line, const std::string& name) {
   std::vector<const ColumnInfo*> cols;
   std::vector<std::string_view> known;
   for (const auto& c : kColumns) known.push_back(c.name);
-  for (const auto& entry : cells(line)) {
-    const std::string_view cell = entry.first;
-    const std::size_t col = entry.second;
+  for (const auto& entry : line.fields) {
+    const std::string_view cell = entry.text;
+    const std::size_t col = entry.column;
     const auto it = std::find_if(kColumns.begin(), kColumns.end(), [&](const ColumnInfo& c) { return c.name == cell; });
     if (it == kColumns.end())
       fail(name, 1, col, "unknown column '" + std::string(cell) + "'" + did_you_mean(cell, known));
@@ -119,40 +107,34 @@ Observations read_observations(std::string_view text, const std::string& name, s
   Observations obs;
   obs.source = name;
   std::vector<const ColumnInfo*> cols;
-  std::size_t pos = 0, line_no = 0;
-  bool switch_column = false;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line_no == 1) {
-      cols = parse_header(line, name);
-      switch_column = std::any_of(cols.begin(), cols.end(), [](const ColumnInfo* c) { return c->column == Column::Switch; });
-      if (!only_switch.empty() && !switch_column)
-        fail(name, 1, 1, "--switch given but the file has no 'switch' column");
-      continue;
-    }
-    if (line.empty()) continue;
-    const auto row = cells(line);
+  workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
+  workloads::CsvLine line;
+  if (reader.next(line)) {
+    cols = parse_header(line, name);
+    const bool switch_column =
+        std::any_of(cols.begin(), cols.end(), [](const ColumnInfo* c) { return c->column == Column::Switch; });
+    if (!only_switch.empty() && !switch_column) fail(name, 1, 1, "--switch given but the file has no 'switch' column");
+  }
+  while (reader.next(line)) {
+    const std::size_t line_no = line.number;
+    const auto& row = line.fields;
     if (row.size() != cols.size())
-      fail(name, line_no, row.size() < cols.size() ? line.size() + 1 : row[cols.size()].second,
+      fail(name, line_no, row.size() < cols.size() ? line.end_column : row[cols.size()].column,
            "expected " + std::to_string(cols.size()) + " fields as the header names, found " + std::to_string(row.size()));
     Observation o;
     o.line = static_cast<std::uint32_t>(line_no);
     bool keep = true;
     for (std::size_t i = 0; i < cols.size(); ++i) {
       if (cols[i]->column == Column::Switch) {
-        keep = only_switch.empty() || row[i].first == only_switch;
+        keep = only_switch.empty() || row[i].text == only_switch;
         continue;
       }
       std::string why;
-      if (!store(*cols[i], row[i].first, o, why)) fail(name, line_no, row[i].second, why);
+      if (!store(*cols[i], row[i].text, o, why)) fail(name, line_no, row[i].column, why);
     }
     if (keep) obs.rows.push_back(o);
   }
+  const std::size_t line_no = reader.lines_read();
   if (line_no == 0) fail(name, 1, 1, "empty input, expected a header line src,dst,proto,sport,dport,member");
   if (obs.rows.empty())
     fail(name, line_no, 1, only_switch.empty() ? "no observations after the header"

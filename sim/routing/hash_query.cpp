@@ -49,36 +49,28 @@ bool parse_field(std::string_view v, std::uint64_t max, std::uint64_t& out) {
 
 }  // namespace
 
-bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad_column, std::string& why) noexcept {
-  std::string_view v[6];
-  std::size_t col[6] = {};
-  std::size_t n_fields = 0, start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    if (n_fields == 6) {
-      bad_column = start;
-      why = "expected 5 or 6 fields src,dst,proto,sport,dport[,flow_label], found more";
-      return false;
-    }
-    col[n_fields] = start + 1;
-    v[n_fields++] = line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
+bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
+                        std::string& why) noexcept {
+  const auto& f = line.fields;
+  if (f.size() > 6) {
+    bad_column = f[6].column - 1;  // the comma that opens the seventh field
+    why = "expected 5 or 6 fields src,dst,proto,sport,dport[,flow_label], found more";
+    return false;
   }
-  if (n_fields < 5) {
-    bad_column = line.size() + 1;
+  if (f.size() < 5) {
+    bad_column = line.end_column;
     why = "expected 5 fields src,dst,proto,sport,dport";
     return false;
   }
   for (int i = 0; i < 2; ++i) {
-    bad_column = col[i];
-    const auto ip = hashing::parse_ip(v[i]);
+    bad_column = f[i].column;
+    const auto ip = hashing::parse_ip(f[i].text);
     if (!ip) {
-      why = "invalid IP address '" + std::string(v[i]) + "'";
+      why = "invalid IP address '" + std::string(f[i].text) + "'";
       return false;
     }
     if (i == 1 && ip->family() != t.src_ip.family()) {
-      why = "destination " + std::string(v[i]) + " is " + std::string(hashing::family_name(ip->family())) +
+      why = "destination " + std::string(f[i].text) + " is " + std::string(hashing::family_name(ip->family())) +
             " but the source is " + std::string(hashing::family_name(t.src_ip.family()));
       return false;
     }
@@ -86,25 +78,25 @@ bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad
   }
   t.ethertype = t.src_ip.is_v4() ? hashing::kEtherTypeIpv4 : hashing::kEtherTypeIpv6;
   std::uint64_t n = 0;
-  bad_column = col[2];
-  if (!parse_field(v[2], 255, n)) {
-    why = "invalid protocol '" + std::string(v[2]) + "' (0..255)";
+  bad_column = f[2].column;
+  if (!parse_field(f[2].text, 255, n)) {
+    why = "invalid protocol '" + std::string(f[2].text) + "' (0..255)";
     return false;
   }
   t.proto = static_cast<std::uint8_t>(n);
   for (int i = 3; i < 5; ++i) {
-    bad_column = col[i];
-    if (!parse_field(v[i], 65535, n)) {
-      why = "invalid port '" + std::string(v[i]) + "' (0..65535)";
+    bad_column = f[i].column;
+    if (!parse_field(f[i].text, 65535, n)) {
+      why = "invalid port '" + std::string(f[i].text) + "' (0..65535)";
       return false;
     }
     (i == 3 ? t.sport : t.dport) = static_cast<std::uint16_t>(n);
   }
   t.flow_label = 0;
-  if (n_fields == 6) {
-    bad_column = col[5];
-    if (!parse_field(v[5], 0xFFFFF, n)) {
-      why = "invalid flow label '" + std::string(v[5]) + "' (20 bits: 0..1048575)";
+  if (f.size() == 6) {
+    bad_column = f[5].column;
+    if (!parse_field(f[5].text, 0xFFFFF, n)) {
+      why = "invalid flow label '" + std::string(f[5].text) + "' (20 bits: 0..1048575)";
       return false;
     }
     t.flow_label = static_cast<std::uint32_t>(n);

@@ -12,6 +12,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
+#include "workloads/csv_reader.h"
 
 namespace ecmpsim {
 
@@ -54,35 +55,28 @@ std::string format_hash(std::uint64_t h, unsigned bits);
 template <class F>
 void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f);
 
-// Implementation detail of for_each_tuple_csv, exposed for the template.
-bool parse_tuple_line(std::string_view line, hashing::Tuple& t, std::size_t& bad_column, std::string& why) noexcept;
+// Implementation details of for_each_tuple_csv, exposed for the template.
+bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
+                        std::string& why) noexcept;
 [[noreturn]] void throw_csv_error(const std::string& name, std::size_t line, std::size_t column,
                                   const std::string& why);
 
 template <class F>
 void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
-  std::size_t pos = 0, line_no = 0;
-  bool header = true;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (header) {
-      header = false;
-      if (line != "src,dst,proto,sport,dport") throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport");
-      continue;
-    }
-    if (line.empty()) continue;
+  static constexpr std::string_view kHeader[] = {"src", "dst", "proto", "sport", "dport"};
+  workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
+  workloads::CsvLine line;
+  if (!reader.next(line)) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport");
+  bool header = line.fields.size() == std::size(kHeader);
+  for (std::size_t i = 0; header && i < std::size(kHeader); ++i) header = line.fields[i].text == kHeader[i];
+  if (!header) throw_csv_error(name, line.number, 1, "expected the header line src,dst,proto,sport,dport");
+  while (reader.next(line)) {
     hashing::Tuple t;
     std::size_t column = 0;
     std::string why;
-    if (!parse_tuple_line(line, t, column, why)) throw_csv_error(name, line_no, column, why);
+    if (!parse_tuple_fields(line, t, column, why)) throw_csv_error(name, line.number, column, why);
     f(t);
   }
-  if (header) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport");
 }
 
 }  // namespace ecmpsim

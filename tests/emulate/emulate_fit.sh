@@ -20,24 +20,10 @@ set -uo pipefail
 bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim [--full-seed-space]}")
 full=${2:-}
 cd "$(dirname "$0")/../.."
-skip() {
-  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
-    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*"
-  exit 77
-}
-[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 not installed"
-[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
-  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
-probe="es$$-probe"
-ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
-ip netns del "$probe"
+source tests/support/kernel_preamble.sh
+kernel_require_netns
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-emulate-fit.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+kernel_workdir ecmpsim-emulate-fit
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 

@@ -20,29 +20,13 @@ set -uo pipefail
 
 bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim}")
 cd "$(dirname "$0")/../.."
-skip() {
-  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
-    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*"
-  exit 77
-}
-[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 not installed"
+source tests/support/kernel_preamble.sh
 command -v tc >/dev/null || skip "tc (iproute2) not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
-[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
-  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
-probe="es$$-probe"
-ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
-htb=0
-tc -n "$probe" qdisc add dev lo root handle 1: htb 2>/dev/null && htb=1
-ip netns del "$probe"
-[[ $htb -eq 1 ]] || skip "kernel $(uname -r) has no HTB qdisc (CONFIG_NET_SCH_HTB)"
+kernel_require_netns tc -n "$kernel_probe" qdisc add dev lo root handle 1: htb ||
+  skip "kernel $(uname -r) has no HTB qdisc (CONFIG_NET_SCH_HTB)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-time.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+kernel_workdir ecmpsim-time
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 leftovers() { ls /run/netns 2>/dev/null | grep -c "^es$1-"; }

@@ -26,42 +26,20 @@ per_route=${3:-${ECMPSIM_HK_TUPLES:-250}}
 seeds=(1 42 305419896 3735928559)
 policies=(0 1)
 
-skip() {
-  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
-    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*" >&2
-  exit 77
-}
 [[ -x $tool && -x $getter ]] || { echo "linux_hash_tool or route_get6 not executable" >&2; exit 1; }
-[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 not installed"
+source "$(dirname "$0")/../support/kernel_preamble.sh"
 [[ -d /proc/sys/net/ipv6 ]] || skip "kernel without IPv6"
+kernel_require_netns ip netns exec "$kernel_probe" true ||
+  skip "cannot run commands in a network namespace (ip netns exec failed)"
 
 prefix="ecmpsim-hk6-$$-"
 router="${prefix}r"
 sink="${prefix}s"
-work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-hk6.XXXXXX")
+kernel_workdir ecmpsim-hk6 "$prefix" "${ECMPSIM_HK_KEEP:-}"
 
-cleanup() {
-  local ns
-  for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
-    [[ $ns == "$prefix"* ]] && ip netns del "$ns" 2>/dev/null || true
-  done
-  if [[ -n ${ECMPSIM_HK_KEEP:-} ]]; then cp -r "$work" "$ECMPSIM_HK_KEEP"; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-ip netns add "$router" 2>/dev/null || skip "cannot create network namespaces (ip netns add failed)"
+ip netns add "$router"
 ip netns add "$sink"
 R() { ip netns exec "$router" "$@"; }
-err=$(R true 2>&1) || skip "cannot run commands in a network namespace (ip netns exec: ${err})"
-R sysctl -qn net.ipv4.fib_multipath_hash_seed >/dev/null 2>&1 ||
-  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed (added in 6.11): the multipath key is random per boot"
 
 # Forwarding on, no duplicate address detection (addresses usable at once).
 for ns in "$router" "$sink"; do

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/cli_capture.h"
+#include "tests/support/two_hosts_config.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -112,27 +113,11 @@ TEST_CASE("CRC seeds only rename uplinks, the QP numbering moves FIM: the rankin
 
 TEST_CASE("negative control: two algorithms 1.0 apart in slowdown, over seeds that change nothing, do not warn") {
   // Two hosts on two leaves, two spines, two flows per direction from one NIC
-  // (tests/output/sweep_output_test.cpp works it): crc16-ccitt puts both on
+  // (tests/support/two_hosts_config.h works it): crc16-ccitt puts both on
   // one 400G uplink for every seed (slowdown 2), crc16-arc spreads them
   // (slowdown 1). Gap 1, spread 0.
   const auto path = std::filesystem::temp_directory_path() / "ecmpsim_rank_output_two_hosts.toml";
-  std::ofstream(path) << R"(
-[fabric]
-leaves = 2
-spines = 2
-hosts_per_leaf = 1
-host_speed_gbps = 800
-fabric_speed_gbps = 400
-[workload]
-nodes = 2
-channels = 2
-message_bytes = "1GiB"
-sport_model = "range"
-[[scenario]]
-name = "ecmp"
-[scenario.hash]
-algo = "crc16-ccitt"
-)";
+  std::ofstream(path) << kTwoHostsToml;
   const std::vector<std::string> args{"sweep", path.string(), "--algos", "crc16-ccitt,crc16-arc", "--seeds", "0:5",
                                       "--rank-by", "algos", "--over", "seeds", "--metric", "slowdown"};
   const json doc = run_json(args);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/support/cli_capture.h"
+#include "tests/support/two_hosts_config.h"
 
 #include <filesystem>
 #include <fstream>
@@ -14,32 +15,9 @@ using json = nlohmann::json;
 
 namespace {
 
-// Two hosts on two leaves, two spines; 800G NICs, 400G fabric links. A
-// two-rank ring all-reduce of S = 1 GiB over 2 channels: per direction two
-// flows of S/2 from the same NIC. Whether they share an uplink is fixed for
-// every seed of a CRC over two members (a seed XORs both hashes with one
-// constant, which keeps or swaps their low bits together): crc16-ccitt puts
-// them on one spine, crc16-arc on both.
-//   apart:    each flow 400 Gb/s, t = (S/2)*8 / 400e9; algbw = S/t = 800 Gb/s;
-//             busbw = algbw * 2(n-1)/n = 800 Gb/s = 100 GB/s; slowdown 1; max 1 flow per link.
-//   together: 200 Gb/s each, twice the time: busbw 400 Gb/s = 50 GB/s; slowdown 2; max 2.
-const char* kTwoHosts = R"(
-[fabric]
-leaves = 2
-spines = 2
-hosts_per_leaf = 1
-host_speed_gbps = 800
-fabric_speed_gbps = 400
-[workload]
-nodes = 2
-channels = 2
-message_bytes = "1GiB"
-sport_model = "range"
-[[scenario]]
-name = "ecmp"
-[scenario.hash]
-algo = "crc16-ccitt"
-[[scenario]]
+// kTwoHostsToml (tests/support/two_hosts_config.h, where its numbers are
+// worked) with a second scenario, "arc", on crc16-arc.
+const std::string kTwoHosts = std::string(kTwoHostsToml) + R"([[scenario]]
 name = "arc"
 base = "ecmp"
 [scenario.hash]

@@ -28,6 +28,71 @@ TEST_CASE("the CSV reader skips blank and comment lines and locates trimmed fiel
   CHECK_FALSE(r.next(l));
 }
 
+TEST_CASE("the lenient CSV reader keeps a trailing comma's empty field and drops one \\r per line") {
+  CsvReader r("x,y,\r\n,\r\n");
+  CsvLine l;
+  REQUIRE(r.next(l));
+  REQUIRE(l.fields.size() == 3);
+  CHECK(l.fields[2].text.empty());
+  CHECK(l.fields[2].column == 5);  // "x,y," is 4 characters
+  CHECK(l.end_column == 5);
+  REQUIRE(r.next(l));
+  CHECK(l.number == 2);
+  REQUIRE(l.fields.size() == 2);  // "," alone: two empty fields
+  CHECK(l.fields[0].column == 1);
+  CHECK(l.fields[1].column == 2);
+  CHECK_FALSE(r.next(l));
+  CHECK(r.lines_read() == 2);
+}
+
+TEST_CASE("the strict CSV reader keeps blanks and '#', returns line 1 even empty, skips only empty lines") {
+  // The same text read both ways: the lenient reader skips lines 1, 4 and 5
+  // and trims " b"; the strict one must not.
+  const std::string_view text = "\r\na, b ,\r\n\n  \n# not a comment\n\n\n";
+  CsvReader strict(text, CsvStyle::Strict);
+  CsvLine l;
+  REQUIRE(strict.next(l));
+  CHECK(l.number == 1);
+  REQUIRE(l.fields.size() == 1);
+  CHECK(l.fields[0].text.empty());
+  CHECK(l.fields[0].column == 1);
+  CHECK(l.end_column == 1);
+  REQUIRE(strict.next(l));
+  CHECK(l.number == 2);
+  REQUIRE(l.fields.size() == 3);
+  CHECK(l.fields[0].text == "a");
+  CHECK(l.fields[1].text == " b ");
+  CHECK(l.fields[1].column == 3);
+  CHECK(l.fields[2].text.empty());
+  CHECK(l.fields[2].column == 7);  // "a, b ," is 6 characters once "\r" is dropped
+  REQUIRE(strict.next(l));
+  CHECK(l.number == 4);  // line 3 is empty
+  REQUIRE(l.fields.size() == 1);
+  CHECK(l.fields[0].text == "  ");
+  REQUIRE(strict.next(l));
+  CHECK(l.number == 5);
+  CHECK(l.fields[0].text == "# not a comment");
+  CHECK_FALSE(strict.next(l));
+  CHECK(strict.lines_read() == 7);  // the two empty lines at the end were read and skipped
+
+  CsvReader lenient(text);
+  REQUIRE(lenient.next(l));
+  CHECK(l.number == 2);
+  CHECK(l.fields[1].text == "b");
+  CHECK_FALSE(lenient.next(l));
+}
+
+TEST_CASE("the strict CSV reader finds no line in empty input") {
+  CsvReader r("", CsvStyle::Strict);
+  CsvLine l;
+  CHECK_FALSE(r.next(l));
+  CHECK(r.lines_read() == 0);
+  CsvReader one("\n", CsvStyle::Strict);  // one empty line: still the header line
+  REQUIRE(one.next(l));
+  CHECK(l.number == 1);
+  CHECK(l.fields.size() == 1);
+}
+
 TEST_CASE("IPv4 and unsigned values parse strictly") {
   CHECK(hashing::parse_ip("10.0.1.2") == hashing::IpAddr(0x0A000102u));
   CHECK(hashing::parse_ip("255.255.255.255") == hashing::IpAddr(0xFFFFFFFFu));
