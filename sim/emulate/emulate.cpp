@@ -114,8 +114,11 @@ constexpr std::uint16_t kFlCreate = 1;  // IPV6_FL_F_CREATE
 // Makes `s` send `label` to `dst`: udpv6_sendmsg takes sin6_flowinfo's label
 // only with IPV6_FLOWINFO_SEND on and only a label the socket holds from the
 // flow label manager (fl6_sock_lookup), so it asks for it first — shared with
-// any socket (a label outlives its socket for a few seconds of linger).
-void send_flow_label(const Socket& s, const hashing::IpAddr& dst, std::uint32_t label) {
+// any socket. A label outlives its socket by 6 s (FL_MIN_LINGER) and the
+// kernel holds at most 4096 (FL_MAX_SIZE, machine-wide): when they are all
+// taken (ENOBUFS) it waits for some to expire, calling `check` between tries.
+template <typename Check>
+void send_flow_label(const Socket& s, const hashing::IpAddr& dst, std::uint32_t label, Check check) {
   if (label == 0) return;
   FlowLabelRequest req{};
   std::memcpy(&req.dst, dst.bytes().data(), 16);
@@ -123,8 +126,13 @@ void send_flow_label(const Socket& s, const hashing::IpAddr& dst, std::uint32_t 
   req.action = kFlGet;
   req.share = kFlAny;
   req.flags = kFlCreate;
-  if (::setsockopt(s.fd(), IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0)
-    throw std::runtime_error("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label) + ": " + std::strerror(errno));
+  for (int tries = 0; ::setsockopt(s.fd(), IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0; ++tries) {
+    if (errno != ENOBUFS || tries == 100)
+      throw std::runtime_error("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label) + ": " +
+                               std::strerror(errno));
+    check();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   const int one = 1;
   if (::setsockopt(s.fd(), IPPROTO_IPV6, kFlowInfoSend, &one, sizeof one) != 0)
     throw std::runtime_error(std::string("IPV6_FLOWINFO_SEND: ") + std::strerror(errno));
@@ -256,7 +264,8 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
       const netns::Enter in(handles_[f.endpoint_node(flows.src[i])]);
       Socket s(f.family());
       bind_to(s, flows.src_ip[i], flows.sport[i]);
-      if (f.family() == hashing::Family::V6) send_flow_label(s, flows.dst_ip[i], flows.flow_label[i]);
+      if (f.family() == hashing::Family::V6)
+        send_flow_label(s, flows.dst_ip[i], flows.flow_label[i], [this] { check_stop(); });
       return s;
     }();
     const SockAddr to = address(flows.dst_ip[i], flows.dport[i], flows.flow_label[i]);
