@@ -1,3 +1,7 @@
+// The emulated fabric: building and removing its namespaces, the two
+// measurements (real UDP packets counted per veth, and the kernel's route
+// lookup hop by hop) for IPv4 and IPv6 flows, and their comparison with the
+// prediction.
 #include "sim/emulate/emulate.h"
 
 #include <algorithm>
