@@ -1,3 +1,7 @@
+// The emulated fabric: building and removing its namespaces, the two
+// measurements (real UDP packets counted per veth, and the kernel's route
+// lookup hop by hop) for IPv4 and IPv6 flows, and their comparison with the
+// prediction.
 #include "sim/emulate/emulate.h"
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 #include <poll.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 #include "sim/base/error.h"
@@ -32,9 +37,11 @@ void delete_namespace(const std::string& name) noexcept {
   ::unlink(path.c_str());
 }
 
+// A UDP socket of the fabric's family.
 class Socket {
  public:
-  Socket() : fd_(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {
+  explicit Socket(hashing::Family family)
+      : fd_(::socket(family == hashing::Family::V4 ? AF_INET : AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {
     if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
   }
   Socket(Socket&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
@@ -49,20 +56,90 @@ class Socket {
   int fd_;
 };
 
-sockaddr_in address(std::uint32_t ip, std::uint16_t port) {
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(ip);
-  a.sin_port = htons(port);
+// A socket address of either family; an IPv6 one carries `flow_label`.
+struct SockAddr {
+  sockaddr_storage ss{};
+  socklen_t len = 0;
+  const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&ss); }
+};
+
+SockAddr address(const hashing::IpAddr& ip, std::uint16_t port, std::uint32_t flow_label = 0) {
+  SockAddr a;
+  if (ip.is_v4()) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&a.ss);
+    in->sin_family = AF_INET;
+    in->sin_addr.s_addr = htonl(ip.v4());
+    in->sin_port = htons(port);
+    a.len = sizeof(sockaddr_in);
+  } else {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.ss);
+    in6->sin6_family = AF_INET6;
+    std::memcpy(&in6->sin6_addr, ip.bytes().data(), 16);
+    in6->sin6_port = htons(port);
+    in6->sin6_flowinfo = htonl(flow_label);
+    a.len = sizeof(sockaddr_in6);
+  }
   return a;
 }
 
-void bind_to(const Socket& s, std::uint32_t ip, std::uint16_t port) {
+// The sender of a received datagram is the flow's source.
+bool same_endpoint(const sockaddr_storage& from, const hashing::IpAddr& ip, std::uint16_t port) {
+  if (from.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&from);
+    return ip.is_v4() && ntohl(in->sin_addr.s_addr) == ip.v4() && ntohs(in->sin_port) == port;
+  }
+  if (from.ss_family != AF_INET6) return false;
+  const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&from);
+  return !ip.is_v4() && std::memcmp(&in6->sin6_addr, ip.bytes().data(), 16) == 0 && ntohs(in6->sin6_port) == port;
+}
+
+void bind_to(const Socket& s, const hashing::IpAddr& ip, std::uint16_t port) {
   const int one = 1;
   ::setsockopt(s.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  const sockaddr_in a = address(ip, port);
-  if (::bind(s.fd(), reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0)
+  const SockAddr a = address(ip, port);
+  if (::bind(s.fd(), a.get(), a.len) != 0)
     throw std::runtime_error("bind " + hashing::format_ip(ip) + ":" + std::to_string(port) + ": " + std::strerror(errno));
+}
+
+// include/uapi/linux/in6.h, which cannot be included beside <netinet/in.h>.
+struct FlowLabelRequest {
+  in6_addr dst;
+  std::uint32_t label;  // network order
+  std::uint8_t action, share;
+  std::uint16_t flags, expires, linger;
+  std::uint32_t pad;
+};
+constexpr int kFlowLabelMgr = 32;    // IPV6_FLOWLABEL_MGR
+constexpr int kFlowInfoSend = 33;    // IPV6_FLOWINFO_SEND
+constexpr std::uint8_t kFlGet = 0;   // IPV6_FL_A_GET
+constexpr std::uint8_t kFlAny = 255;  // IPV6_FL_S_ANY
+constexpr std::uint16_t kFlCreate = 1;  // IPV6_FL_F_CREATE
+
+// Makes `s` send `label` to `dst`: udpv6_sendmsg takes sin6_flowinfo's label
+// only with IPV6_FLOWINFO_SEND on and only a label the socket holds from the
+// flow label manager (fl6_sock_lookup), so it asks for it first — shared with
+// any socket. A label outlives its socket by 6 s (FL_MIN_LINGER) and the
+// kernel holds at most 4096 (FL_MAX_SIZE, machine-wide): when they are all
+// taken (ENOBUFS) it waits for some to expire, calling `check` between tries.
+template <typename Check>
+void send_flow_label(const Socket& s, const hashing::IpAddr& dst, std::uint32_t label, Check check) {
+  if (label == 0) return;
+  FlowLabelRequest req{};
+  std::memcpy(&req.dst, dst.bytes().data(), 16);
+  req.label = htonl(label);
+  req.action = kFlGet;
+  req.share = kFlAny;
+  req.flags = kFlCreate;
+  for (int tries = 0; ::setsockopt(s.fd(), IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0; ++tries) {
+    if (errno != ENOBUFS || tries == 100)
+      throw std::runtime_error("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label) + ": " +
+                               std::strerror(errno));
+    check();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const int one = 1;
+  if (::setsockopt(s.fd(), IPPROTO_IPV6, kFlowInfoSend, &one, sizeof one) != 0)
+    throw std::runtime_error(std::string("IPV6_FLOWINFO_SEND: ") + std::strerror(errno));
 }
 
 }  // namespace
@@ -94,8 +171,10 @@ EmulatedFabric::EmulatedFabric(const Fabric& fabric, NetnsPlan plan, const volat
       handles_.emplace_back(plan_.ns[n]);
       const netns::Enter in(handles_.back());
       for (const auto& [key, value] : plan_.sysctls[n]) {
-        // A kernel built without IPv6 has nothing to silence.
-        if (key.starts_with("net.ipv6.") && ::access("/proc/sys/net/ipv6", F_OK) != 0) continue;
+        // A kernel built without IPv6 has nothing to silence (an IPv6 fabric fails here).
+        if (key.starts_with("net.ipv6.") && fabric.family() == hashing::Family::V4 &&
+            ::access("/proc/sys/net/ipv6", F_OK) != 0)
+          continue;
         netns::write_sysctl(key, value);
       }
       if (fabric.is_switch(n)) {
@@ -110,6 +189,7 @@ EmulatedFabric::EmulatedFabric(const Fabric& fabric, NetnsPlan plan, const volat
       check_stop();
       netns::ip_batch(plan_.ns[n], plan_.node_batch[n]);
     }
+    if (fabric.family() == hashing::Family::V6) settle();
   } catch (...) {
     remove();
     throw;
@@ -117,6 +197,22 @@ EmulatedFabric::EmulatedFabric(const Fabric& fabric, NetnsPlan plan, const volat
 }
 
 EmulatedFabric::~EmulatedFabric() { remove(); }
+
+// Every IPv6 interface reports its multicast groups (MLD) once it has an
+// address, even with multicast off; measuring starts when no link has sent
+// anything for kQuiet polls in a row, so the counters see test packets only.
+void EmulatedFabric::settle() {
+  constexpr int kQuiet = 3;
+  constexpr auto kPoll = std::chrono::milliseconds(50);
+  std::vector<std::uint64_t> last = snapshot();
+  for (int quiet = 0, polls = 0; quiet < kQuiet && polls < 200; ++polls) {
+    check_stop();
+    std::this_thread::sleep_for(kPoll);
+    std::vector<std::uint64_t> now = snapshot();
+    quiet = now == last ? quiet + 1 : 0;
+    last = std::move(now);
+  }
+}
 
 void EmulatedFabric::remove() noexcept {
   handles_.clear();
@@ -160,8 +256,8 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
     auto rx = receivers.find({dst, flows.dport[i]});
     if (rx == receivers.end()) {
       const netns::Enter in(handles_[f.endpoint_node(dst)]);
-      Socket s;
-      bind_to(s, flows.dst_ip[i].v4(), flows.dport[i]);
+      Socket s(f.family());
+      bind_to(s, flows.dst_ip[i], flows.dport[i]);
       rx = receivers.emplace(std::make_pair(dst, flows.dport[i]), std::move(s)).first;
     }
     // Unconnected: sendto() leaves skb->hash unset, so each router computes
@@ -170,18 +266,20 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
     // the namespace it was made in.
     const Socket tx = [&] {
       const netns::Enter in(handles_[f.endpoint_node(flows.src[i])]);
-      Socket s;
-      bind_to(s, flows.src_ip[i].v4(), flows.sport[i]);
+      Socket s(f.family());
+      bind_to(s, flows.src_ip[i], flows.sport[i]);
+      if (f.family() == hashing::Family::V6)
+        send_flow_label(s, flows.dst_ip[i], flows.flow_label[i], [this] { check_stop(); });
       return s;
     }();
-    const sockaddr_in to = address(flows.dst_ip[i].v4(), flows.dport[i]);
+    const SockAddr to = address(flows.dst_ip[i], flows.dport[i], flows.flow_label[i]);
     // In bursts the receive buffer always holds, each received before the next is sent.
     unsigned sent = 0, got = 0;
     bool timed_out = false;
     while (sent < packets && !timed_out) {
       for (const unsigned end = std::min(packets, sent + kBurst); sent < end; ++sent) {
         const std::uint32_t payload[2] = {htonl(static_cast<std::uint32_t>(i)), htonl(sent)};
-        if (::sendto(tx.fd(), payload, sizeof payload, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) < 0)
+        if (::sendto(tx.fd(), payload, sizeof payload, 0, to.get(), to.len) < 0)
           throw std::runtime_error(std::string("sendto: ") + std::strerror(errno));
       }
       while (got < sent) {
@@ -196,12 +294,11 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
           break;
         }
         std::uint32_t payload[2];
-        sockaddr_in from{};
+        sockaddr_storage from{};
         socklen_t len = sizeof from;
         const ssize_t n =
             ::recvfrom(rx->second.fd(), payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&from), &len);
-        if (n == sizeof payload && ntohl(from.sin_addr.s_addr) == flows.src_ip[i].v4() &&
-            ntohs(from.sin_port) == flows.sport[i] && ntohl(payload[0]) == i)
+        if (n == sizeof payload && same_endpoint(from, flows.src_ip[i], flows.sport[i]) && ntohl(payload[0]) == i)
           ++got;
         else
           ++m.stray_packets;
@@ -240,6 +337,48 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
   return m;
 }
 
+std::vector<std::string> EmulatedFabric::route_get_batch(NodeId node, std::span<const std::size_t> members,
+                                                         const workloads::Flows& flows,
+                                                         const std::vector<std::vector<LinkId>>& paths) {
+  std::string batch;
+  for (std::size_t i : members)
+    batch += "route get " + hashing::format_ip(flows.dst_ip[i]) + " from " + hashing::format_ip(flows.src_ip[i]) +
+             " iif " + plan_.ifname[paths[i].back() ^ 1u] + " ipproto " + std::to_string(flows.proto[i]) + " sport " +
+             std::to_string(flows.sport[i]) + " dport " + std::to_string(flows.dport[i]) + "\n";
+  const std::string out = netns::ip_batch(plan_.ns[node], batch, true, true);
+  // One JSON array per answered query; a failed query prints nothing, so
+  // answers are matched to queries by destination and source.
+  std::vector<std::string> devs(members.size());
+  std::size_t pos = 0, k = 0;
+  while (pos < out.size() && k < members.size()) {
+    const std::size_t end = out.find('\n', pos);
+    const std::string line = out.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    pos = end == std::string::npos ? out.size() : end + 1;
+    const auto doc = nlohmann::json::parse(line, nullptr, false);
+    if (!doc.is_array() || doc.empty() || !doc[0].contains("dev")) continue;
+    const auto& r = doc[0];
+    while (k < members.size() && (r.value("dst", "") != hashing::format_ip(flows.dst_ip[members[k]]) ||
+                                  r.value("from", "") != hashing::format_ip(flows.src_ip[members[k]])))
+      ++k;  // no answer for this query
+    if (k == members.size()) break;
+    devs[k++] = r["dev"].get<std::string>();
+  }
+  return devs;
+}
+
+// iproute2 before 6.3 cannot put a flow label in `ip route get`, and IPv6
+// policy 0 hashes it: the query goes to the kernel directly (RTA_FLOWLABEL).
+std::vector<std::string> EmulatedFabric::route_get_netlink(NodeId node, std::span<const std::size_t> members,
+                                                           const workloads::Flows& flows,
+                                                           const std::vector<std::vector<LinkId>>& paths) {
+  std::vector<netns::RouteQuery6> queries;
+  for (std::size_t i : members)
+    queries.push_back({flows.src_ip[i].bytes(), flows.dst_ip[i].bytes(), plan_.ifname[paths[i].back() ^ 1u],
+                       flows.proto[i], flows.sport[i], flows.dport[i], flows.flow_label[i]});
+  const netns::Enter in(handles_[node]);
+  return netns::route_get6(queries);
+}
+
 EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::Flows& flows) {
   const auto start = Clock::now();
   const Fabric& f = *fabric_;
@@ -259,36 +398,16 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
     if (at.empty()) break;
     for (const auto& [node, members] : at) {
       check_stop();
-      std::string batch;
-      for (std::size_t i : members)
-        batch += "route get " + hashing::format_ip(flows.dst_ip[i]) + " from " + hashing::format_ip(flows.src_ip[i]) + " iif " +
-                 plan_.ifname[paths[i].back() ^ 1u] + " ipproto " + std::to_string(flows.proto[i]) +
-                 " sport " + std::to_string(flows.sport[i]) +
-                 " dport " + std::to_string(flows.dport[i]) + "\n";
-      const std::string out = netns::ip_batch(plan_.ns[node], batch, true, true);
-      // One JSON array per answered query; a failed query prints nothing, so
-      // answers are matched to queries by destination and source.
-      std::size_t pos = 0, k = 0;
-      while (pos < out.size() && k < members.size()) {
-        const std::size_t end = out.find('\n', pos);
-        const std::string line = out.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-        pos = end == std::string::npos ? out.size() : end + 1;
-        const auto doc = nlohmann::json::parse(line, nullptr, false);
-        if (!doc.is_array() || doc.empty() || !doc[0].contains("dev")) continue;
-        const auto& r = doc[0];
-        while (k < members.size() && (r.value("dst", "") != hashing::format_ip(flows.dst_ip[members[k]]) ||
-                                      r.value("from", "") != hashing::format_ip(flows.src_ip[members[k]]))) {
-          active[members[k]] = 0;  // no answer for this query
-          ++k;
-        }
-        if (k == members.size()) break;
-        const std::size_t i = members[k++];
-        const std::string dev = r["dev"].get<std::string>();
+      const std::vector<std::string> devs = f.family() == hashing::Family::V4
+                                                ? route_get_batch(node, members, flows, paths)
+                                                : route_get_netlink(node, members, flows, paths);
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        const std::size_t i = members[k];
         LinkId next = kNone;
         for (LinkId o : f.out_links(node))
-          if (plan_.ifname[o] == dev) next = o;
+          if (!devs[k].empty() && plan_.ifname[o] == devs[k]) next = o;
         if (next == kNone) {
-          active[i] = 0;
+          active[i] = 0;  // no answer, or an interface that is not a link
           continue;
         }
         paths[i].push_back(next);
@@ -298,7 +417,6 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
           m.delivered[i] = to == f.endpoint_node(flows.dst[i]);
         }
       }
-      for (; k < members.size(); ++k) active[members[k]] = 0;
     }
   }
   m.trace.link_flows.assign(f.links().size(), 0);

@@ -54,10 +54,12 @@ class EmulatedFabric {
   };
 
   // Sends `packets` UDP datagrams per flow, one flow at a time, from an
-  // unconnected socket in the source host's namespace; the per-veth transmit
-  // counters before and after give the links the flow crossed.
+  // unconnected socket in the source host's namespace (IPv6: carrying the
+  // flow's flow label); the per-veth transmit counters before and after give
+  // the links the flow crossed.
   Measurement measure_packets(const workloads::Flows& flows, unsigned packets);
-  // Asks each switch on the way `ip route get DST from SRC iif IN ipproto udp sport S dport D`.
+  // Asks each switch on the way `ip route get DST from SRC iif IN ipproto udp sport S dport D`
+  // (IPv6: the same RTM_GETROUTE over netlink, with the flow's flow label).
   Measurement measure_route_get(const workloads::Flows& flows);
 
   struct TimeRun {
@@ -80,6 +82,13 @@ class EmulatedFabric {
 
  private:
   void check_stop() const;
+  void settle();
+  // Per member (a flow at `node`): the device the kernel forwards it to, empty without an answer.
+  std::vector<std::string> route_get_batch(NodeId node, std::span<const std::size_t> members,
+                                           const workloads::Flows& flows, const std::vector<std::vector<LinkId>>& paths);
+  std::vector<std::string> route_get_netlink(NodeId node, std::span<const std::size_t> members,
+                                             const workloads::Flows& flows,
+                                             const std::vector<std::vector<LinkId>>& paths);
   std::vector<std::uint64_t> snapshot();
   void remove() noexcept;
 

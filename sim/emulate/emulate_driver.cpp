@@ -160,6 +160,10 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   if (opt.hash && !is_linux(*opt.hash))
     throw InputError({{}, 0, 0, "--hash"}, "expected linux-l3 or linux-l4, got '" + *opt.hash + "'");
   if (opt.seed && *opt.seed == 0) throw InputError({{}, 0, 0, "--seed"}, "the kernel treats seed 0 as random; use 1..2^32-1");
+  // The timed transfers (TCP sockets, tc u32 filters, policy rules) speak IPv4 only.
+  if (opt.time.enabled && fabric.family() != hashing::Family::V4)
+    throw InputError({{}, 0, 0, "--measure-time"}, "times IPv4 fabrics only; this address plan is IPv6 (emulate "
+                                                   "without --measure-time checks its paths)");
   EmulateReport r;
   const ScenarioSpec kernel_sc = as_linux(pick_scenario(spec, opt.scenario, "--scenario"), opt, &r.note);
   ScenarioSpec predict_sc =
@@ -379,6 +383,7 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
     json row = {{"src_ip", hashing::format_ip(flows.src_ip[i])}, {"dst_ip", hashing::format_ip(flows.dst_ip[i])},
                 {"proto", flows.proto[i]},               {"sport", flows.sport[i]},
                 {"dport", flows.dport[i]},               {"predicted", path_json(f, r.predicted.path(i))}};
+    if (f.family() == hashing::Family::V6) row["flow_label"] = flows.flow_label[i];
     bool agree = true;
     for (const auto& m : r.measurements) {
       row[std::string(method_name(m.method))] = path_json(f, m.trace.path(i));

@@ -6,6 +6,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <sstream>
@@ -249,6 +253,84 @@ std::map<std::string, std::uint64_t> tx_packets() {
   while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
   ::close(fd);
   return parse_tx_packets(text);
+}
+
+namespace {
+
+// enum rtattr_type_t, include/uapi/linux/rtnetlink.h: RTA_FLOWLABEL = 31
+// (read by RTM_GETROUTE since Linux 6.5); older userspace headers lack the name.
+constexpr unsigned short kRtaFlowLabel = 31;
+
+struct RouteRequest {
+  nlmsghdr nh;
+  rtmsg rt;
+  char attrs[256];
+};
+
+void add_attr(RouteRequest& r, unsigned short type, const void* data, std::size_t len) {
+  auto* a = reinterpret_cast<rtattr*>(reinterpret_cast<char*>(&r) + NLMSG_ALIGN(r.nh.nlmsg_len));
+  a->rta_type = type;
+  a->rta_len = static_cast<unsigned short>(RTA_LENGTH(len));
+  std::memcpy(RTA_DATA(a), data, len);
+  r.nh.nlmsg_len = static_cast<std::uint32_t>(NLMSG_ALIGN(r.nh.nlmsg_len) + RTA_ALIGN(a->rta_len));
+}
+
+// The output interface index of the kernel's answer; 0 when it has none.
+int ask_route(int fd, std::uint32_t seq, const RouteQuery6& q, std::uint32_t iif) {
+  RouteRequest r{};
+  r.nh.nlmsg_len = NLMSG_LENGTH(sizeof(rtmsg));
+  r.nh.nlmsg_type = RTM_GETROUTE;
+  r.nh.nlmsg_flags = NLM_F_REQUEST;
+  r.nh.nlmsg_seq = seq;
+  r.rt.rtm_family = AF_INET6;
+  r.rt.rtm_dst_len = 128;
+  r.rt.rtm_src_len = 128;
+  add_attr(r, RTA_DST, q.dst.data(), 16);
+  add_attr(r, RTA_SRC, q.src.data(), 16);
+  add_attr(r, RTA_IIF, &iif, sizeof iif);
+  add_attr(r, RTA_IP_PROTO, &q.proto, sizeof q.proto);
+  const std::uint16_t sp = htons(q.sport), dp = htons(q.dport);
+  add_attr(r, RTA_SPORT, &sp, sizeof sp);
+  add_attr(r, RTA_DPORT, &dp, sizeof dp);
+  const std::uint32_t label = htonl(q.flow_label);
+  add_attr(r, kRtaFlowLabel, &label, sizeof label);
+  if (::send(fd, &r, r.nh.nlmsg_len, 0) < 0) fail("netlink send");
+  alignas(nlmsghdr) char buf[8192];
+  ssize_t got;
+  while ((got = ::recv(fd, buf, sizeof buf, 0)) < 0)
+    if (errno != EINTR) fail("netlink recv");
+  auto left = static_cast<unsigned>(got);
+  for (auto* h = reinterpret_cast<nlmsghdr*>(buf); NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+    if (h->nlmsg_type == NLMSG_ERROR) return 0;
+    if (h->nlmsg_type != RTM_NEWROUTE) continue;
+    auto* rt = static_cast<rtmsg*>(NLMSG_DATA(h));
+    int len = static_cast<int>(RTM_PAYLOAD(h));
+    for (auto* a = RTM_RTA(rt); RTA_OK(a, len); a = RTA_NEXT(a, len))
+      if (a->rta_type == RTA_OIF) return *static_cast<int*>(RTA_DATA(a));
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::string> route_get6(const std::vector<RouteQuery6>& queries) {
+  int fd = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+  if (fd < 0) fail("netlink socket");
+  std::vector<std::string> out;
+  std::uint32_t seq = 0;
+  try {
+    for (const RouteQuery6& q : queries) {
+      const unsigned iif = ::if_nametoindex(q.iif.c_str());
+      const int oif = iif == 0 ? 0 : ask_route(fd, ++seq, q, iif);
+      char name[IF_NAMESIZE] = {};
+      out.emplace_back(oif > 0 && ::if_indextoname(static_cast<unsigned>(oif), name) != nullptr ? name : "");
+    }
+  } catch (...) {
+    close_fd(fd);
+    throw;
+  }
+  close_fd(fd);
+  return out;
 }
 
 }  // namespace ecmpsim::netns

@@ -3,6 +3,7 @@
 // its interface counters. Everything here needs root.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -77,5 +78,20 @@ std::string read_sysctl(const std::string& key);
 std::map<std::string, std::uint64_t> tx_packets();
 // The same parser over the text of a /proc/net/dev file.
 std::map<std::string, std::uint64_t> parse_tx_packets(const std::string& proc_net_dev);
+
+// An IPv6 forwarding question: a packet arriving on `iif` (a device name in
+// the current namespace) with this five-tuple and flow label.
+struct RouteQuery6 {
+  std::array<std::uint8_t, 16> src, dst;
+  std::string iif;
+  std::uint8_t proto = 17;
+  std::uint16_t sport = 0, dport = 0;
+  std::uint32_t flow_label = 0;
+};
+// Per query, the device the current namespace's kernel forwards it to (empty
+// when it has no route): one RTM_GETROUTE each, with RTA_IIF, RTA_IP_PROTO,
+// RTA_SPORT, RTA_DPORT and RTA_FLOWLABEL, as inet6_rtm_getroute reads them —
+// `ip -6 route get ... flowlabel L` of iproute2 6.3 and later.
+std::vector<std::string> route_get6(const std::vector<RouteQuery6>& queries);
 
 }  // namespace ecmpsim::netns

@@ -196,7 +196,7 @@ TEST_CASE("a static table becomes one /32 route per destination endpoint") {
   // host5 (10.0.1.2) from leaf0: spine1.
   const LinkId l = next[leaf0 * endpoints + 5];
   CHECK(has_line(p.node_batch[fabric.find("leaf0")],
-                 "route add 10.0.1.2/32 via " + format_ipv4(p.addr[l ^ 1u]) + " dev " + p.ifname[l]));
+                 "route add 10.0.1.2/32 via " + format_ipv4(p.addr[l ^ 1u].v4()) + " dev " + p.ifname[l]));
   for (const std::string& b : p.node_batch) CHECK(b.find("nexthop") == std::string::npos);
 }
 
@@ -219,4 +219,72 @@ TEST_CASE("a static route that depends on the source cannot be a kernel route") 
     // The error points at the route that decided.
     CHECK(e.describe() == "t.toml:9:3: switch 'leaf0' routes host2 by source; emulate installs destination routes only");
   }
+}
+
+TEST_CASE("an IPv6 fabric: /127 links from fdff:e5::/32, IPv6 multipath routes, IPv6 sysctls") {
+  FabricSpec f = small_parallel();
+  f.address_base = *hashing::parse_ip("fd00::");
+  const Fabric fabric = build_fabric(f);
+  REQUIRE(fabric.family() == hashing::Family::V6);
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel{{0, 7}, {0, 7}, {1, 9}, {1, 9}};
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan p = plan_netns(fabric, sets, weight, kernel, "es1-");
+  // The same veth pairs as on IPv4; link l's from-end is fdff:e5:: + l (hex).
+  CHECK(has_line(p.node_batch[0], "addr add fdff:e5::4/127 dev p1 nodad"));
+  CHECK(has_line(p.node_batch[0], "addr add fdff:e5::1/128 dev p0 nodad"));
+  // host0 is the address plan's first endpoint, fd00::1 (ToR t's hosts are fd00::t00 + 1...).
+  const std::string host0 = hashing::format_ip(fabric.node(4).ip);
+  const std::string host1 = hashing::format_ip(fabric.node(5).ip);
+  CHECK(has_line(p.node_batch[0], "route add " + host0 + "/128 dev p0"));
+  CHECK(has_line(p.node_batch[4], "addr add " + host0 + "/128 dev p0 nodad"));
+  CHECK(has_line(p.node_batch[4], "route add ::/0 via fdff:e5::1 dev p0 onlink"));
+  CHECK(has_line(p.node_batch[4], "neigh replace fdff:e5::1 lladdr 02:e5:00:00:00:01 dev p0 nud permanent"));
+  // leaf0 -> leaf1's one host: the four uplinks in member order, next hop the far end (pool + 5, 7, 9, 11).
+  CHECK(has_line(p.node_batch[0], "route add " + host1 +
+                                      "/128 nexthop via fdff:e5::5 dev p1 weight 1 nexthop via fdff:e5::7 dev p2 "
+                                      "weight 1 nexthop via fdff:e5::9 dev p3 weight 1 nexthop via fdff:e5::b dev p4 "
+                                      "weight 1"));
+  auto value = [](const auto& v, const std::string& k) {
+    for (const auto& [key, val] : v)
+      if (key == k) return val;
+    return std::string("(unset)");
+  };
+  // The policy is IPv6's; the seed is IPv4's, the one the kernel's IPv6 hash reads too, and last.
+  CHECK(value(p.sysctls[0], "net.ipv6.fib_multipath_hash_policy") == "0");
+  CHECK(value(p.sysctls[3], "net.ipv6.fib_multipath_hash_policy") == "1");
+  CHECK(p.sysctls[3].back() == std::pair<std::string, std::string>{"net.ipv4.fib_multipath_hash_seed", "9"});
+  CHECK(value(p.sysctls[0], "net.ipv6.conf.all.forwarding") == "1");
+  CHECK(value(p.sysctls[0], "net.ipv4.fib_multipath_hash_policy") == "(unset)");
+  CHECK(value(p.sysctls[4], "net.ipv6.conf.all.forwarding") == "(unset)");
+  for (const auto& sys : p.sysctls) {
+    CHECK(value(sys, "net.ipv6.conf.default.disable_ipv6") == "0");
+    CHECK(value(sys, "net.ipv6.conf.default.accept_dad") == "0");
+    CHECK(value(sys, "net.ipv6.auto_flowlabels") == "0");
+  }
+  // No IPv4 anywhere in the batches.
+  for (const std::string& b : p.node_batch) CHECK(b.find("100.64.") == std::string::npos);
+}
+
+TEST_CASE("IPv6 hosts inside the IPv6 link pool are refused") {
+  FabricSpec f = small_parallel();
+  f.address_base = *hashing::parse_ip("fdff:e5::100");
+  const Fabric fabric = build_fabric(f);
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel(4, KernelHash{1, 1});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  CHECK_THROWS_WITH_AS(plan_netns(fabric, sets, weight, kernel, "es1-"),
+                       doctest::Contains("is inside fdff:e5::/32, which emulate uses for links"), InputError);
+}
+
+TEST_CASE("an IPv6 ToR's hosts are routed by their shortest common prefix") {
+  // paper16 from fd00::: leaf1's hosts are fd00::101-104; low bytes 0x01..0x04
+  // share their top 5 bits, so the prefix is fd00::100/125.
+  FabricSpec f;
+  f.address_base = *hashing::parse_ip("fd00::");
+  const Fabric fabric = build_fabric(f);
+  const auto p = tor_prefixes(fabric, 1);
+  REQUIRE(p.size() == 1);
+  CHECK(hashing::format_ip(p[0].first) == "fd00::100");
+  CHECK(p[0].second == 125);
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "sim/emulate/emulate.h"
 #include "sim/emulate/emulate_plan.h"
@@ -92,5 +93,41 @@ TEST_CASE("a namespace left behind under this process's prefix is an input error
                         " already exists (left by an earlier process with this pid?); run `ecmpsim emulate --cleanup`")
                            .c_str(),
                        InputError);
+  CHECK(netns::run_process({"ip", "netns", "del", name}, "").status == 0);
+}
+
+TEST_CASE("route_get6 asks the kernel which device an IPv6 packet leaves on") {
+  const bool required = std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS") != nullptr &&
+                        std::string(std::getenv("ECMPSIM_REQUIRE_KERNEL_TESTS")) == "1";
+  const std::string name = namespace_prefix(::getpid()) + "rg6";
+  if (::geteuid() != 0 || netns::run_process({"ip", "netns", "add", name}, "").status != 0) {
+    CHECK_FALSE_MESSAGE(required, "needs root and `ip netns add`");
+    return;
+  }
+  // A router with an ingress d1 and egresses d2, d3: fd09::/64 leaves on d2, fd0a::/64 on d3.
+  const auto setup = netns::run_process({"ip", "-n", name, "-batch", "-"},
+                                        "link add d1 type veth peer name e1\nlink add d2 type veth peer name e2\n"
+                                        "link add d3 type veth peer name e3\nlink set d1 up\nlink set d2 up\n"
+                                        "link set d3 up\nlink set e1 up\nlink set e2 up\nlink set e3 up\n"
+                                        "addr add fd01::1/64 dev d1 nodad\naddr add fd02::1/64 dev d2 nodad\n"
+                                        "addr add fd03::1/64 dev d3 nodad\n"
+                                        "route add fd09::/64 via fd02::2 dev d2\nroute add fd0a::/64 via fd03::2 dev d3\n");
+  const auto fwd = netns::run_process({"ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1"}, "");
+  CHECK(setup.status == 0);
+  CHECK(fwd.status == 0);
+  const auto addr = [](const char* text) { return hashing::parse_ip(text)->bytes(); };
+  const std::vector<netns::RouteQuery6> queries{
+      {addr("fd01::5"), addr("fd09::7"), "d1", 17, 49152, 4791, 0},
+      {addr("fd01::5"), addr("fd0a::7"), "d1", 17, 49152, 4791, 0xABCDE},  // a flow label is accepted
+      {addr("fd01::5"), addr("fd0b::7"), "d1", 17, 49152, 4791, 0},        // no route
+      {addr("fd01::5"), addr("fd09::7"), "nosuch", 17, 49152, 4791, 0},    // no such ingress device
+  };
+  std::vector<std::string> answers;
+  {
+    const netns::Handle ns(name);
+    const netns::Enter in(ns);
+    answers = netns::route_get6(queries);
+  }
+  CHECK(answers == std::vector<std::string>{"d2", "d3", "", ""});
   CHECK(netns::run_process({"ip", "netns", "del", name}, "").status == 0);
 }

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# End-to-end check of `ecmpsim emulate` on IPv6 fabrics against the running
+# kernel: IPv6 addresses, static neighbours and IPv6 multipath routes in the
+# namespaces; every flow sent as real IPv6/UDP packets to port 4791 carrying
+# its source port and flow label, and traced hop by hop with RTM_GETROUTE
+# (with the flow label); the kernel must agree with ecmpsim's prediction on
+# every flow path and link count, under net.ipv6.fib_multipath_hash_policy 0
+# (addresses, flow label, next header) and 1 (five-tuple), with failures and
+# with a static table.
+# Negative controls: a prediction with a seed the kernel does not use must
+# disagree; and the flow label must really travel and be hashed: the same
+# five-tuples with other flow labels (other QP numbers, fixed source port)
+# must move flows under policy 0 and move none under policy 1; foreign IPv6
+# datagrams while measuring must fail the run. After every run, and after an
+# interrupt, no namespace of that run may remain; --measure-time on IPv6 is
+# bad input (exit 2).
+#
+# Usage: emulate6_test.sh PATH/TO/ecmpsim
+# Exit: 0 pass, 1 fail, 77 skipped (not root, no iproute2 / netns / IPv6, or
+# a kernel without net.ipv4.fib_multipath_hash_seed, added in Linux 6.11, or
+# without RTA_FLOWLABEL in RTM_GETROUTE, 6.5).
+# ECMPSIM_REQUIRE_KERNEL_TESTS=1 (CI) turns every skip into a failure.
+set -uo pipefail
+
+bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim}")
+cd "$(dirname "$0")/../.."
+skip() {
+  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
+    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
+    exit 1
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
+[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "iproute2 not installed"
+[[ -d /proc/sys/net/ipv6 ]] || skip "kernel without IPv6"
+[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
+  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
+probe="es$$-probe"
+ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
+ip netns del "$probe"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-emulate6.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+leftovers() { ls /run/netns 2>/dev/null | grep -c "^es$1-"; }
+field() { grep -o "\"$1\": [0-9a-z.]*" "$2" | head -1 | awk '{ print $2 }'; }
+
+# run EXPECTED_RC ARGS...: emulate in the background (its pid names its
+# namespaces); checks the exit code and that nothing is left behind.
+run() {
+  local want=$1
+  shift
+  "$bin" emulate "$@" --format json >"$work/out.json" 2>"$work/err" &
+  local pid=$!
+  wait $pid
+  local rc=$?
+  local left
+  left=$(leftovers $pid)
+  [[ $left -eq 0 ]] || fail "emulate $*: $left namespaces left behind"
+  if [[ $rc -ne $want ]]; then
+    fail "emulate $*: exit $rc, expected $want: $(head -c 300 "$work/err")"
+    return 1
+  fi
+  echo "ok: emulate $* -> exit $rc, flows $(field flows "$work/out.json"), paths agree" \
+    "$(field paths_agree "$work/out.json"), links agree $(field links_agree "$work/out.json")/$(field links "$work/out.json")"
+}
+
+agree() {
+  run 0 "$@" || return
+  local flows paths links nlinks
+  flows=$(field flows "$work/out.json")
+  paths=$(field paths_agree "$work/out.json")
+  links=$(field links_agree "$work/out.json")
+  nlinks=$(field links "$work/out.json")
+  [[ -n $flows && $flows -gt 0 && $paths == "$flows" && $links == "$nlinks" ]] ||
+    fail "emulate $*: paths $paths/$flows, links $links/$nlinks"
+  grep -q '"stray_packets": 0' "$work/out.json" || fail "emulate $*: stray packets on the links"
+  grep -q '"route-get"' "$work/out.json" || grep -q '"packets"' "$work/out.json" || fail "emulate $*: no method ran"
+}
+
+disagree() {
+  run 3 "$@" || return
+  [[ $(field paths_agree "$work/out.json") -lt $(field flows "$work/out.json") ]] ||
+    fail "emulate $*: agreed on every path"
+}
+
+v6=tests/emulate/fat_tree_k4_ipv6.toml
+# The flows carry flow labels (the QP pairs' rdma_calc_flow_label), most of them non-zero.
+"$bin" emulate "$v6" --method route-get --format json >"$work/labels.json" 2>/dev/null
+labelled=$(grep -o '"flow_label": [0-9]*' "$work/labels.json" | awk '$2 != 0' | wc -l)
+[[ $labelled -gt 0 ]] || fail "the IPv6 flows carry no flow label"
+
+# Policy 1 (linux-l4) and policy 0 (linux-l3), several seeds, both methods.
+agree "$v6"
+agree "$v6" --seed 2024
+agree "$v6" --scenario l3
+agree "$v6" --scenario l3 --seed 305419896
+# paper16 on IPv6 (CRC-16 in the config, emulated as linux-l4), and as linux-l3.
+agree configs/paper16-ipv6.toml --seed 42
+agree configs/paper16-ipv6.toml --hash linux-l3 --seed 3735928559
+# Failures that change the equal-cost sets two tiers away, under policy 0.
+agree "$v6" --scenario core-down
+grep -q '"down": true' "$work/out.json" || fail "core-down: no link reported down"
+# A static table as one /128 route per destination.
+agree "$v6" --scenario static
+agree configs/paper16-ipv6.toml --scenario static
+
+# Negative controls: a wrong seed, another scenario's failures, the static
+# table for an ECMP kernel.
+disagree "$v6" --scenario l3 --seed 42 --predict-seed 43
+disagree "$v6" --seed 42 --predict-seed 43 --method packets
+disagree "$v6" --scenario core-down --predict-scenario l3 --method route-get
+disagree configs/paper16-ipv6.toml --hash linux-l3 --predict-scenario static --method packets
+
+# The flow label on the wire: fixed source ports make the flows of one host
+# pair differ only by flow label; other QP numbers give the same five-tuples
+# other labels. Both configs must agree with their predictions; under policy
+# 0 the kernel must then forward some flows differently, under policy 1 none.
+sed 's/^channels = 4$/channels = 4\nsport_model = "fixed"/' "$v6" >"$work/fixed-a.toml"
+sed 's/^channels = 4$/channels = 4\nsport_model = "fixed"\nqpn_base = 4096/' "$v6" >"$work/fixed-b.toml"
+labels_of() { grep -o '"flow_label": [0-9]*' "$1" | tr -d ' \n'; }
+# Flows whose measured (packets) path differs between two runs of the same
+# five-tuples; -1 if the five-tuples are not the same.
+moved_flows() {
+  python3 -c 'import json, sys
+a, b = (json.load(open(f))["flow_paths"] for f in sys.argv[1:3])
+key = lambda r: [r[k] for k in ("src_ip", "dst_ip", "proto", "sport", "dport")]
+same = len(a) == len(b) and all(key(x) == key(y) for x, y in zip(a, b))
+print(sum(x["packets"] != y["packets"] for x, y in zip(a, b)) if same else -1)' "$1" "$2"
+}
+for policy in l3 linux; do
+  agree "$work/fixed-a.toml" --scenario $policy --method packets && cp "$work/out.json" "$work/a.json"
+  agree "$work/fixed-b.toml" --scenario $policy --method packets && cp "$work/out.json" "$work/b.json"
+  [[ $(labels_of "$work/a.json") != "$(labels_of "$work/b.json")" ]] || fail "qpn_base did not change the flow labels"
+  moved=$(moved_flows "$work/a.json" "$work/b.json")
+  [[ $moved -ge 0 ]] || fail "qpn_base changed the five-tuples, not only the flow labels"
+  if [[ $policy == l3 ]]; then
+    [[ $moved -gt 0 ]] || fail "policy 0: other flow labels moved no flow: the label is not on the wire or not hashed"
+  else
+    [[ $moved -eq 0 ]] || fail "policy 1: other flow labels moved $moved flows"
+  fi
+  echo "ok: policy $([[ $policy == l3 ]] && echo 0 || echo 1): other flow labels on the same five-tuples moved $moved flows"
+done
+
+# Interrupts while building and while measuring remove the fabric.
+interrupt() {
+  local sig=$1 phase=$2
+  shift 2
+  setsid "$bin" emulate "$@" >/dev/null 2>"$work/err" &
+  local pid=$! i rc target
+  for ((i = 0; i < 4000; i++)); do
+    kill -0 $pid 2>/dev/null || break
+    case $phase in
+      building) [[ $(leftovers $pid) -gt 0 ]] && break ;;
+      measuring) ip -n "es$pid-host15" -6 route show default 2>/dev/null | grep -q via && sleep 0.5 && break ;;
+    esac
+    sleep 0.005
+  done
+  target=$pid
+  [[ $sig == INT ]] && target=-$pid
+  kill -"$sig" -- $target 2>/dev/null
+  wait $pid
+  rc=$?
+  [[ $rc -eq 130 ]] || fail "$sig while ${phase}: exit $rc, expected 130: $(head -c 300 "$work/err")"
+  [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while ${phase}: $(leftovers $pid) namespaces left"
+  echo "ok: $sig while ${phase} -> exit $rc, no namespace left"
+}
+interrupt INT building configs/paper16-ipv6.toml
+interrupt INT measuring configs/paper16-ipv6.toml --method packets --packets 1000
+interrupt TERM measuring configs/paper16-ipv6.toml --method packets --packets 1000
+
+# The counters see only the test packets on IPv6 too, and would notice others:
+# 20 IPv6 datagrams to a closed port from host0 while the flows are measured
+# must fail the run.
+"$bin" emulate configs/paper16-ipv6.toml --method packets --packets 1000 --format json >"$work/out.json" 2>"$work/err" &
+pid=$!
+for ((i = 0; i < 4000; i++)); do
+  kill -0 $pid 2>/dev/null || break
+  ip -n "es$pid-host15" -6 route show default 2>/dev/null | grep -q via && break
+  sleep 0.005
+done
+dst=$(ip -n "es$pid-host5" -6 -o addr show dev p0 2>/dev/null | awk '{ print $4 }' | cut -d/ -f1)
+sleep 0.5
+ip netns exec "es$pid-host0" bash -c "for k in {1..20}; do echo x >/dev/udp/$dst/9; sleep 0.02; done" 2>/dev/null
+wait $pid
+rc=$?
+stray=$(field stray_packets "$work/out.json")
+[[ $rc -eq 3 && ${stray:-0} -gt 0 ]] || fail "IPv6 noise went unnoticed: exit $rc, stray packets ${stray:-none}"
+[[ $(leftovers $pid) -eq 0 ]] || fail "noise run: namespaces left"
+echo "ok: IPv6 noise while measuring -> exit $rc, stray packets $stray"
+
+# --measure-time does not time IPv6 fabrics: bad input, before anything is built.
+"$bin" emulate "$v6" --measure-time >/dev/null 2>"$work/err"
+rc=$?
+[[ $rc -eq 2 ]] && grep -q "times IPv4 fabrics only" "$work/err" ||
+  fail "--measure-time on IPv6: exit $rc, expected 2 with a clear error: $(cat "$work/err")"
+
+[[ $failures -eq 0 ]] && echo "emulate6: all runs as expected" || echo "emulate6: $failures failures" >&2
+[[ $failures -eq 0 ]]
