@@ -24,69 +24,11 @@ set -uo pipefail
 
 bin=$(realpath "${1:?usage: $0 PATH/TO/ecmpsim}")
 cd "$(dirname "$0")/../.."
-skip() {
-  if [[ ${ECMPSIM_REQUIRE_KERNEL_TESTS:-0} == 1 ]]; then
-    echo "FAIL: ECMPSIM_REQUIRE_KERNEL_TESTS=1 but the test cannot run: $*" >&2
-    exit 1
-  fi
-  echo "SKIP: $*"
-  exit 77
-}
-[[ $(id -u) -eq 0 ]] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 not installed"
-[[ -d /proc/sys/net/ipv6 ]] || skip "kernel without IPv6"
-[[ -e /proc/sys/net/ipv4/fib_multipath_hash_seed ]] ||
-  skip "kernel $(uname -r) has no net.ipv4.fib_multipath_hash_seed: its multipath key is random per boot"
-probe="es$$-probe"
-ip netns add "$probe" 2>/dev/null || skip "cannot create network namespaces"
-ip netns del "$probe"
+source tests/support/kernel_preamble.sh
+kernel_require_netns test -d /proc/sys/net/ipv6 || skip "kernel without IPv6"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/ecmpsim-emulate6.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-leftovers() { ls /run/netns 2>/dev/null | grep -c "^es$1-"; }
-field() { grep -o "\"$1\": [0-9a-z.]*" "$2" | head -1 | awk '{ print $2 }'; }
-
-# run EXPECTED_RC ARGS...: emulate in the background (its pid names its
-# namespaces); checks the exit code and that nothing is left behind.
-run() {
-  local want=$1
-  shift
-  "$bin" emulate "$@" --format json >"$work/out.json" 2>"$work/err" &
-  local pid=$!
-  wait $pid
-  local rc=$?
-  local left
-  left=$(leftovers $pid)
-  [[ $left -eq 0 ]] || fail "emulate $*: $left namespaces left behind"
-  if [[ $rc -ne $want ]]; then
-    fail "emulate $*: exit $rc, expected $want: $(head -c 300 "$work/err")"
-    return 1
-  fi
-  echo "ok: emulate $* -> exit $rc, flows $(field flows "$work/out.json"), paths agree" \
-    "$(field paths_agree "$work/out.json"), links agree $(field links_agree "$work/out.json")/$(field links "$work/out.json")"
-}
-
-agree() {
-  run 0 "$@" || return
-  local flows paths links nlinks
-  flows=$(field flows "$work/out.json")
-  paths=$(field paths_agree "$work/out.json")
-  links=$(field links_agree "$work/out.json")
-  nlinks=$(field links "$work/out.json")
-  [[ -n $flows && $flows -gt 0 && $paths == "$flows" && $links == "$nlinks" ]] ||
-    fail "emulate $*: paths $paths/$flows, links $links/$nlinks"
-  grep -q '"stray_packets": 0' "$work/out.json" || fail "emulate $*: stray packets on the links"
-  grep -q '"route-get"' "$work/out.json" || grep -q '"packets"' "$work/out.json" || fail "emulate $*: no method ran"
-}
-
-disagree() {
-  run 3 "$@" || return
-  [[ $(field paths_agree "$work/out.json") -lt $(field flows "$work/out.json") ]] ||
-    fail "emulate $*: agreed on every path"
-}
+kernel_workdir ecmpsim-emulate6
+source tests/emulate/emulate_checks.sh
 
 v6=tests/emulate/fat_tree_k4_ipv6.toml
 # The flows carry flow labels (the QP pairs' rdma_calc_flow_label), most of them non-zero.
@@ -146,29 +88,6 @@ for policy in l3 linux; do
   echo "ok: policy $([[ $policy == l3 ]] && echo 0 || echo 1): other flow labels on the same five-tuples moved $moved flows"
 done
 
-# Interrupts while building and while measuring remove the fabric.
-interrupt() {
-  local sig=$1 phase=$2
-  shift 2
-  setsid "$bin" emulate "$@" >/dev/null 2>"$work/err" &
-  local pid=$! i rc target
-  for ((i = 0; i < 4000; i++)); do
-    kill -0 $pid 2>/dev/null || break
-    case $phase in
-      building) [[ $(leftovers $pid) -gt 0 ]] && break ;;
-      measuring) ip -n "es$pid-host15" -6 route show default 2>/dev/null | grep -q via && sleep 0.5 && break ;;
-    esac
-    sleep 0.005
-  done
-  target=$pid
-  [[ $sig == INT ]] && target=-$pid
-  kill -"$sig" -- $target 2>/dev/null
-  wait $pid
-  rc=$?
-  [[ $rc -eq 130 ]] || fail "$sig while ${phase}: exit $rc, expected 130: $(head -c 300 "$work/err")"
-  [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while ${phase}: $(leftovers $pid) namespaces left"
-  echo "ok: $sig while ${phase} -> exit $rc, no namespace left"
-}
 interrupt INT building configs/paper16-ipv6.toml
 interrupt INT measuring configs/paper16-ipv6.toml --method packets --packets 1000
 interrupt TERM measuring configs/paper16-ipv6.toml --method packets --packets 1000

@@ -24,8 +24,7 @@ source tests/support/kernel_preamble.sh
 kernel_require_netns
 
 kernel_workdir ecmpsim-emulate-fit
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+source tests/emulate/emulate_checks.sh
 
 # measure SEED QPN_BASE NAME: emulates paper16 (its flows' source ports follow
 # the QP numbers, so another base gives other flows) and keeps the kernel's

@@ -27,9 +27,7 @@ kernel_require_netns tc -n "$kernel_probe" qdisc add dev lo root handle 1: htb |
   skip "kernel $(uname -r) has no HTB qdisc (CONFIG_NET_SCH_HTB)"
 
 kernel_workdir ecmpsim-time
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-leftovers() { ls /run/netns 2>/dev/null | grep -c "^es$1-"; }
+source tests/emulate/emulate_checks.sh
 # json FILE EXPR: a Python expression over the document d.
 json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"; }
 
@@ -119,9 +117,9 @@ rc=$?
 [[ $(leftovers $pid) -eq 0 ]] || fail "failing tc: $(leftovers $pid) namespaces left"
 echo "ok: tc failing half way -> exit $rc, no namespace left"
 
-# interrupt SIGNAL: stops emulate while its flows are running (host0 has
+# interrupt_timing SIGNAL: stops emulate while its flows are running (host0 has
 # its steering and its flows are connected); exit 130, nothing left.
-interrupt() {
+interrupt_timing() {
   local sig=$1 target
   setsid "$bin" emulate configs/paper16.toml --measure-time "${scale[@]}" >/dev/null 2>"$work/err" &
   local pid=$! i rc
@@ -140,8 +138,8 @@ interrupt() {
   [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while timing: $(leftovers $pid) namespaces left"
   echo "ok: $sig while timing -> exit $rc, no namespace left"
 }
-interrupt TERM
-interrupt INT
+interrupt_timing TERM
+interrupt_timing INT
 
 [[ $failures -eq 0 ]] && echo "measure-time: all runs as expected" || echo "measure-time: $failures failures" >&2
 [[ $failures -eq 0 ]]
