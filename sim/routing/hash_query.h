@@ -47,7 +47,8 @@ class HashCalculator {
 // Hex with as many digits as the algorithm has bits ("0x29b1" for 16 bits).
 std::string format_hash(std::uint64_t h, unsigned bits);
 
-// Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`
+// Parses the `--tuples` CSV (header line `src,dst,proto,sport,dport`, or with
+// `,flow_label`; then `src,dst,proto,sport,dport`
 // with an optional sixth field, the IPv6 flow label; addresses IPv4 or IPv6)
 // and calls f(tuple) for each row in order. Throws InputError naming
 // `name`, the line and the column of the first bad value.
@@ -72,7 +73,8 @@ void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (header) {
       header = false;
-      if (line != "src,dst,proto,sport,dport") throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport");
+      if (line != "src,dst,proto,sport,dport" && line != "src,dst,proto,sport,dport,flow_label")
+        throw_csv_error(name, line_no, 1, "expected the header line src,dst,proto,sport,dport[,flow_label]");
       continue;
     }
     if (line.empty()) continue;
@@ -82,7 +84,7 @@ void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
     if (!parse_tuple_line(line, t, column, why)) throw_csv_error(name, line_no, column, why);
     f(t);
   }
-  if (header) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport");
+  if (header) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport[,flow_label]");
 }
 
 }  // namespace ecmpsim
