@@ -76,6 +76,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
     if (key == "fabric") {
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
       config::check_fabric(*node.as_table(), spec.fabric, path);
+      spec.fabric.address_base_at = key_pos(*node.as_table(), "address_base", {}, path, key);
     } else if (key == "workload") {
       if (!spec.jobs.empty()) throw InputError(at, "use either [workload] or [[job]] tables, not both");
       spec.jobs.push_back(read_job(node, at, path, key));

@@ -103,6 +103,7 @@ struct FabricSpec {
   std::vector<LinkWeight> weights;  // WCMP weights of generated cables
   // 10.0.0.0 or an IPv6 prefix such as fd00::: ToR t's endpoints are base + t*stride + 1..
   hashing::IpAddr address_base{0x0A000000u};
+  SourcePos address_base_at;  // its key, for a plan that overflows the family's space
   RouterMacs router_macs = RouterMacs::PerPort;
   std::vector<MacOverride> macs;
 };

@@ -157,6 +157,9 @@ Fabric build_fabric(const FabricSpec& spec) {
   try {
     f.finalize(spec.address_base);
   } catch (const InputError& e) {
+    // An overflowing plan is the address_base key's fault: point at it when the config set it.
+    if (e.where().field == "fabric.address_base" && spec.address_base_at.line != 0)
+      throw InputError(spec.address_base_at, e.what());
     if (spec.kind != FabricKind::File || !e.where().field.empty()) throw;
     throw InputError(file_pos, e.what());
   }

@@ -6,66 +6,35 @@
 namespace ecmpsim::fit {
 namespace {
 
-constexpr unsigned kConstantColumn = 164;  // after every field's bits (22 + 20 bits)
-
-unsigned width(hashing::Field f) noexcept {
-  switch (f) {
-    case hashing::Field::SrcIp:
-    case hashing::Field::DstIp: return 32;
-    case hashing::Field::Proto: return 8;
-    case hashing::Field::FlowLabel: return 20;
-    case hashing::Field::DstQp: return 24;
-    default: return 16;
-  }
-}
-
-std::uint64_t value(hashing::Field f, const hashing::Tuple& t) noexcept {
-  switch (f) {
-    case hashing::Field::SrcIp: return t.src_ip.v4();  // IPv4 only: the learner declines IPv6
-    case hashing::Field::DstIp: return t.dst_ip.v4();
-    case hashing::Field::Proto: return t.proto;
-    case hashing::Field::SrcPort: return t.sport;
-    case hashing::Field::DstPort: return t.dport;
-    case hashing::Field::FlowLabel: return t.flow_label & 0xFFFFF;
-    case hashing::Field::InPort: return t.in_port;
-    case hashing::Field::DstQp: return t.dst_qp & 0xFFFFFF;
-    // Per-hop Ethernet fields are no observation column (observations.cpp), so never fitted.
-    case hashing::Field::SrcMac:
-    case hashing::Field::DstMac:
-    case hashing::Field::EtherType:
-    case hashing::Field::VlanId: return 0;
-  }
-  return 0;
-}
-
 void set_bit(BitRow& r, unsigned b) noexcept { r[b / 64] |= 1ULL << (b % 64); }
-bool zero(const BitRow& r) noexcept { return (r[0] | r[1] | r[2]) == 0; }
-void xor_into(BitRow& a, const BitRow& b) noexcept {
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] ^= b[i];
-}
-unsigned lowest(const BitRow& r) noexcept {
-  for (unsigned i = 0; i < 3; ++i)
-    if (r[i]) return 64 * i + static_cast<unsigned>(std::countr_zero(r[i]));
-  return 192;
-}
-unsigned popcount(const BitRow& r) noexcept {
-  return static_cast<unsigned>(std::popcount(r[0]) + std::popcount(r[1]) + std::popcount(r[2]));
-}
 
 }  // namespace
 
-BitRow LinearFit::row_of(const hashing::Tuple& t) const noexcept {
-  BitRow r{};
-  unsigned at = 0;
-  for (hashing::Field f : fields_) {
-    const unsigned w = width(f);
-    const std::uint64_t v = value(f, t);
-    for (unsigned b = 0; b < w; ++b)
-      if ((v >> b) & 1) set_bit(r, at + b);
-    at += w;
+bool LinearFit::row_of(const hashing::Tuple& t, BitRow& r) const noexcept {
+  hashing::KeyBuffer key;
+  if (hashing::build_key(hashing::KeyLayout::Fields, fields_, t, key) != key_len_) return false;
+  r = BitRow{};
+  // Byte i's bit b is column 8i + b: any fixed bijection of the key bits
+  // serves, the map being affine in each of them.
+  for (std::size_t i = 0; i < key_len_; ++i) r[i / 8] |= static_cast<std::uint64_t>(key[i]) << (8 * (i % 8));
+  set_bit(r, columns_ - 1);
+  return true;
+}
+
+unsigned LinearFit::reduce(BitRow& r, std::uint32_t& rhs, BitRow* combo) const noexcept {
+  for (std::size_t w = 0; w < words_; ++w) {
+    while (r[w] != 0) {
+      const auto p = static_cast<unsigned>(64 * w + static_cast<unsigned>(std::countr_zero(r[w])));
+      const Basis& b = basis_[p];
+      if (!b.used) return p;
+      // The pivot row has no bits below p, so the words before w stay zero.
+      for (std::size_t i = w; i < words_; ++i) r[i] ^= b.row[i];
+      rhs ^= b.rhs;
+      if (combo != nullptr)
+        for (std::size_t i = 0; i < words_; ++i) (*combo)[i] ^= b.combo[i];
+    }
   }
-  set_bit(r, kConstantColumn);
-  return r;
+  return columns_;
 }
 
 LinearFit::LinearFit(const Observations& obs, const Group& group) : fields_(obs.fields) {
@@ -74,36 +43,32 @@ LinearFit::LinearFit(const Observations& obs, const Group& group) : fields_(obs.
                                 : "the member is affine in the key bits only when the group has 2^k members";
     return;
   }
-  const bool v6 = std::any_of(obs.rows.begin(), obs.rows.end(), [](const Observation& o) {
-    return !o.tuple.src_ip.is_v4() || !o.tuple.dst_ip.is_v4();
-  });
-  if (v6) {
-    why_not_ = "IPv6 addresses make the key wider than the learner's 192 bits";
-    return;
+  hashing::KeyBuffer key;
+  key_len_ = hashing::build_key(hashing::KeyLayout::Fields, fields_, obs.rows.front().tuple, key);
+  columns_ = static_cast<unsigned>(8 * key_len_ + 1);
+  words_ = (columns_ + 63) / 64;
+  BitRow first{}, r{}, varying{};
+  row_of(obs.rows.front().tuple, first);
+  for (const Observation& o : obs.rows) {
+    if (!row_of(o.tuple, r)) {
+      why_not_ = "the observations mix IPv4 and IPv6 flows (keys of different lengths)";
+      return;
+    }
+    for (std::size_t i = 0; i < words_; ++i) varying[i] |= r[i] ^ first[i];
   }
   applicable_ = true;
   bits_ = static_cast<unsigned>(std::countr_zero(group.members));
-  basis_.resize(192);
-  BitRow varying{};
-  const BitRow first = row_of(obs.rows.front().tuple);
-  for (const Observation& o : obs.rows) {
-    BitRow r = row_of(o.tuple);
-    xor_into(r, first);
-    for (std::size_t i = 0; i < 3; ++i) varying[i] |= r[i];
-  }
-  unknowns_ = popcount(varying) + 1;
+  basis_.resize(columns_);
+  unknowns_ = 1;
+  for (std::size_t i = 0; i < words_; ++i) unknowns_ += static_cast<std::size_t>(std::popcount(varying[i]));
   for (const Observation& o : obs.rows) {
     ++used_;
-    BitRow r = row_of(o.tuple);
+    row_of(o.tuple, r);
     std::uint32_t rhs = o.member;
     BitRow combo{};
-    for (unsigned p; (p = lowest(r)) < 192 && basis_[p].used;) {
-      xor_into(r, basis_[p].row);
-      rhs ^= basis_[p].rhs;
-      xor_into(combo, basis_[p].combo);
-    }
-    if (!zero(r)) {
-      Basis& b = basis_[lowest(r)];
+    const unsigned p = reduce(r, rhs, &combo);
+    if (p < columns_) {
+      Basis& b = basis_[p];
       b.row = r;
       b.rhs = rhs;
       b.combo = combo;
@@ -124,13 +89,10 @@ LinearFit::LinearFit(const Observations& obs, const Group& group) : fields_(obs.
 
 std::optional<std::uint32_t> LinearFit::predict(const hashing::Tuple& t) const {
   if (!applicable_ || !consistent()) return std::nullopt;
-  BitRow r = row_of(t);
+  BitRow r;
+  if (!row_of(t, r)) return std::nullopt;
   std::uint32_t rhs = 0;
-  for (unsigned p; (p = lowest(r)) < 192 && basis_[p].used;) {
-    xor_into(r, basis_[p].row);
-    rhs ^= basis_[p].rhs;
-  }
-  if (!zero(r)) return std::nullopt;
+  if (reduce(r, rhs, nullptr) < columns_) return std::nullopt;
   return rhs;
 }
 

@@ -101,12 +101,31 @@ std::vector<hashing::Field> file_fields(const std::vector<const ColumnInfo*>& co
   return f;
 }
 
+// One address family per file (one switch's key has one length): the first
+// address of the other family is the error, naming the line that set it.
+void check_family(const Observation& o, std::optional<std::pair<hashing::Family, std::size_t>>& first,
+                  const std::string& name, std::size_t line_no,
+                  const std::vector<workloads::CsvField>& row,
+                  const std::vector<const ColumnInfo*>& cols) {
+  if (!first) first.emplace(o.tuple.src_ip.family(), line_no);
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i]->column != Column::Src && cols[i]->column != Column::Dst) continue;
+    const hashing::IpAddr& ip = cols[i]->column == Column::Src ? o.tuple.src_ip : o.tuple.dst_ip;
+    if (ip.family() != first->first)
+      fail(name, line_no, row[i].column,
+           std::string(cols[i]->name) + ": " + std::string(hashing::family_name(ip.family())) + " address '" +
+               std::string(row[i].text) + "' among " + std::string(hashing::family_name(first->first)) +
+               " observations (from line " + std::to_string(first->second) + "; one address family per file)");
+  }
+}
+
 }  // namespace
 
 Observations read_observations(std::string_view text, const std::string& name, std::string_view only_switch) {
   Observations obs;
   obs.source = name;
   std::vector<const ColumnInfo*> cols;
+  std::optional<std::pair<hashing::Family, std::size_t>> first_family;  // and its line
   workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
   workloads::CsvLine line;
   if (reader.next(line)) {
@@ -132,6 +151,7 @@ Observations read_observations(std::string_view text, const std::string& name, s
       std::string why;
       if (!store(*cols[i], row[i].text, o, why)) fail(name, line_no, row[i].column, why);
     }
+    check_family(o, first_family, name, line_no, row, cols);
     if (keep) obs.rows.push_back(o);
   }
   const std::size_t line_no = reader.lines_read();

@@ -16,6 +16,14 @@ const std::string& nic_name(const Fabric& fabric, std::uint32_t endpoint) {
   return fabric.node(fabric.endpoint_node(endpoint)).name;
 }
 
+// Whether the flows carry a flow label worth a column, and each flow's.
+bool has_label(const Fabric& fabric, const PortPlan* plan) {
+  return plan != nullptr || fabric.family() == hashing::Family::V6;
+}
+std::uint32_t label_of(const workloads::Flows& flows, const PortPlan* plan, std::size_t f) {
+  return plan ? plan->flow_label[f] : flows.flow_label[f];
+}
+
 }  // namespace
 
 std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
@@ -35,7 +43,7 @@ std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::
                     {"lqpn", flows.lqpn[f]},
                     {"rqpn", flows.rqpn[f]},
                     {"bytes", flows.bytes[f]}});
-    if (plan) list.back()["flow_label"] = plan->flow_label[f];
+    if (has_label(fabric, plan)) list.back()["flow_label"] = label_of(flows, plan, f);
   }
   json doc;
   doc["flows"] = std::move(list);
@@ -44,7 +52,8 @@ std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::
 
 std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
   std::string out = "job,collective,channel,src,dst,src_ip,dst_ip,proto,sport,dport,lqpn,rqpn,bytes";
-  out += plan ? ",flow_label\n" : "\n";
+  const bool label = has_label(fabric, plan);
+  out += label ? ",flow_label\n" : "\n";
   for (std::size_t f = 0; f < flows.size(); ++f) {
     out += spec.jobs[flows.job[f]].name;
     out += ',';
@@ -57,7 +66,7 @@ std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::F
       out += ',';
       out += v;
     }
-    if (plan) out += ',' + std::to_string(plan->flow_label[f]);
+    if (label) out += ',' + std::to_string(label_of(flows, plan, f));
     out += '\n';
   }
   return out;

@@ -13,10 +13,12 @@ namespace ecmpsim {
 // {"flows": [{"job", "collective", "channel", "src", "dst", "src_ip", "dst_ip",
 // "proto", "sport", "dport", "lqpn", "rqpn", "bytes"}, ...]}; src and dst are NIC names.
 // With a source-port plan, "sport" is the planned port and each flow also has
-// "flow_label": the GRH flow label the kernel derives that port from.
+// "flow_label": the GRH flow label the kernel derives that port from. An IPv6
+// fabric's flows always have "flow_label" (the label their packets carry);
+// IPv4 packets have none, so IPv4 flows without a plan have no such key.
 std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
                        const PortPlan* plan = nullptr);
-// The same columns as CSV, with a header row (and a last column flow_label with a plan).
+// The same columns as CSV, with a header row (and a last column flow_label with a plan or on IPv6).
 std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
                       const PortPlan* plan = nullptr);
 

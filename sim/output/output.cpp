@@ -198,7 +198,9 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
     row["rate_gbps"] = r.times.start_rate[f].value;
     row["finish_s"] = r.times.finish[f].value;
     fl.push_back(std::move(row));
+    // The label IPv6 packets carry (hashable); IPv4 ones have none unless a plan sets it.
     if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
+    else if (sim.fabric().family() == hashing::Family::V6) fl.back()["flow_label"] = flows.flow_label[f];
   }
   return fl;
 }

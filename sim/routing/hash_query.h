@@ -48,7 +48,8 @@ class HashCalculator {
 // Hex with as many digits as the algorithm has bits ("0x29b1" for 16 bits).
 std::string format_hash(std::uint64_t h, unsigned bits);
 
-// Parses the `--tuples` CSV (header line, then `src,dst,proto,sport,dport`
+// Parses the `--tuples` CSV (header line `src,dst,proto,sport,dport`, or with
+// `,flow_label`; then `src,dst,proto,sport,dport`
 // with an optional sixth field, the IPv6 flow label; addresses IPv4 or IPv6)
 // and calls f(tuple) for each row in order. Throws InputError naming
 // `name`, the line and the column of the first bad value.
@@ -63,13 +64,14 @@ bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::
 
 template <class F>
 void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
-  static constexpr std::string_view kHeader[] = {"src", "dst", "proto", "sport", "dport"};
+  static constexpr std::string_view kHeader[] = {"src", "dst", "proto", "sport", "dport", "flow_label"};
   workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
   workloads::CsvLine line;
-  if (!reader.next(line)) throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport");
-  bool header = line.fields.size() == std::size(kHeader);
-  for (std::size_t i = 0; header && i < std::size(kHeader); ++i) header = line.fields[i].text == kHeader[i];
-  if (!header) throw_csv_error(name, line.number, 1, "expected the header line src,dst,proto,sport,dport");
+  if (!reader.next(line))
+    throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport[,flow_label]");
+  bool header = line.fields.size() == std::size(kHeader) - 1 || line.fields.size() == std::size(kHeader);
+  for (std::size_t i = 0; header && i < line.fields.size(); ++i) header = line.fields[i].text == kHeader[i];
+  if (!header) throw_csv_error(name, line.number, 1, "expected the header line src,dst,proto,sport,dport[,flow_label]");
   while (reader.next(line)) {
     hashing::Tuple t;
     std::size_t column = 0;

@@ -83,9 +83,16 @@ TEST_CASE("the tuples CSV parser reports line and column") {
   CHECK(error("src,dst,proto,sport,dport\nfd00::1,10.0.0.2,17,1,2\n") ==
         "t.csv:2:9: destination 10.0.0.2 is IPv4 but the source is IPv6");
   CHECK(error("src,dst,proto,sport,dport\nfd00::1,fd00:::2,17,1,2\n") == "t.csv:2:9: invalid IP address 'fd00:::2'");
-  CHECK(error("10.0.0.1,10.0.0.2,17,1,2\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
-  CHECK(error("src,dst,proto,sport,dport,bytes\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport");
-  CHECK(error("") == "t.csv:1:1: empty input, expected the header line src,dst,proto,sport,dport");
+  CHECK(error("10.0.0.1,10.0.0.2,17,1,2\n") == "t.csv:1:1: expected the header line src,dst,proto,sport,dport[,flow_label]");
+  CHECK(error("src,dst,proto,sport,dport,bytes\n") ==
+        "t.csv:1:1: expected the header line src,dst,proto,sport,dport[,flow_label]");
+  CHECK(error("") == "t.csv:1:1: empty input, expected the header line src,dst,proto,sport,dport[,flow_label]");
+  // The header may name the sixth column (as `ecmpsim fit` observations do).
+  std::vector<ecmpsim::hashing::Tuple> six;
+  for_each_tuple_csv("src,dst,proto,sport,dport,flow_label\nfd00::1,fd00::2,17,1,4791,699050\n", "t.csv",
+                     [&](const auto& t) { six.push_back(t); });
+  REQUIRE(six.size() == 1);
+  CHECK(six[0].flow_label == 699050);
 }
 
 TEST_CASE("ecmpsim hash: bad values are one-line errors naming the flag, exit 2") {

@@ -158,7 +158,14 @@ TEST_CASE("IPv6 bad input: malformed bases, plans past the address space, routes
   CHECK(error_of("[fabric]\naddress_base = \"fd00:::\"\n") ==
         "t.toml:2:16: fabric.address_base: invalid IP address 'fd00:::' (expected IPv4 \"10.0.0.0\" or IPv6 \"fd00::\")");
   CHECK(error_of("[fabric]\naddress_base = \"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00\"\n") ==
-        "t.toml: fabric.address_base: address plan from ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00 overflows the IPv6 space "
+        "t.toml:2:16: fabric.address_base: address plan from ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00 overflows the IPv6 "
+        "space (4 ToR blocks of 256 addresses)");
+  // Negative control: one ToR's block from the same base ends exactly at ffff:...:ffff and fits.
+  CHECK(error_of("[fabric]\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n"
+                 "address_base = \"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ff00\"\n[workload]\nnodes = 2\n") == "no error");
+  // IPv4 the same way: 4 ToR blocks of 256 from 255.255.254.0 need 1024 addresses, 512 are left.
+  CHECK(error_of("[fabric]\naddress_base = \"255.255.254.0\"\n") ==
+        "t.toml:2:16: fabric.address_base: address plan from 255.255.254.0 overflows the IPv4 space "
         "(4 ToR blocks of 256 addresses)");
   const std::string v6 = "[fabric]\nleaves = 2\nspines = 2\nhosts_per_leaf = 1\naddress_base = \"fd00::\"\n"
                          "[workload]\nchannels = 1\nmessage_bytes = 1000\n[[scenario]]\nname = \"s\"\nrouting = \"static\"\n";

@@ -22,6 +22,8 @@ cases=(
   "configs/fattree-k8.toml --seeds 0:40 --qps 1,2 --sport-base 49152:49200:16 --seed-mode per-switch
    --algos xxh3,crc16-ccitt --threshold 0.6 --bins 7"
   "configs/paper16.toml --algos xxh3,crc32 --qpn-base 256:264 --seeds 0:300 --seed-mode per-tier"
+  # IPv6 (issue 23): 16-byte addresses and flow labels in every key; linux-l3 hashes the label.
+  "configs/paper16-ipv6.toml --algos xxh3,linux-l3,crc32 --qps 1,2 --seeds 0:200 --seed-mode per-switch"
 )
 n=0
 for c in "${cases[@]}"; do

@@ -164,6 +164,11 @@ TEST_CASE("bad dumps and maps name the file, the line:column or record, and the 
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0\n")) == "map.csv:2:9: expected 3 fields, found 2");
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.300\n")) ==
         "map.csv:2:10: ip: invalid IP address '10.0.0.300'");
+  // IPv6 (issue 23): a malformed address, and one family per map, the first offender named.
+  CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,fd00::1::\n")) ==
+        "map.csv:2:10: ip: invalid IP address 'fd00::1::'");
+  CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,fd00::1\nb,mlx5_0,10.0.0.2\n")) ==
+        "map.csv:3:10: ip: IPv4 address '10.0.0.2' among IPv6 addresses (one address family per map)");
   CHECK(error_of(run({{"a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.1\na.json,mlx5_0,10.0.0.2\n")) ==
         "map.csv:3:8: ifname: device mlx5_0 of a.json already mapped on line 2");
   CHECK(error_of(run({{"x/a.json", ok}, {"y/a.json", ok}}, "host,ifname,ip\na,mlx5_0,10.0.0.1\n")) ==
