@@ -401,12 +401,16 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
 std::string emulate_observations_csv(const Simulation& sim, const EmulateReport& r) {
   const Fabric& f = sim.fabric();
   const workloads::Flows& flows = sim.flows();
-  std::string out = "src,dst,proto,sport,dport,switch,member\n";
+  // The IPv6 policy 0 hashes the flow label, so an IPv6 fit needs it; IPv4 packets have none.
+  const bool label = flows.size() > 0 && !flows.src_ip[0].is_v4();
+  std::string out = label ? "src,dst,proto,sport,dport,flow_label,switch,member\n"
+                          : "src,dst,proto,sport,dport,switch,member\n";
   for (const ObservedHop& h : r.observed) {
     out += hashing::format_ip(flows.src_ip[h.flow]) + "," + hashing::format_ip(flows.dst_ip[h.flow]) + "," +
            std::to_string(flows.proto[h.flow]) + "," + std::to_string(flows.sport[h.flow]) + "," +
-           std::to_string(flows.dport[h.flow]) + "," + f.node(f.switches()[h.switch_index]).name + "," +
-           std::to_string(h.member) + "\n";
+           std::to_string(flows.dport[h.flow]) + "," +
+           (label ? std::to_string(flows.flow_label[h.flow]) + "," : std::string()) +
+           f.node(f.switches()[h.switch_index]).name + "," + std::to_string(h.member) + "\n";
   }
   return out;
 }
