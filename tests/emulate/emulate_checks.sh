@@ -11,6 +11,7 @@
 #   run RC ARGS...                emulate ARGS --format json into $work/out.json; exit RC, nothing left
 #   agree ARGS... / disagree ARGS...   full agreement (exit 0) / some path differs (exit 3)
 #   interrupt SIGNAL PHASE ARGS...     SIGNAL while `building` or `measuring`: exit 130, nothing left
+#   noise CONFIG                  foreign datagrams while measuring must fail the run
 
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -58,8 +59,19 @@ disagree() {
     fail "emulate $*: agreed on every path"
 }
 
-# `measuring` waits for the last node, host15, to have its default route; on
-# IPv6 half a second more, while emulate waits for the links to fall quiet.
+# wait_measuring PID: until emulate PID measures: its last node, host15, has
+# its default route (on IPv6 half a second more, while emulate waits for the
+# links to fall quiet), or it has ended.
+wait_measuring() {
+  local pid=$1 i
+  for ((i = 0; i < 4000; i++)); do
+    kill -0 $pid 2>/dev/null || return 0
+    ip -n "es$pid-host15" route show default 2>/dev/null | grep -q via && return 0
+    ip -n "es$pid-host15" -6 route show default 2>/dev/null | grep -q via && sleep 0.5 && return 0
+    sleep 0.005
+  done
+}
+
 # emulate runs in a process group of its own; SIGINT goes to the whole group,
 # as Ctrl-C does (so an `ip` child running at that moment dies too), SIGTERM
 # to emulate alone, as kill does.
@@ -68,16 +80,15 @@ interrupt() {
   shift 2
   setsid "$bin" emulate "$@" >/dev/null 2>"$work/err" &
   local pid=$! i rc target
-  for ((i = 0; i < 4000; i++)); do
-    kill -0 $pid 2>/dev/null || break
-    case $phase in
-      building) [[ $(leftovers $pid) -gt 0 ]] && break ;;
-      measuring)
-        ip -n "es$pid-host15" route show default 2>/dev/null | grep -q via && break
-        ip -n "es$pid-host15" -6 route show default 2>/dev/null | grep -q via && sleep 0.5 && break ;;
-    esac
-    sleep 0.005
-  done
+  if [[ $phase == measuring ]]; then
+    wait_measuring $pid
+  else
+    for ((i = 0; i < 4000; i++)); do
+      kill -0 $pid 2>/dev/null || break
+      [[ $(leftovers $pid) -gt 0 ]] && break
+      sleep 0.005
+    done
+  fi
   target=$pid
   [[ $sig == INT ]] && target=-$pid
   kill -"$sig" -- $target 2>/dev/null
@@ -87,4 +98,21 @@ interrupt() {
   grep -q "interrupted; the emulated fabric was removed" "$work/err" || fail "$sig while ${phase}: no message"
   [[ $(leftovers $pid) -eq 0 ]] || fail "$sig while ${phase}: $(leftovers $pid) namespaces left"
   echo "ok: $sig while ${phase} -> exit $rc, no namespace left"
+}
+
+# noise CONFIG: the counters must see only the test packets, and would notice
+# others: 20 datagrams from host0 to a closed port of host5 (each answered by
+# an ICMP error) while the flows are measured must fail the run (exit 3).
+noise() {
+  "$bin" emulate "$1" --method packets --packets 1000 --format json >"$work/out.json" 2>"$work/err" &
+  local pid=$! rc stray dst
+  wait_measuring $pid
+  dst=$(ip -n "es$pid-host5" -o addr show dev p0 2>/dev/null | awk '{ print $4; exit }' | cut -d/ -f1)
+  ip netns exec "es$pid-host0" bash -c "for k in {1..20}; do echo x >/dev/udp/$dst/9; sleep 0.02; done" 2>/dev/null
+  wait $pid
+  rc=$?
+  stray=$(field stray_packets "$work/out.json")
+  [[ $rc -eq 3 && ${stray:-0} -gt 0 ]] || fail "noise on $1 went unnoticed: exit $rc, stray packets ${stray:-none}"
+  [[ $(leftovers $pid) -eq 0 ]] || fail "noise run: namespaces left"
+  echo "ok: noise to $dst while measuring $1 -> exit $rc, stray packets $stray"
 }
