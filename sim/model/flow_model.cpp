@@ -195,8 +195,13 @@ void FlowModel::solve(std::size_t from, double now) {
     ++version_[f];
     if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
   }
-  // Many new entries: one heapify; a few: push them one by one.
-  if (finishes_.size() - queued > queued / 8)
+  // Stale entries (superseded rates) outnumbering the live ones: drop them
+  // all, so the heap stays near the active flows' size. Many new entries: one
+  // heapify; a few: push them one by one.
+  if (finishes_.size() > 2 * order_.size() + 1024) {
+    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.flow]; });
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  } else if (finishes_.size() - queued > queued / 8)
     std::make_heap(finishes_.begin(), finishes_.end(), later);
   else
     for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
@@ -259,25 +264,43 @@ void FlowModel::scan_fill(std::size_t left) {
 }
 
 void FlowModel::heap_fill(std::size_t left) {
-  // A min-heap of (equal share, link): every change to a link pushes its new
-  // share, so the top, once entries that no longer match their link are
-  // dropped, is the bottleneck.
+  // A min-heap of (equal share, link) with lazy keys. Freezing a flow at the
+  // current level s never lowers the share of another link (its share was
+  // >= s, so (rem - s x frac) / (weight - frac) >= rem / weight): an entry is
+  // a lower bound of its link's share, and a popped entry that is too low is
+  // pushed again at the true share. Only a share that rounding lowered below
+  // its key is pushed at once. The top, when it matches its link, is then the
+  // least (share, link) pair, the same bottleneck an eager heap finds.
   const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   const auto later = [](const Share& a, const Share& b) {
     return a.share > b.share || (a.share == b.share && a.link > b.link);
   };
+  const auto push = [&](double share, std::uint32_t j) {
+    key_[j] = share;
+    heap_.push_back({share, j});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  };
   heap_.clear();
-  for (std::uint32_t j : live_) heap_.push_back({share_of(j), j});
+  key_.resize(sub_links_.size());
+  for (std::uint32_t j : live_) {
+    key_[j] = share_of(j);
+    heap_.push_back({key_[j], j});
+  }
   std::make_heap(heap_.begin(), heap_.end(), later);
   while (left > 0 && !heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Share top = heap_.back();
     heap_.pop_back();
     const std::uint32_t bottleneck = top.link;
-    if (unfrozen_[bottleneck] == 0 || share_of(bottleneck) != top.share) continue;
+    if (unfrozen_[bottleneck] == 0 || top.share != key_[bottleneck]) continue;
+    const double share = share_of(bottleneck);
+    if (share != top.share) {
+      push(share, bottleneck);
+      continue;
+    }
     left -= freeze(bottleneck, top.share, [&](std::uint32_t m) {
-      heap_.push_back({share_of(m), m});
-      std::push_heap(heap_.begin(), heap_.end(), later);
+      const double now = share_of(m);
+      if (now < key_[m]) push(now, m);
     });
   }
 }

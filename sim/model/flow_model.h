@@ -118,6 +118,7 @@ class FlowModel {
     std::uint32_t link;
   };
   std::vector<Share> heap_;               // water-filling: candidate bottlenecks
+  std::vector<double> key_;               // per sub link: its latest key in heap_
   std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
   std::vector<double> live_share_;        // and their equal shares, in a scan
   std::vector<double> old_rate_;          // per flow of the sub-problem, before the solve
