@@ -71,6 +71,8 @@ class FlowModel {
   // flows before `from` leave; sorts that range by its new rates.
   void solve(std::size_t from, double now);
   void build_subproblem(std::size_t from);
+  // The sub links the filling searches (see the .cpp), into live_.
+  void pick_links(std::size_t from);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
   // Fixes the rate of every unfrozen flow on sub-problem link j at `rate`.
@@ -118,8 +120,10 @@ class FlowModel {
     std::uint32_t link;
   };
   std::vector<Share> heap_;               // water-filling: candidate bottlenecks
-  std::vector<double> key_;               // per sub link: its latest key in heap_
+  std::vector<Share> sorted_;             // water-filling: the first keys, sorted
+  std::vector<double> key_;               // per sub link: its latest key
   std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
+  std::vector<std::uint8_t> pick_;        // per sub link: a flow's least link of its own
   std::vector<double> live_share_;        // and their equal shares, in a scan
   std::vector<double> old_rate_;          // per flow of the sub-problem, before the solve
   struct Level {
