@@ -1,17 +1,17 @@
 // Flow-level time model: every flow streams its bytes along a fixed path from
 // time 0; link bandwidth is shared max-min fairly (progressive filling) and
-// re-shared whenever flows finish, until every byte is delivered.
-//
-// Re-sharing is incremental by bottleneck level. When the flows finishing at
-// an event have rates >= r, every flow whose rate is below r keeps it (a link
-// that froze such a flow saturated below r, so no finishing flow crosses it);
-// only the flows at levels >= r are re-solved, on the capacity the lower
-// levels leave. Flows stay sorted by rate, so that suffix is found by binary
-// search, and projected finish times sit in a heap, so an event costs the
-// flow-hops of the re-solved suffix times a log, not the whole network.
-// Finishing flows are mostly the fastest (the top levels), so the suffix is
-// usually small. Proof and measurements: docs/prediction.md, "How the model
-// re-shares".
+// re-shared whenever flows finish, until every byte is delivered. Re-sharing is
+// incremental by bottleneck level: when the flows finishing at an event have
+// rates >= r, every slower flow keeps its rate (a link that froze it saturated
+// below r, so no finishing flow crosses it); only the flows at levels >= r (a
+// suffix of the flows sorted by rate) are re-solved on the capacity the rest
+// leave. An event re-solving H flow-hops costs O(H) (sub-problem, candidate
+// links: those with two or more of its flows plus one own link per flow), a
+// stable radix sort of the candidates' shares (3-4 linear passes), a heap only
+// for shares that rose before they were reached (lazy keys: freezing a flow
+// never lowers another link's share), and log(flows) per changed rate in the
+// finish heap (stale entries dropped once they outnumber live ones). Proof and
+// measurements: docs/prediction.md, "How the model re-shares".
 #pragma once
 
 #include <cstddef>
