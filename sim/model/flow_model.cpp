@@ -226,19 +226,22 @@ void FlowModel::solve(std::size_t from, double now) {
   else
     for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
   // The filling froze the flows level by level, so by_rate_ (rate, flow) in
-  // freeze order is sorted by rate but for a level that rounding put an ulp
-  // below the one before it; sorting it by (rate, flow) (pairs keep the
-  // comparisons in cache) fixes the order of ties too, which numbers the next
-  // sub-problem's links and so the order its sums are rounded in.
+  // freeze order is nearly sorted by rate; ties in flow order number the next
+  // sub-problem's links, and so the order its sums are rounded in, as they
+  // always were. One level (a symmetric collective) is in order in order_
+  // already; otherwise the freeze order is sorted (pairs keep the comparisons
+  // in cache).
   const auto lower = [](const Level& a, const Level& b) { return a.rate < b.rate || (a.rate == b.rate && a.flow < b.flow); };
-  if (by_rate_.size() != count) {
-    by_rate_.resize(count);
-    for (std::size_t k = 0; k < count; ++k) by_rate_[k] = {rate_[order_[from + k]], order_[from + k]};
-  }
-  if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
-  for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
-  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
   const auto first = order_.begin() + static_cast<std::ptrdiff_t>(from);
+  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
+  if (!std::is_sorted(first, order_.end(), slower)) {
+    if (by_rate_.size() != count) {
+      by_rate_.resize(count);
+      for (std::size_t k = 0; k < count; ++k) by_rate_[k] = {rate_[order_[from + k]], order_[from + k]};
+    }
+    if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
+    for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
+  }
   // The re-solved flows are at or above the lowest finishing level; should
   // rounding put one a hair below a fixed flow, merging restores the order.
   if (from > 0 && slower(*first, *(first - 1))) std::inplace_merge(order_.begin(), first, order_.end(), slower);

@@ -48,8 +48,8 @@ struct FlowTimes {
 inline constexpr double kFinishTolerance = 1e-9;
 
 // Below this many loaded links a water-filling pass finds each bottleneck by
-// scanning the links (cost: links x distinct rates) rather than through a heap
-// of shares (cost: flow-hops x log); on paper16's 64 links the scan is ~10x faster.
+// scanning the links (cost: links x distinct rates) rather than through sorted
+// lazy keys (cost: flow-hops + a radix sort); paper16 (64 links) is scanned.
 inline constexpr std::size_t kScanLinks = 256;
 
 // Reusable solver: buffers are kept between runs, so a run on flows of a
@@ -119,7 +119,7 @@ class FlowModel {
     double share;
     std::uint32_t link;
   };
-  std::vector<Share> heap_;               // water-filling: candidate bottlenecks
+  std::vector<Share> heap_;               // water-filling: re-queued candidate bottlenecks
   std::vector<Share> sorted_;             // water-filling: the first keys, sorted
   std::vector<double> key_;               // per sub link: its latest key
   std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
