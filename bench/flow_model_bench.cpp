@@ -1,5 +1,6 @@
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -46,15 +47,17 @@ BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::reference::ReferenceFlowModel)-
 // The incremental model against the from-scratch reference
 // (tests/support/flow_model_reference.h) on the k = 16 fat-tree's 4,096 ring
 // flows placed contiguously (arg 0: few distinct rates) and at random (arg 1:
-// many), measured in one run; `resolved` counts the flows re-solved.
+// many), and on the four-job mix of scale-ft16-jobs.toml (arg 2: 8,376 flows
+// at uneven rates), measured in one run; `resolved` counts the flows re-solved.
 template <typename Model>
 void BM_FlowModelFatTree(benchmark::State& state) {
-  const char* config = state.range(0) == 0 ? "/bench/configs/scale-ft16.toml" : "/bench/configs/scale-ft16-random.toml";
+  const char* config = std::array{"/bench/configs/scale-ft16.toml", "/bench/configs/scale-ft16-random.toml",
+                                  "/bench/configs/scale-ft16-jobs.toml"}[static_cast<std::size_t>(state.range(0))];
   state.counters["resolved"] = static_cast<double>(time_model<Model>(state, config, 0).resolved);
 }
-BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::FlowModel)->Arg(0)->Arg(1)->ArgName("random")->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::FlowModel)->Arg(0)->Arg(1)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::reference::ReferenceFlowModel)
-    ->Arg(0)->Arg(1)->ArgName("random")->Unit(benchmark::kMillisecond);
+    ->Arg(0)->Arg(1)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

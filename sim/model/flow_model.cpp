@@ -1,6 +1,8 @@
 #include "sim/model/flow_model.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <limits>
 
 namespace ecmpsim {
@@ -11,6 +13,26 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // re-solved too: they may sit at the same level, rounded one ulp lower, and
 // re-solving a flow that keeps its rate is only work, never an error.
 constexpr double kLevelSlack = 1e-12;
+
+// Stable LSD radix sort of (share, link) pairs by share, a byte per pass,
+// skipping bytes that every key shares (the exponents mostly): pairs that
+// arrive in link order leave in (share, link) order, several times faster
+// than a comparison sort of the thousands of links a re-solve searches.
+// Shares are >= 0 (a -0 counts as 0), so their bits order as the values do.
+template <typename Pair>
+void radix_sort_by_share(std::vector<Pair>& items, std::vector<Pair>& scratch) {
+  const auto key = [](const Pair& p) { return std::bit_cast<std::uint64_t>(p.share == 0 ? 0.0 : p.share); };
+  scratch.resize(items.size());
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    std::array<std::uint32_t, 257> start{};
+    for (const Pair& p : items) ++start[((key(p) >> shift) & 0xff) + 1];
+    if (std::find(start.begin() + 1, start.end(), items.size()) != start.end()) continue;
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (const Pair& p : items) scratch[start[(key(p) >> shift) & 0xff]++] = p;
+    items.swap(scratch);
+  }
+  scratch.clear();
+}
 }  // namespace
 
 void FlowModel::load(const FlowNetwork& net) {
@@ -174,9 +196,9 @@ void FlowModel::solve(std::size_t from, double now) {
     old_rate_[k] = rate_[f];
   }
   build_subproblem(from);
-  live_.resize(sub_links_.size());
-  for (std::uint32_t s = 0; s < sub_links_.size(); ++s) live_[s] = s;
+  pick_links(from);
   live_share_.resize(live_.size());
+  by_rate_.clear();
   if (live_.size() <= scan_links_)
     scan_fill(count);
   else
@@ -184,32 +206,74 @@ void FlowModel::solve(std::size_t from, double now) {
 
   const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
   const std::size_t queued = finishes_.size();
-  by_rate_.resize(count);
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t f = order_[from + k];
     const double delta = rate_[f] - old_rate_[k];
-    by_rate_[k] = {rate_[f], f};
     if (delta == 0) continue;  // its queued finish time still holds
     if (loads_known_)
       for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta * frac(i);
     ++version_[f];
     if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
   }
-  // Many new entries: one heapify; a few: push them one by one.
-  if (finishes_.size() - queued > queued / 8)
+  // Stale entries (superseded rates) outnumbering the live ones: drop them
+  // all, so the heap stays near the active flows' size. Many new entries: one
+  // heapify; a few: push them one by one.
+  if (finishes_.size() > 2 * order_.size() + 1024) {
+    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.flow]; });
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  } else if (finishes_.size() - queued > queued / 8)
     std::make_heap(finishes_.begin(), finishes_.end(), later);
   else
     for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
-  // Sorting (rate, flow) pairs in place of flow ids keeps the comparisons in
-  // cache; one level (a symmetric collective) is sorted already.
+  // The filling froze the flows level by level, so by_rate_ (rate, flow) in
+  // freeze order is nearly sorted by rate; ties in flow order number the next
+  // sub-problem's links, and so the order its sums are rounded in, as they
+  // always were. One level (a symmetric collective) is in order in order_
+  // already; otherwise the freeze order is sorted (pairs keep the comparisons
+  // in cache).
   const auto lower = [](const Level& a, const Level& b) { return a.rate < b.rate || (a.rate == b.rate && a.flow < b.flow); };
-  if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
-  for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
-  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
   const auto first = order_.begin() + static_cast<std::ptrdiff_t>(from);
+  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
+  if (!std::is_sorted(first, order_.end(), slower)) {
+    if (by_rate_.size() != count) {
+      by_rate_.resize(count);
+      for (std::size_t k = 0; k < count; ++k) by_rate_[k] = {rate_[order_[from + k]], order_[from + k]};
+    }
+    if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
+    for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
+  }
   // The re-solved flows are at or above the lowest finishing level; should
   // rounding put one a hair below a fixed flow, merging restores the order.
   if (from > 0 && slower(*first, *(first - 1))) std::inplace_merge(order_.begin(), first, order_.end(), slower);
+}
+
+// Links that carry one sub-problem flow are most of a sub-problem's links
+// (host links, and fabric links under uneven load), and such a link's share
+// changes only when its one flow freezes. Of a flow's own links only the
+// least (share, link) can then be a bottleneck: the others could only be
+// reached after that flow froze. The filling searches every link with two or
+// more flows and that one link per flow, in sub index order, and so finds the
+// same bottlenecks in the same order as over all links.
+void FlowModel::pick_links(std::size_t from) {
+  pick_.assign(sub_links_.size(), 0);
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    std::uint32_t best_link = kNone;
+    double best = 0;
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t s = sub_of_[flow_links_[i]];
+      if (unfrozen_[s] != 1) continue;
+      const double share = std::max(rem_cap_[s], 0.0) / weight_[s];
+      if (best_link == kNone || share < best || (share == best && s < best_link)) {
+        best = share;
+        best_link = s;
+      }
+    }
+    if (best_link != kNone) pick_[best_link] = 1;
+  }
+  live_.clear();
+  for (std::uint32_t s = 0; s < sub_links_.size(); ++s)
+    if (unfrozen_[s] > 1 || pick_[s]) live_.push_back(s);
 }
 
 template <typename OnChange>
@@ -220,6 +284,7 @@ std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) 
     if (frozen_[f] == stamp_) continue;
     frozen_[f] = stamp_;
     rate_[f] = rate;
+    by_rate_.push_back({rate, f});
     ++fixed;
     for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
       const std::uint32_t m = sub_of_[flow_links_[i]];
@@ -259,25 +324,55 @@ void FlowModel::scan_fill(std::size_t left) {
 }
 
 void FlowModel::heap_fill(std::size_t left) {
-  // A min-heap of (equal share, link): every change to a link pushes its new
-  // share, so the top, once entries that no longer match their link are
-  // dropped, is the bottleneck.
+  // Candidate bottlenecks as (equal share, link) with lazy keys. Freezing a
+  // flow at the current level s never lowers the share of another link (its
+  // share was >= s, so (rem - s x frac) / (weight - frac) >= rem / weight):
+  // a key is a lower bound of its link's share, and a popped key below the
+  // true share is queued again at that share. Only a share that rounding
+  // lowered below its key is queued at once. The least key, when it matches
+  // its link, is then the least (share, link) pair: the bottleneck an eager
+  // heap finds. The first keys are sorted (one cache-friendly pass, links
+  // whose flows all froze elsewhere skipped at O(1)); re-queued keys go to a
+  // small heap beside them.
   const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   const auto later = [](const Share& a, const Share& b) {
     return a.share > b.share || (a.share == b.share && a.link > b.link);
   };
+  const auto push = [&](double share, std::uint32_t j) {
+    key_[j] = share;
+    heap_.push_back({share, j});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  };
   heap_.clear();
-  for (std::uint32_t j : live_) heap_.push_back({share_of(j), j});
-  std::make_heap(heap_.begin(), heap_.end(), later);
-  while (left > 0 && !heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const Share top = heap_.back();
-    heap_.pop_back();
+  sorted_.clear();
+  key_.resize(sub_links_.size());
+  for (std::uint32_t j : live_) {
+    key_[j] = share_of(j);
+    sorted_.push_back({key_[j], j});
+  }
+  radix_sort_by_share(sorted_, heap_);
+  std::size_t next = 0;
+  while (left > 0) {
+    Share top{};
+    if (next < sorted_.size() && (heap_.empty() || !later(sorted_[next], heap_.front()))) {
+      top = sorted_[next++];
+    } else if (!heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      top = heap_.back();
+      heap_.pop_back();
+    } else {
+      break;
+    }
     const std::uint32_t bottleneck = top.link;
-    if (unfrozen_[bottleneck] == 0 || share_of(bottleneck) != top.share) continue;
+    if (unfrozen_[bottleneck] == 0 || top.share != key_[bottleneck]) continue;
+    const double share = share_of(bottleneck);
+    if (share != top.share) {
+      push(share, bottleneck);
+      continue;
+    }
     left -= freeze(bottleneck, top.share, [&](std::uint32_t m) {
-      heap_.push_back({share_of(m), m});
-      std::push_heap(heap_.begin(), heap_.end(), later);
+      const double now = share_of(m);
+      if (now < key_[m]) push(now, m);
     });
   }
 }

@@ -1,17 +1,17 @@
 // Flow-level time model: every flow streams its bytes along a fixed path from
 // time 0; link bandwidth is shared max-min fairly (progressive filling) and
-// re-shared whenever flows finish, until every byte is delivered.
-//
-// Re-sharing is incremental by bottleneck level. When the flows finishing at
-// an event have rates >= r, every flow whose rate is below r keeps it (a link
-// that froze such a flow saturated below r, so no finishing flow crosses it);
-// only the flows at levels >= r are re-solved, on the capacity the lower
-// levels leave. Flows stay sorted by rate, so that suffix is found by binary
-// search, and projected finish times sit in a heap, so an event costs the
-// flow-hops of the re-solved suffix times a log, not the whole network.
-// Finishing flows are mostly the fastest (the top levels), so the suffix is
-// usually small. Proof and measurements: docs/prediction.md, "How the model
-// re-shares".
+// re-shared whenever flows finish, until every byte is delivered. Re-sharing is
+// incremental by bottleneck level: when the flows finishing at an event have
+// rates >= r, every slower flow keeps its rate (a link that froze it saturated
+// below r, so no finishing flow crosses it); only the flows at levels >= r (a
+// suffix of the flows sorted by rate) are re-solved on the capacity the rest
+// leave. An event re-solving H flow-hops costs O(H) (sub-problem, candidate
+// links: those with two or more of its flows plus one own link per flow), a
+// stable radix sort of the candidates' shares (3-4 linear passes), a heap only
+// for shares that rose before they were reached (lazy keys: freezing a flow
+// never lowers another link's share), and log(flows) per changed rate in the
+// finish heap (stale entries dropped once they outnumber live ones). Proof and
+// measurements: docs/prediction.md, "How the model re-shares".
 #pragma once
 
 #include <cstddef>
@@ -48,8 +48,8 @@ struct FlowTimes {
 inline constexpr double kFinishTolerance = 1e-9;
 
 // Below this many loaded links a water-filling pass finds each bottleneck by
-// scanning the links (cost: links x distinct rates) rather than through a heap
-// of shares (cost: flow-hops x log); on paper16's 64 links the scan is ~10x faster.
+// scanning the links (cost: links x distinct rates) rather than through sorted
+// lazy keys (cost: flow-hops + a radix sort); paper16 (64 links) is scanned.
 inline constexpr std::size_t kScanLinks = 256;
 
 // Reusable solver: buffers are kept between runs, so a run on flows of a
@@ -71,6 +71,8 @@ class FlowModel {
   // flows before `from` leave; sorts that range by its new rates.
   void solve(std::size_t from, double now);
   void build_subproblem(std::size_t from);
+  // The sub links the filling searches (see the .cpp), into live_.
+  void pick_links(std::size_t from);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
   // Fixes the rate of every unfrozen flow on sub-problem link j at `rate`.
@@ -117,8 +119,11 @@ class FlowModel {
     double share;
     std::uint32_t link;
   };
-  std::vector<Share> heap_;               // water-filling: candidate bottlenecks
+  std::vector<Share> heap_;               // water-filling: re-queued candidate bottlenecks
+  std::vector<Share> sorted_;             // water-filling: the first keys, sorted
+  std::vector<double> key_;               // per sub link: its latest key
   std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
+  std::vector<std::uint8_t> pick_;        // per sub link: a flow's least link of its own
   std::vector<double> live_share_;        // and their equal shares, in a scan
   std::vector<double> old_rate_;          // per flow of the sub-problem, before the solve
   struct Level {

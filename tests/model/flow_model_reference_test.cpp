@@ -2,8 +2,9 @@
 // (tests/support/flow_model_reference.h) on randomized networks and on
 // randomized simulated clusters: leaf-spine and fat-tree fabrics, random
 // placement, several jobs of different collectives and sizes, failures,
-// WCMP weights and spraying (split flows). Every start rate and finish time must agree to 1e-9
-// relative, and the number of events (distinct finish times) too, up to
+// WCMP weights and spraying (split flows), and multi-job mixes (a ring and an
+// all-to-all sharing a fat-tree with more jobs, as bench/configs/*-jobs.toml).
+// Every start rate and finish time must agree to 1e-9 relative, and the number of events (distinct finish times) too, up to
 // finish times that the 1e-9 batching tolerance splits differently.
 #include <doctest/doctest.h>
 
@@ -84,7 +85,30 @@ std::string random_config(std::mt19937& rng, int trial) {
   return c.str();
 }
 
-}  // namespace
+// A multi-job mix like bench/configs/scale-ft16-jobs.toml, scaled down: a
+// ring all-reduce and an all-to-all always, then up to two more jobs, every
+// job placed at random with its own message size and channel count, so rates
+// are uneven and small flows finish under large ones; routed by ECMP and,
+// in half the cases, sprayed (split flows) as well.
+std::string mix_config(std::mt19937& rng) {
+  std::ostringstream c;
+  const unsigned k = std::array{4u, 6u}[rng() % 2];
+  c << "[fabric]\nkind = \"fat-tree\"\nk = " << k << "\nhost_speed_gbps = 400\nfabric_speed_gbps = "
+    << std::array{100, 200, 400}[rng() % 3] << "\n";
+  std::size_t left = k * k * k / 4;
+  const std::array<const char*, 5> more{"ring-allreduce", "tree-allreduce", "allgather", "alltoall", "sendrecv"};
+  const std::size_t jobs = 2 + rng() % 3;
+  for (std::size_t j = 0; j < jobs && left >= 2; ++j) {
+    const char* collective = j == 0 ? "ring-allreduce" : j == 1 ? "alltoall" : more[rng() % more.size()];
+    const std::size_t nodes = 2 + rng() % std::min<std::size_t>(left - 1, j == 0 ? left / 2 : 12);
+    left -= nodes;
+    c << "[[job]]\ncollective = \"" << collective << "\"\nnodes = " << nodes << "\nplacement = \"random\"\nseed = "
+      << rng() % 1000 << "\nmessage_bytes = " << (1 + rng() % 256) * 250'000 << "\nchannels = " << 1 + rng() % 4 << "\n";
+  }
+  c << "[[scenario]]\nname = \"ecmp\"\n[scenario.hash]\nalgo = \"crc16-ccitt\"\nseed = " << rng() % 100 << "\n";
+  if (rng() % 2 == 0) c << "[[scenario]]\nname = \"spray\"\nrouting = \"spray\"\n";
+  return c.str();
+}
 
 TEST_CASE("incremental model = reference on random networks (200 cases, a third split), both bottleneck searches") {
   std::mt19937 rng(20261205);
@@ -127,46 +151,71 @@ TEST_CASE("incremental model = reference on random networks (200 cases, a third 
   }
 }
 
-TEST_CASE("incremental model = reference on random clusters: placement, jobs, failures, WCMP") {
-  std::mt19937 rng(7);
+// Runs every scenario of `toml` and compares the model's times with the
+// reference's on the same flows and paths.
+struct ClusterTally {
   std::size_t scenarios = 0, flows = 0, events_differ = 0, sprayed = 0;
-  for (int trial = 0; trial < 120; ++trial) {
-    const std::string toml = random_config(rng, trial);
-    CAPTURE(toml);
-    const Simulation sim(parse_config(toml, "random.toml"));
-    for (const ScenarioSpec& s : sim.spec().scenarios) {
-      const ScenarioResult r = sim.run(s);
-      std::vector<Gbps> cap;
-      for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
-        cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
-      reference::ReferenceFlowModel ref;
-      FlowTimes want;
-      ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction}, want);
-      CAPTURE(s.name);
-      CHECK(disagreements(want, r.times) == 0);
-      // Two finish times 1e-9 apart (the batching tolerance) may be one event
-      // in one model and two in the other; the times themselves agree above.
-      // Sprayed flows' rates are sums of fractions that the two models round
-      // differently, so flows finishing together may land a few ulps apart
-      // and the reference, stepping from its own noisy remainders, counts
-      // each as an event: there the distinct finish times must agree.
-      if (r.trace.split()) {
-        CHECK(distinct_times(want) == distinct_times(r.times));
-      } else {
+};
+
+void compare_clusters(const std::string& toml, ClusterTally& tally, bool mix = false) {
+  CAPTURE(toml);
+  const Simulation sim(parse_config(toml, "random.toml"));
+  for (const ScenarioSpec& s : sim.spec().scenarios) {
+    const ScenarioResult r = sim.run(s);
+    std::vector<Gbps> cap;
+    for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
+      cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
+    reference::ReferenceFlowModel ref;
+    FlowTimes want;
+    ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction}, want);
+    CAPTURE(s.name);
+    CHECK(disagreements(want, r.times) == 0);
+    // Two finish times 1e-9 apart (the batching tolerance) may be one event
+    // in one model and two in the other; the times themselves agree above.
+    // Sprayed flows' rates are sums of fractions that the two models round
+    // differently, so flows finishing together may land a few ulps apart
+    // and the reference, stepping from its own noisy remainders, counts
+    // each as an event: there the distinct finish times must agree.
+    // In a multi-job mix, flows of equal size that finish together in exact
+    // arithmetic do so again and again, and the two models' rounding splits
+    // such an instant into two events now and then (the model before this
+    // one did too, up to two events apart): the distinct finish times agree.
+    CHECK(distinct_times(want) == distinct_times(r.times));
+    if (!r.trace.split()) {
+      if (!mix) {
         CHECK(want.events <= r.times.events + 1);
         CHECK(r.times.events <= want.events + 1);
-        events_differ += want.events != r.times.events;
       }
-      ++scenarios;
-      sprayed += r.trace.split();
-      flows += sim.flows().size();
+      tally.events_differ += want.events != r.times.events;
     }
+    ++tally.scenarios;
+    tally.sprayed += r.trace.split();
+    tally.flows += sim.flows().size();
   }
-  MESSAGE(scenarios << " scenarios (" << sprayed << " spraying), " << flows
-                   << " flows compared; event counts differ by one in " << events_differ);
-  CHECK(sprayed >= 20);
-  CHECK(scenarios >= 200);
-  CHECK(events_differ * 20 <= scenarios);
+}
+
+}  // namespace
+
+TEST_CASE("incremental model = reference on random clusters: placement, jobs, failures, WCMP") {
+  std::mt19937 rng(7);
+  ClusterTally tally;
+  for (int trial = 0; trial < 120; ++trial) compare_clusters(random_config(rng, trial), tally);
+  MESSAGE(tally.scenarios << " scenarios (" << tally.sprayed << " spraying), " << tally.flows
+                          << " flows compared; event counts differ by one in " << tally.events_differ);
+  CHECK(tally.sprayed >= 20);
+  CHECK(tally.scenarios >= 200);
+  CHECK(tally.events_differ * 20 <= tally.scenarios);
+}
+
+TEST_CASE("incremental model = reference on multi-job mixes: ring + all-to-all + more, random placement, spraying") {
+  std::mt19937 rng(19);
+  ClusterTally tally;
+  for (int trial = 0; trial < 60; ++trial) compare_clusters(mix_config(rng), tally, true);
+  MESSAGE(tally.scenarios << " mix scenarios (" << tally.sprayed << " spraying), " << tally.flows
+                          << " flows compared; event counts differ by one in " << tally.events_differ);
+  CHECK(tally.sprayed >= 15);
+  CHECK(tally.scenarios >= 75);
+  CHECK(tally.events_differ * 10 <= tally.scenarios);
 }
 
 TEST_CASE("the comparison can fail: a model that keeps rates after the first finish is caught") {
