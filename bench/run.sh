@@ -17,7 +17,9 @@
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
 #     with its wall time and peak memory (GNU time -v).
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
-# Not part of the test suite; takes a few minutes.
+# Not part of the test suite; takes minutes: the k = 48 four-job mix alone
+# (scale-ft48-jobs, 1.1 M flows) took 5-8 min on 2 cores (bench/RESULTS.md);
+# CASES='scale-ft[01]*' skips the k = 32 and 48 cases.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
