@@ -151,6 +151,17 @@ TEST_CASE("incremental model = reference on random networks (200 cases, a third 
   }
 }
 
+// The reference model's times for a scenario's flows and paths (failed links carry nothing).
+FlowTimes reference_times(const Simulation& sim, const ScenarioResult& r) {
+  std::vector<Gbps> cap;
+  for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
+    cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
+  reference::ReferenceFlowModel ref;
+  FlowTimes want;
+  ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction}, want);
+  return want;
+}
+
 // Runs every scenario of `toml` and compares the model's times with the
 // reference's on the same flows and paths.
 struct ClusterTally {
@@ -162,12 +173,7 @@ void compare_clusters(const std::string& toml, ClusterTally& tally, bool mix = f
   const Simulation sim(parse_config(toml, "random.toml"));
   for (const ScenarioSpec& s : sim.spec().scenarios) {
     const ScenarioResult r = sim.run(s);
-    std::vector<Gbps> cap;
-    for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
-      cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
-    reference::ReferenceFlowModel ref;
-    FlowTimes want;
-    ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction}, want);
+    const FlowTimes want = reference_times(sim, r);
     CAPTURE(s.name);
     CHECK(disagreements(want, r.times) == 0);
     // Two finish times 1e-9 apart (the batching tolerance) may be one event
@@ -240,12 +246,7 @@ TEST_CASE("incremental model = reference on every shipped config and scenario") 
     const Simulation sim(load_config(entry.path().string()));
     for (const ScenarioSpec& s : sim.spec().scenarios) {
       const ScenarioResult r = sim.run(s);
-      std::vector<Gbps> cap;
-      for (LinkId l = 0; l < sim.fabric().links().size(); ++l)
-        cap.push_back(!r.down.empty() && r.down[l] ? Gbps{0} : sim.fabric().links()[l].speed);
-      reference::ReferenceFlowModel ref;
-      FlowTimes want;
-      ref.run({cap, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction}, want);
+      const FlowTimes want = reference_times(sim, r);
       CAPTURE(entry.path().filename().string());
       CAPTURE(s.name);
       CHECK(disagreements(want, r.times) == 0);
