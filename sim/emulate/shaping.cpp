@@ -20,15 +20,19 @@ std::string hex(std::uint32_t v) {
 std::string bits(std::uint64_t bps) { return std::to_string(bps) + "bit"; }
 
 // The u32 match of flow i's TCP segments: its addresses, protocol 6 and
-// ports. IPv6's `ip6 sport/dport` read the ports right after the fixed
-// header, which holds here: the TCP flows carry no extension headers.
+// ports; on IPv6 also its flow label, so that a segment sent without the
+// label falls outside the flow's class and the class counters after the run
+// (tcp_paths_agree) miss its bytes. IPv6's `ip6 sport/dport` read the ports
+// right after the fixed header, which holds here: the TCP flows carry no
+// extension headers.
 std::string tcp_match(const workloads::Flows& flows, std::size_t i) {
   const bool v4 = flows.src_ip[i].is_v4();
   const std::string m = v4 ? " match ip " : " match ip6 ";
   const std::string host = v4 ? "/32" : "/128";
-  return std::string("protocol ") + (v4 ? "ip" : "ipv6") + " prio 1 u32" + m + "src " +
-         hashing::format_ip(flows.src_ip[i]) + host + m + "dst " + hashing::format_ip(flows.dst_ip[i]) + host + m +
-         "protocol 6 0xff" + m + "sport " + std::to_string(flows.sport[i]) + " 0xffff" + m + "dport " +
+  std::string b = std::string("protocol ") + (v4 ? "ip" : "ipv6") + " prio 1 u32" + m + "src " +
+                  hashing::format_ip(flows.src_ip[i]) + host + m + "dst " + hashing::format_ip(flows.dst_ip[i]) + host;
+  if (!v4) b += m + "flowlabel 0x" + hex(flows.flow_label[i]) + " 0xfffff";
+  return b + m + "protocol 6 0xff" + m + "sport " + std::to_string(flows.sport[i]) + " 0xffff" + m + "dport " +
          std::to_string(flows.dport[i]) + " 0xffff";
 }
 

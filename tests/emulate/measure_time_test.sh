@@ -9,8 +9,10 @@
 # seed 1 stacks 7 on the busiest, so ECMP's slowdown is 7/4; the dst-mod
 # table puts 4 everywhere, 1). The same on paper16-ipv6 (IPv6 TCP, u32 ip6
 # filters, ip -6 rules), under policy 0 (linux-l3: addresses, flow label
-# and next header, so each connection must carry its flow's label) and
-# policy 1 (linux-l4); there the predicted slowdown is checked against the
+# and next header, so each connection must carry its flow's label; the ip6
+# filters match the label, so 64 TCP flows counted in their classes says
+# every segment carried it) and policy 1 (linux-l4); there the predicted
+# slowdown is checked against the
 # busiest link the kernel's own forwarding of the flows made, over 4.
 # Negative control: timing the ECMP kernel
 # against the static table's prediction must disagree. Interrupts (SIGINT,

@@ -171,9 +171,10 @@ TEST_CASE("an IPv6 fabric: rates for 1428-byte segments, ip6 filters, IPv6 steer
   const ShapingPlan p = plan_shaping(fabric, net, built, two.flows, two.paths, {1e-4, QueueMode::Fair});
   CHECK(p.ipv6);
   for (std::uint64_t r : p.rate_bps) CHECK(r == 10602241);
+  // Flow 1's class takes only segments carrying its label, 0x54321.
   CHECK(has_line(p.tc[4], "filter add dev p0 parent 1: protocol ipv6 prio 1 u32 match ip6 src fd00::1/128 match ip6 "
-                          "dst fd00::101/128 match ip6 protocol 6 0xff match ip6 sport 50001 0xffff match ip6 dport "
-                          "4791 0xffff flowid 1:11"));
+                          "dst fd00::101/128 match ip6 flowlabel 0x54321 0xfffff match ip6 protocol 6 0xff match ip6 "
+                          "sport 50001 0xffff match ip6 dport 4791 0xffff flowid 1:11"));
   CHECK(count(p.tc[4], "match ip ") == 0);
   // leaf0's ports 1 and 3 lead to spine0 (fdff:e5::5) and spine1 (fdff:e5::9); the
   // default route of an IPv6 table is ::/0 (`ip -6` would read `default` so too).
