@@ -12,9 +12,8 @@
 # and next header, so each connection must carry its flow's label; the ip6
 # filters match the label, so 64 TCP flows counted in their classes says
 # every segment carried it) and policy 1 (linux-l4); there the predicted
-# slowdown is checked against the
-# busiest link the kernel's own forwarding of the flows made, over 4.
-# Negative control: timing the ECMP kernel
+# slowdown is checked against the busiest link the kernel's own forwarding
+# of the flows made, over 4. Negative control: timing the ECMP kernel
 # against the static table's prediction must disagree. Interrupts (SIGINT,
 # SIGTERM) during the timed transfers, a --timeout that runs out, a `tc`
 # that fails half way and a --scale the machine cannot hold must leave no
