@@ -160,10 +160,6 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   if (opt.hash && !is_linux(*opt.hash))
     throw InputError({{}, 0, 0, "--hash"}, "expected linux-l3 or linux-l4, got '" + *opt.hash + "'");
   if (opt.seed && *opt.seed == 0) throw InputError({{}, 0, 0, "--seed"}, "the kernel treats seed 0 as random; use 1..2^32-1");
-  // The timed transfers (TCP sockets, tc u32 filters, policy rules) speak IPv4 only.
-  if (opt.time.enabled && fabric.family() != hashing::Family::V4)
-    throw InputError({{}, 0, 0, "--measure-time"}, "times IPv4 fabrics only; this address plan is IPv6 (emulate "
-                                                   "without --measure-time checks its paths)");
   EmulateReport r;
   const ScenarioSpec kernel_sc = as_linux(pick_scenario(spec, opt.scenario, "--scenario"), opt, &r.note);
   ScenarioSpec predict_sc =

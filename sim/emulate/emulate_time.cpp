@@ -69,7 +69,8 @@ double packet_load(const Fabric& fabric, const Trace& paths, double scale) {
   for (LinkId l : paths.path_links) used[l] = 1;
   double pps = 0;
   for (LinkId l = 0; l < used.size(); ++l)
-    if (used[l]) pps += static_cast<double>(shaped_rate(fabric.link(l).speed, scale)) / (8.0 * kFrameBytes);
+    if (used[l])
+      pps += static_cast<double>(shaped_rate(fabric.link(l).speed, scale, fabric.family())) / (8.0 * kFrameBytes);
   return pps * 1.5;
 }
 
@@ -176,9 +177,9 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   t.scale_chosen = !opt.scale;
   t.stretch = opt.seconds / t.ideal;
   // One TCP connection per five-tuple: two flows sharing one cannot both run.
-  std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>, std::size_t> tuples;
+  std::map<std::tuple<hashing::IpAddr, std::uint16_t, hashing::IpAddr, std::uint16_t>, std::size_t> tuples;
   for (std::size_t i = 0; i < flows.size(); ++i) {
-    const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i].v4(), flows.sport[i], flows.dst_ip[i].v4(), flows.dport[i]}, i);
+    const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i], flows.sport[i], flows.dst_ip[i], flows.dport[i]}, i);
     if (!fresh)
       throw InputError({{}, 0, 0, "--measure-time"},
                        "flows " + std::to_string(it->second) + " and " + std::to_string(i) + " share the five-tuple " +
@@ -192,7 +193,7 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
     t.bytes.push_back(static_cast<std::uint64_t>(std::llround(b)));
     if (flows.bytes[i] > 0) smallest = std::min(smallest, t.bytes.back());
   }
-  if (smallest < kMinSegments * kPayloadBytes)
+  if (smallest < kMinSegments * payload_bytes(fabric.family()))
     throw InputError({{}, 0, 0, "--seconds"},
                      "at scale " + scale_text(t.scale) + " the smallest flow would send " + std::to_string(smallest) +
                          " bytes, under " + std::to_string(kMinSegments) +
@@ -240,7 +241,9 @@ EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flo
   for (NodeId n = 0; n < plan_.ns.size(); ++n) {
     check_stop();
     if (!run.shaping.tc[n].empty()) netns::tc_batch(plan_.ns[n], run.shaping.tc[n]);
-    if (!run.shaping.rules[n].empty()) netns::ip_batch(plan_.ns[n], run.shaping.rules[n]);
+    if (run.shaping.rules[n].empty()) continue;
+    if (run.shaping.ipv6) netns::ip6_batch(plan_.ns[n], run.shaping.rules[n]);
+    else netns::ip_batch(plan_.ns[n], run.shaping.rules[n]);
   }
   std::vector<TransferFlow> timed;
   std::vector<std::size_t> index;                         // timed flow -> flow
@@ -248,7 +251,7 @@ EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flo
   for (std::size_t i = 0; i < flows.size(); ++i) {
     if (bytes[i] == 0) continue;
     position[i] = timed.size();
-    timed.push_back({flows.src_ip[i].v4(), flows.dst_ip[i].v4(), flows.sport[i], flows.dport[i], bytes[i],
+    timed.push_back({flows.src_ip[i], flows.dst_ip[i], flows.sport[i], flows.dport[i], flows.flow_label[i], bytes[i],
                      &handles_[f.endpoint_node(flows.src[i])], &handles_[f.endpoint_node(flows.dst[i])], {}, 1.0});
     index.push_back(i);
   }

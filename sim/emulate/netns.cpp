@@ -123,6 +123,10 @@ std::string ip_batch(const std::string& ns, const std::string& commands, bool js
   return batch("ip", ns, std::move(flags), commands, force);
 }
 
+std::string ip6_batch(const std::string& ns, const std::string& commands) {
+  return batch("ip", ns, {"-6"}, commands, false);
+}
+
 std::string tc_batch(const std::string& ns, const std::string& commands, bool stats) {
   return batch("tc", ns, stats ? std::vector<std::string>{"-s"} : std::vector<std::string>{}, commands, false);
 }

@@ -24,6 +24,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
 // `ip [-n ns] [-json] -batch -` over `commands` (one per line). Throws
 // std::runtime_error carrying ip's stderr when it fails (unless `force`).
 std::string ip_batch(const std::string& ns, const std::string& commands, bool json = false, bool force = false);
+// `ip [-n ns] -6 -batch -`: for commands whose family ip cannot read off an
+// address (`ip rule` takes IPv4 unless told), failing as ip_batch does.
+std::string ip6_batch(const std::string& ns, const std::string& commands);
 
 // `tc [-n ns] [-s] -batch -`, failing as ip_batch does.
 std::string tc_batch(const std::string& ns, const std::string& commands, bool stats = false);

@@ -19,6 +19,23 @@ std::string hex(std::uint32_t v) {
 
 std::string bits(std::uint64_t bps) { return std::to_string(bps) + "bit"; }
 
+// The u32 match of flow i's TCP segments: its addresses, protocol 6 and
+// ports; on IPv6 also its flow label, so that a segment sent without the
+// label falls outside the flow's class and the class counters after the run
+// (tcp_paths_agree) miss its bytes. IPv6's `ip6 sport/dport` read the ports
+// right after the fixed header, which holds here: the TCP flows carry no
+// extension headers.
+std::string tcp_match(const workloads::Flows& flows, std::size_t i) {
+  const bool v4 = flows.src_ip[i].is_v4();
+  const std::string m = v4 ? " match ip " : " match ip6 ";
+  const std::string host = v4 ? "/32" : "/128";
+  std::string b = std::string("protocol ") + (v4 ? "ip" : "ipv6") + " prio 1 u32" + m + "src " +
+                  hashing::format_ip(flows.src_ip[i]) + host + m + "dst " + hashing::format_ip(flows.dst_ip[i]) + host;
+  if (!v4) b += m + "flowlabel 0x" + hex(flows.flow_label[i]) + " 0xfffff";
+  return b + m + "protocol 6 0xff" + m + "sport " + std::to_string(flows.sport[i]) + " 0xffff" + m + "dport " +
+         std::to_string(flows.dport[i]) + " 0xffff";
+}
+
 // The link's HTB tree: root class 1:1 at the shaped rate. Fair: one class
 // per flow, each guaranteed an equal part and allowed the whole link,
 // served round robin a frame at a time (quantum), each with its own
@@ -44,10 +61,7 @@ std::string link_tc(const std::string& dev, std::uint64_t rate, const workloads:
     const std::string cls = "1:" + hex(kFirstFlowClass + static_cast<std::uint32_t>(k));
     b += "class add dev " + dev + " parent 1:1 classid " + cls + " htb rate " + bits(share) + ceil + "\n";
     b += "qdisc add dev " + dev + " parent " + cls + " pfifo limit " + std::to_string(kFlowQueuePackets) + "\n";
-    b += "filter add dev " + dev + " parent 1: protocol ip prio 1 u32 match ip src " + hashing::format_ip(flows.src_ip[i]) +
-         "/32 match ip dst " + hashing::format_ip(flows.dst_ip[i]) + "/32 match ip protocol 6 0xff match ip sport " +
-         std::to_string(flows.sport[i]) + " 0xffff match ip dport " + std::to_string(flows.dport[i]) +
-         " 0xffff flowid " + cls + "\n";
+    b += "filter add dev " + dev + " parent 1: " + tcp_match(flows, i) + " flowid " + cls + "\n";
   }
   return b;
 }
@@ -77,7 +91,8 @@ void plan_rules(const Fabric& fabric, const NetnsPlan& net, const workloads::Flo
       const std::string table = std::to_string(kSteerTable + port);
       if (!made[port]) {
         made[port] = 1;
-        p.rules[at] += "route add default via " + hashing::format_ip(net.addr[l ^ 1u]) + " dev " + net.ifname[l] +
+        p.rules[at] += std::string("route add ") + (p.ipv6 ? "::/0" : "default") + " via " +
+                       hashing::format_ip(net.addr[l ^ 1u]) + " dev " + net.ifname[l] +
                        " onlink table " + table + "\n";
       }
       p.rules[at] += "rule add pref 1000 from " + hashing::format_ip(flows.src_ip[i]) + " to " +
@@ -88,8 +103,8 @@ void plan_rules(const Fabric& fabric, const NetnsPlan& net, const workloads::Flo
 
 }  // namespace
 
-std::uint64_t shaped_rate(Gbps speed, double scale) {
-  const double bps = speed.value * 1e9 * scale * kFrameBytes / kPayloadBytes;
+std::uint64_t shaped_rate(Gbps speed, double scale, hashing::Family family) {
+  const double bps = speed.value * 1e9 * scale * kFrameBytes / payload_bytes(family);
   return std::max<std::uint64_t>(8, static_cast<std::uint64_t>(std::llround(bps)));
 }
 
@@ -101,12 +116,13 @@ ShapingPlan plan_shaping(const Fabric& fabric, const NetnsPlan& net, std::span<c
   p.rules.resize(fabric.nodes().size());
   p.rate_bps.assign(links.size(), 0);
   p.link_flows.resize(links.size());
+  p.ipv6 = fabric.family() == hashing::Family::V6;
   if (opt.queue == QueueMode::Fair)
     for (std::uint32_t i = 0; i < flows.size(); ++i)
       for (LinkId l : paths.path(i)) p.link_flows[l].push_back(i);
   for (LinkId l = 0; l < links.size(); ++l) {
     if (!built[l]) continue;
-    p.rate_bps[l] = shaped_rate(links[l].speed, opt.scale);
+    p.rate_bps[l] = shaped_rate(links[l].speed, opt.scale, fabric.family());
     p.tc[links[l].from] += link_tc(net.ifname[l], p.rate_bps[l], flows, p.link_flows[l], opt.queue);
     // One segment per packet: a host's TCP would otherwise hand the veth
     // 64 KB GSO packets, which the routers forward whole and HTB charges whole.

@@ -7,6 +7,7 @@
 #include "hashing/address.h"
 
 #include <arpa/inet.h>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -55,26 +56,97 @@ class Fd {
   int fd_ = -1;
 };
 
-sockaddr_in address(std::uint32_t ip, std::uint16_t port) {
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(ip);
-  a.sin_port = htons(port);
+// A socket address of either family; an IPv6 one carries `flow_label`.
+struct SockAddr {
+  sockaddr_storage ss{};
+  socklen_t len = 0;
+  const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&ss); }
+};
+
+SockAddr address(const hashing::IpAddr& ip, std::uint16_t port, std::uint32_t flow_label = 0) {
+  SockAddr a;
+  if (ip.is_v4()) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&a.ss);
+    in->sin_family = AF_INET;
+    in->sin_addr.s_addr = htonl(ip.v4());
+    in->sin_port = htons(port);
+    a.len = sizeof(sockaddr_in);
+  } else {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.ss);
+    in6->sin6_family = AF_INET6;
+    std::memcpy(&in6->sin6_addr, ip.bytes().data(), 16);
+    in6->sin6_port = htons(port);
+    in6->sin6_flowinfo = htonl(flow_label);
+    a.len = sizeof(sockaddr_in6);
+  }
   return a;
 }
 
-std::string endpoint(std::uint32_t ip, std::uint16_t port) { return hashing::format_ip(ip) + ":" + std::to_string(port); }
+// The address and port of a socket address of either family.
+std::pair<hashing::IpAddr, std::uint16_t> endpoint_of(const sockaddr_storage& a) {
+  if (a.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&a);
+    return {hashing::IpAddr(ntohl(in->sin_addr.s_addr)), ntohs(in->sin_port)};
+  }
+  const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&a);
+  std::array<std::uint8_t, 16> b{};
+  std::memcpy(b.data(), &in6->sin6_addr, 16);
+  return {hashing::IpAddr::v6(b), ntohs(in6->sin6_port)};
+}
+
+std::string endpoint(const hashing::IpAddr& ip, std::uint16_t port) {
+  return ip.is_v4() ? hashing::format_ip(ip) + ":" + std::to_string(port)
+                    : "[" + hashing::format_ip(ip) + "]:" + std::to_string(port);
+}
 
 // A non-blocking TCP socket in the namespace `ns`, bound to ip:port.
-Fd bound_socket(const netns::Handle& ns, std::uint32_t ip, std::uint16_t port) {
+Fd bound_socket(const netns::Handle& ns, const hashing::IpAddr& ip, std::uint16_t port) {
   const netns::Enter in(ns);
-  Fd s(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  Fd s(::socket(ip.is_v4() ? AF_INET : AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (s.get() < 0) fail("socket");
   const int one = 1;
   ::setsockopt(s.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  const sockaddr_in a = address(ip, port);
-  if (::bind(s.get(), reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) fail("bind " + endpoint(ip, port));
+  const SockAddr a = address(ip, port);
+  if (::bind(s.get(), a.get(), a.len) != 0) fail("bind " + endpoint(ip, port));
   return s;
+}
+
+// include/uapi/linux/in6.h, which cannot be included beside <netinet/in.h>
+// (as in emulate.cpp's sender).
+struct FlowLabelRequest {
+  in6_addr dst;
+  std::uint32_t label;  // network order
+  std::uint8_t action, share;
+  std::uint16_t flags, expires, linger;
+  std::uint32_t pad;
+};
+constexpr int kFlowLabelMgr = 32;       // IPV6_FLOWLABEL_MGR
+constexpr int kFlowInfoSend = 33;       // IPV6_FLOWINFO_SEND
+constexpr std::uint8_t kFlGet = 0;      // IPV6_FL_A_GET
+constexpr std::uint8_t kFlAny = 255;    // IPV6_FL_S_ANY
+constexpr std::uint16_t kFlCreate = 1;  // IPV6_FL_F_CREATE
+
+// Makes the connection `s` will open to `dst` carry `label`: tcp_v6_connect
+// takes sin6_flowinfo's label only with IPV6_FLOWINFO_SEND on and only a
+// label the socket holds from the flow label manager (fl6_sock_lookup); the
+// namespaces' auto_flowlabels is 0, so without it every segment would carry
+// label 0 and policy 0 would hash another key than the flow's. Labels are
+// shared (any socket may hold one) and machine-wide at most 4096
+// (FL_MAX_SIZE): on ENOBUFS it waits for lingering ones to expire.
+void hold_flow_label(int s, const hashing::IpAddr& dst, std::uint32_t label, const TransferOptions& opt) {
+  FlowLabelRequest req{};
+  std::memcpy(&req.dst, dst.bytes().data(), 16);
+  req.label = htonl(label);
+  req.action = kFlGet;
+  req.share = kFlAny;
+  req.flags = kFlCreate;
+  for (int tries = 0; ::setsockopt(s, IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0; ++tries) {
+    if (errno != ENOBUFS || tries == 100) fail("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label));
+    opt.check_stop();
+    ::poll(nullptr, 0, 100);
+  }
+  const int one = 1;
+  if (::setsockopt(s, IPPROTO_IPV6, kFlowInfoSend, &one, sizeof one) != 0) fail("IPV6_FLOWINFO_SEND");
 }
 
 // Total and kernel (system, irq, softirq) jiffies of all CPUs: /proc/stat's
@@ -91,7 +163,7 @@ std::pair<double, double> cpu_times() {
   return {total, kernel};
 }
 
-using FlowKey = std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>;
+using FlowKey = std::tuple<hashing::IpAddr, std::uint16_t, hashing::IpAddr, std::uint16_t>;
 
 struct Conn {
   Fd tx, rx;
@@ -100,9 +172,9 @@ struct Conn {
 };
 
 // One listening socket per destination address and port.
-std::map<std::tuple<const netns::Handle*, std::uint32_t, std::uint16_t>, Fd> listen_all(
+std::map<std::tuple<const netns::Handle*, hashing::IpAddr, std::uint16_t>, Fd> listen_all(
     std::span<const TransferFlow> flows) {
-  std::map<std::tuple<const netns::Handle*, std::uint32_t, std::uint16_t>, Fd> out;
+  std::map<std::tuple<const netns::Handle*, hashing::IpAddr, std::uint16_t>, Fd> out;
   for (const TransferFlow& f : flows) {
     const auto key = std::make_tuple(f.dst_ns, f.dst_ip, f.dport);
     if (out.count(key)) continue;
@@ -127,8 +199,10 @@ void establish(std::span<const TransferFlow> flows, std::vector<Conn>& conns, co
     const char* cc = opt.congestion.c_str();
     if (::setsockopt(conns[i].tx.get(), IPPROTO_TCP, TCP_CONGESTION, cc, static_cast<socklen_t>(opt.congestion.size())) != 0)
       fail("TCP_CONGESTION " + opt.congestion);
-    const sockaddr_in to = address(f.dst_ip, f.dport);
-    if (::connect(conns[i].tx.get(), reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0 && errno != EINPROGRESS)
+    const bool label = !f.dst_ip.is_v4() && f.flow_label != 0;
+    if (label) hold_flow_label(conns[i].tx.get(), f.dst_ip, f.flow_label, opt);
+    const SockAddr to = address(f.dst_ip, f.dport, label ? f.flow_label : 0);
+    if (::connect(conns[i].tx.get(), to.get(), to.len) != 0 && errno != EINPROGRESS)
       fail("connect " + endpoint(f.src_ip, f.sport) + " -> " + endpoint(f.dst_ip, f.dport));
   }
   std::size_t pending = 2 * flows.size();
@@ -148,13 +222,14 @@ void establish(std::span<const TransferFlow> flows, std::vector<Conn>& conns, co
     for (std::size_t k = 0; k < nl; ++k) {
       if (!(p[k].revents & POLLIN)) continue;
       for (;;) {
-        sockaddr_in peer{}, self{};
+        sockaddr_storage peer{}, self{};
         socklen_t len = sizeof peer, slen = sizeof self;
         Fd c(::accept4(p[k].fd, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_NONBLOCK | SOCK_CLOEXEC));
         if (c.get() < 0) break;
         ::getsockname(c.get(), reinterpret_cast<sockaddr*>(&self), &slen);
-        const auto it = by_key.find({ntohl(peer.sin_addr.s_addr), ntohs(peer.sin_port), ntohl(self.sin_addr.s_addr),
-                                     ntohs(self.sin_port)});
+        const auto [from, from_port] = endpoint_of(peer);
+        const auto [to, to_port] = endpoint_of(self);
+        const auto it = by_key.find({from, from_port, to, to_port});
         if (it == by_key.end() || conns[it->second].rx.get() >= 0) continue;
         conns[it->second].rx = std::move(c);
         --pending;

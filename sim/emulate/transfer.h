@@ -1,7 +1,8 @@
 // Real TCP transfers between network namespaces, for `emulate
 // --measure-time`: every flow becomes one connection from its source
 // address and port (bound before connecting, so the five-tuple is the
-// flow's own but for the protocol) to its destination's port, all connected
+// flow's own but for the protocol; over IPv6 every segment also carries the
+// flow's flow label) to its destination's port, IPv4 or IPv6, all connected
 // first and then started at one instant, each carrying its bytes (held back,
 // if asked, by a ring's step structure); the receiver's clock stamps each
 // flow's last byte. One thread and one poll
@@ -16,13 +17,15 @@
 #include <string>
 #include <vector>
 
+#include "hashing/address.h"
 #include "sim/emulate/netns.h"
 
 namespace ecmpsim {
 
 struct TransferFlow {
-  std::uint32_t src_ip = 0, dst_ip = 0;  // host order
+  hashing::IpAddr src_ip, dst_ip;  // one family
   std::uint16_t sport = 0, dport = 0;
+  std::uint32_t flow_label = 0;  // IPv6: the label of the connection's segments (0: none)
   std::uint64_t bytes = 0;
   const netns::Handle* src_ns = nullptr;
   const netns::Handle* dst_ns = nullptr;

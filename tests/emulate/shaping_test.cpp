@@ -144,3 +144,46 @@ TEST_CASE("FIFO queueing: one class and one queue per link, nothing classified")
   // The steering does not depend on the queueing.
   CHECK(has_line(p.rules[0], "rule add pref 1000 from 10.0.0.1 to 10.0.1.1 ipproto 6 sport 50000 dport 4791 lookup 1001"));
 }
+
+TEST_CASE("an IPv6 fabric: rates for 1428-byte segments, ip6 filters, IPv6 steering") {
+  // 1500-byte MTU, 40-byte IPv6 and 32-byte TCP-with-timestamps headers:
+  // 1428 payload bytes a frame, so 10e6 x 1514 / 1428 = 10602240.9 bit/s.
+  CHECK(payload_bytes(hashing::Family::V6) == 1428);
+  CHECK(shaped_rate(Gbps{100}, 1e-4, hashing::Family::V6) == 10602241);
+  CHECK(shaped_rate(Gbps{100}, 1e-4, hashing::Family::V4) == 10455801);
+
+  FabricSpec spec;
+  spec.leaf_spine = {2, 2, 1, 2, Gbps{100}, Gbps{100}};
+  spec.address_base = *hashing::parse_ip("fd00::");
+  const Fabric fabric = build_fabric(spec);
+  REQUIRE(fabric.family() == hashing::Family::V6);
+  const EqualCostSets sets = compute_equal_cost_sets(fabric);
+  const std::vector<KernelHash> kernel(4, KernelHash{0, 1});
+  const std::vector<std::uint32_t> weight(fabric.links().size(), 1);
+  const NetnsPlan net = plan_netns(fabric, sets, weight, kernel, "es1-");
+  const std::vector<std::uint8_t> built(fabric.links().size(), 1);
+  // TwoFlows' paths, from host0 (fd00::1) to host1 (fd00::101).
+  TwoFlows two;
+  two.flows = {};
+  const hashing::IpAddr h0 = *hashing::parse_ip("fd00::1"), h1 = *hashing::parse_ip("fd00::101");
+  two.flows.push_back({0, 1, h0, h1, 17, 50000, 4791, 0, 0, 1000, 0, 0, 0, 0x12345});
+  two.flows.push_back({0, 1, h0, h1, 17, 50001, 4791, 0, 0, 1000, 0, 1, 0, 0x54321});
+  const ShapingPlan p = plan_shaping(fabric, net, built, two.flows, two.paths, {1e-4, QueueMode::Fair});
+  CHECK(p.ipv6);
+  for (std::uint64_t r : p.rate_bps) CHECK(r == 10602241);
+  // Flow 1's class takes only segments carrying its label, 0x54321.
+  CHECK(has_line(p.tc[4], "filter add dev p0 parent 1: protocol ipv6 prio 1 u32 match ip6 src fd00::1/128 match ip6 "
+                          "dst fd00::101/128 match ip6 flowlabel 0x54321 0xfffff match ip6 protocol 6 0xff match ip6 "
+                          "sport 50001 0xffff match ip6 dport 4791 0xffff flowid 1:11"));
+  CHECK(count(p.tc[4], "match ip ") == 0);
+  // leaf0's ports 1 and 3 lead to spine0 (fdff:e5::5) and spine1 (fdff:e5::9); the
+  // default route of an IPv6 table is ::/0 (`ip -6` would read `default` so too).
+  CHECK(has_line(p.rules[0], "route add ::/0 via fdff:e5::5 dev p1 onlink table 1001"));
+  CHECK(has_line(p.rules[0], "route add ::/0 via fdff:e5::9 dev p3 onlink table 1003"));
+  CHECK(has_line(p.rules[0], "rule add pref 1000 from fd00::1 to fd00::101 ipproto 6 sport 50000 dport 4791 lookup 1001"));
+  CHECK(has_line(p.rules[0], "rule add pref 1000 from fd00::1 to fd00::101 ipproto 6 sport 50001 dport 4791 lookup 1003"));
+  // The IPv4 plan of the same flows is not an IPv6 one (negative control).
+  const Fabric fabric4 = small_parallel();
+  const NetnsPlan net4 = plan_netns(fabric4, compute_equal_cost_sets(fabric4), weight, kernel, "es1-");
+  CHECK_FALSE(plan_shaping(fabric4, net4, built, TwoFlows{}.flows, two.paths, {1e-4, QueueMode::Fair}).ipv6);
+}
