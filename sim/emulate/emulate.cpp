@@ -20,6 +20,7 @@
 
 #include "sim/base/error.h"
 #include "sim/base/text.h"
+#include "sim/emulate/sockaddr.h"
 
 namespace ecmpsim {
 namespace {
@@ -56,32 +57,6 @@ class Socket {
   int fd_;
 };
 
-// A socket address of either family; an IPv6 one carries `flow_label`.
-struct SockAddr {
-  sockaddr_storage ss{};
-  socklen_t len = 0;
-  const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&ss); }
-};
-
-SockAddr address(const hashing::IpAddr& ip, std::uint16_t port, std::uint32_t flow_label = 0) {
-  SockAddr a;
-  if (ip.is_v4()) {
-    auto* in = reinterpret_cast<sockaddr_in*>(&a.ss);
-    in->sin_family = AF_INET;
-    in->sin_addr.s_addr = htonl(ip.v4());
-    in->sin_port = htons(port);
-    a.len = sizeof(sockaddr_in);
-  } else {
-    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.ss);
-    in6->sin6_family = AF_INET6;
-    std::memcpy(&in6->sin6_addr, ip.bytes().data(), 16);
-    in6->sin6_port = htons(port);
-    in6->sin6_flowinfo = htonl(flow_label);
-    a.len = sizeof(sockaddr_in6);
-  }
-  return a;
-}
-
 // The sender of a received datagram is the flow's source.
 bool same_endpoint(const sockaddr_storage& from, const hashing::IpAddr& ip, std::uint16_t port) {
   if (from.ss_family == AF_INET) {
@@ -96,50 +71,9 @@ bool same_endpoint(const sockaddr_storage& from, const hashing::IpAddr& ip, std:
 void bind_to(const Socket& s, const hashing::IpAddr& ip, std::uint16_t port) {
   const int one = 1;
   ::setsockopt(s.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  const SockAddr a = address(ip, port);
+  const SockAddr a = sock_address(ip, port);
   if (::bind(s.fd(), a.get(), a.len) != 0)
     throw std::runtime_error("bind " + hashing::format_ip(ip) + ":" + std::to_string(port) + ": " + std::strerror(errno));
-}
-
-// include/uapi/linux/in6.h, which cannot be included beside <netinet/in.h>.
-struct FlowLabelRequest {
-  in6_addr dst;
-  std::uint32_t label;  // network order
-  std::uint8_t action, share;
-  std::uint16_t flags, expires, linger;
-  std::uint32_t pad;
-};
-constexpr int kFlowLabelMgr = 32;    // IPV6_FLOWLABEL_MGR
-constexpr int kFlowInfoSend = 33;    // IPV6_FLOWINFO_SEND
-constexpr std::uint8_t kFlGet = 0;   // IPV6_FL_A_GET
-constexpr std::uint8_t kFlAny = 255;  // IPV6_FL_S_ANY
-constexpr std::uint16_t kFlCreate = 1;  // IPV6_FL_F_CREATE
-
-// Makes `s` send `label` to `dst`: udpv6_sendmsg takes sin6_flowinfo's label
-// only with IPV6_FLOWINFO_SEND on and only a label the socket holds from the
-// flow label manager (fl6_sock_lookup), so it asks for it first — shared with
-// any socket. A label outlives its socket by 6 s (FL_MIN_LINGER) and the
-// kernel holds at most 4096 (FL_MAX_SIZE, machine-wide): when they are all
-// taken (ENOBUFS) it waits for some to expire, calling `check` between tries.
-template <typename Check>
-void send_flow_label(const Socket& s, const hashing::IpAddr& dst, std::uint32_t label, Check check) {
-  if (label == 0) return;
-  FlowLabelRequest req{};
-  std::memcpy(&req.dst, dst.bytes().data(), 16);
-  req.label = htonl(label);
-  req.action = kFlGet;
-  req.share = kFlAny;
-  req.flags = kFlCreate;
-  for (int tries = 0; ::setsockopt(s.fd(), IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0; ++tries) {
-    if (errno != ENOBUFS || tries == 100)
-      throw std::runtime_error("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label) + ": " +
-                               std::strerror(errno));
-    check();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  const int one = 1;
-  if (::setsockopt(s.fd(), IPPROTO_IPV6, kFlowInfoSend, &one, sizeof one) != 0)
-    throw std::runtime_error(std::string("IPV6_FLOWINFO_SEND: ") + std::strerror(errno));
 }
 
 }  // namespace
@@ -268,11 +202,11 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
       const netns::Enter in(handles_[f.endpoint_node(flows.src[i])]);
       Socket s(f.family());
       bind_to(s, flows.src_ip[i], flows.sport[i]);
-      if (f.family() == hashing::Family::V6)
-        send_flow_label(s, flows.dst_ip[i], flows.flow_label[i], [this] { check_stop(); });
+      if (f.family() == hashing::Family::V6 && flows.flow_label[i] != 0)
+        hold_flow_label(s.fd(), flows.dst_ip[i], flows.flow_label[i], [this] { check_stop(); });
       return s;
     }();
-    const SockAddr to = address(flows.dst_ip[i], flows.dport[i], flows.flow_label[i]);
+    const SockAddr to = sock_address(flows.dst_ip[i], flows.dport[i], flows.flow_label[i]);
     // In bursts the receive buffer always holds, each received before the next is sent.
     unsigned sent = 0, got = 0;
     bool timed_out = false;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sim/base/text.h"
+#include "sim/emulate/sockaddr.h"
 
 namespace ecmpsim {
 namespace {
@@ -56,32 +57,6 @@ class Fd {
   int fd_ = -1;
 };
 
-// A socket address of either family; an IPv6 one carries `flow_label`.
-struct SockAddr {
-  sockaddr_storage ss{};
-  socklen_t len = 0;
-  const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&ss); }
-};
-
-SockAddr address(const hashing::IpAddr& ip, std::uint16_t port, std::uint32_t flow_label = 0) {
-  SockAddr a;
-  if (ip.is_v4()) {
-    auto* in = reinterpret_cast<sockaddr_in*>(&a.ss);
-    in->sin_family = AF_INET;
-    in->sin_addr.s_addr = htonl(ip.v4());
-    in->sin_port = htons(port);
-    a.len = sizeof(sockaddr_in);
-  } else {
-    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.ss);
-    in6->sin6_family = AF_INET6;
-    std::memcpy(&in6->sin6_addr, ip.bytes().data(), 16);
-    in6->sin6_port = htons(port);
-    in6->sin6_flowinfo = htonl(flow_label);
-    a.len = sizeof(sockaddr_in6);
-  }
-  return a;
-}
-
 // The address and port of a socket address of either family.
 std::pair<hashing::IpAddr, std::uint16_t> endpoint_of(const sockaddr_storage& a) {
   if (a.ss_family == AF_INET) {
@@ -106,47 +81,9 @@ Fd bound_socket(const netns::Handle& ns, const hashing::IpAddr& ip, std::uint16_
   if (s.get() < 0) fail("socket");
   const int one = 1;
   ::setsockopt(s.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  const SockAddr a = address(ip, port);
+  const SockAddr a = sock_address(ip, port);
   if (::bind(s.get(), a.get(), a.len) != 0) fail("bind " + endpoint(ip, port));
   return s;
-}
-
-// include/uapi/linux/in6.h, which cannot be included beside <netinet/in.h>
-// (as in emulate.cpp's sender).
-struct FlowLabelRequest {
-  in6_addr dst;
-  std::uint32_t label;  // network order
-  std::uint8_t action, share;
-  std::uint16_t flags, expires, linger;
-  std::uint32_t pad;
-};
-constexpr int kFlowLabelMgr = 32;       // IPV6_FLOWLABEL_MGR
-constexpr int kFlowInfoSend = 33;       // IPV6_FLOWINFO_SEND
-constexpr std::uint8_t kFlGet = 0;      // IPV6_FL_A_GET
-constexpr std::uint8_t kFlAny = 255;    // IPV6_FL_S_ANY
-constexpr std::uint16_t kFlCreate = 1;  // IPV6_FL_F_CREATE
-
-// Makes the connection `s` will open to `dst` carry `label`: tcp_v6_connect
-// takes sin6_flowinfo's label only with IPV6_FLOWINFO_SEND on and only a
-// label the socket holds from the flow label manager (fl6_sock_lookup); the
-// namespaces' auto_flowlabels is 0, so without it every segment would carry
-// label 0 and policy 0 would hash another key than the flow's. Labels are
-// shared (any socket may hold one) and machine-wide at most 4096
-// (FL_MAX_SIZE): on ENOBUFS it waits for lingering ones to expire.
-void hold_flow_label(int s, const hashing::IpAddr& dst, std::uint32_t label, const TransferOptions& opt) {
-  FlowLabelRequest req{};
-  std::memcpy(&req.dst, dst.bytes().data(), 16);
-  req.label = htonl(label);
-  req.action = kFlGet;
-  req.share = kFlAny;
-  req.flags = kFlCreate;
-  for (int tries = 0; ::setsockopt(s, IPPROTO_IPV6, kFlowLabelMgr, &req, sizeof req) != 0; ++tries) {
-    if (errno != ENOBUFS || tries == 100) fail("IPV6_FLOWLABEL_MGR for flow label " + std::to_string(label));
-    opt.check_stop();
-    ::poll(nullptr, 0, 100);
-  }
-  const int one = 1;
-  if (::setsockopt(s, IPPROTO_IPV6, kFlowInfoSend, &one, sizeof one) != 0) fail("IPV6_FLOWINFO_SEND");
 }
 
 // Total and kernel (system, irq, softirq) jiffies of all CPUs: /proc/stat's
@@ -200,8 +137,8 @@ void establish(std::span<const TransferFlow> flows, std::vector<Conn>& conns, co
     if (::setsockopt(conns[i].tx.get(), IPPROTO_TCP, TCP_CONGESTION, cc, static_cast<socklen_t>(opt.congestion.size())) != 0)
       fail("TCP_CONGESTION " + opt.congestion);
     const bool label = !f.dst_ip.is_v4() && f.flow_label != 0;
-    if (label) hold_flow_label(conns[i].tx.get(), f.dst_ip, f.flow_label, opt);
-    const SockAddr to = address(f.dst_ip, f.dport, label ? f.flow_label : 0);
+    if (label) hold_flow_label(conns[i].tx.get(), f.dst_ip, f.flow_label, [&opt] { opt.check_stop(); });
+    const SockAddr to = sock_address(f.dst_ip, f.dport, label ? f.flow_label : 0);
     if (::connect(conns[i].tx.get(), to.get(), to.len) != 0 && errno != EINPROGRESS)
       fail("connect " + endpoint(f.src_ip, f.sport) + " -> " + endpoint(f.dst_ip, f.dport));
   }
