@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages ecmpsim needs to build and test, and nothing
-# when they are all present already.
+# Installs the Debian 12 packages ecmpsim needs, and nothing when they are
+# all present already. Without arguments: what building `ecmpsim` needs (the
+# README's first command). With --test: also what the test command needs
+# (scripts/test.sh calls it so): the test and benchmark libraries, clang for
+# the fuzz targets, Open MPI, the kernel's tools for the emulation tests,
+# Chromium for the report tests, Wireshark's text2pcap for the captures.
 set -euo pipefail
-packages=(
-  cmake ninja-build g++ pkg-config python3
-  libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev doctest-dev
-  libcli11-dev nlohmann-json3-dev libpcap-dev
+build=(
+  cmake ninja-build g++ pkg-config
+  libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libpcap-dev
+)
+test=(
+  python3 libbenchmark-dev doctest-dev
   clang libclang-rt-14-dev
   iproute2 netbase  # ip and tc (emulate); netbase: /etc/protocols, without which `ip route get ... ipproto udp` fails
   libopenmpi-dev openmpi-bin  # distributed sweeps (-DECMPSIM_MPI=ON)
@@ -13,6 +19,11 @@ packages=(
   chromium tidy fonts-dejavu-core
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
 )
+case "${1:-}" in
+  "") packages=("${build[@]}") ;;
+  --test) packages=("${build[@]}" "${test[@]}") ;;
+  *) echo "setup: unknown argument '$1' (expected nothing or --test)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

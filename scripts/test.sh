@@ -1,34 +1,91 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the libFuzzer targets for a bounded time (clang,
-# ASan+UBSan), an ASan+UBSan build of the whole suite, a ThreadSanitizer build
-# of the whole suite, then the Release build
-# (tests, benchmarks run once briefly). Ends with CTest's summary.
-# Also an MPI build (build-mpi) running only the tests labelled mpi. First
-# installs what scripts/setup.sh installs (Open MPI among it), when missing.
+# Builds and runs every test, each build tree making only what its tests need
+# (docs/testing.md says why each test runs where it does):
+#   build-fuzz  clang, ASan+UBSan: the libFuzzer targets, each linked against
+#               the lowest stage it parses into, for a bounded time;
+#   build-asan  the whole suite under ASan+UBSan (-O1), less the
+#               flavour-independent tests;
+#   build-tsan  the whole suite under ThreadSanitizer, less those and the
+#               single-threaded emulation tests;
+#   build-mpi   `ecmpsim` and the MPI layer's test only, for the tests
+#               labelled mpi;
+#   build       Release: every test, the layer checks, the benchmarks run
+#               once briefly. Ends with CTest's summary.
+# Every tree treats warnings as errors. Prints each phase's wall time as it
+# ends and all of them, with the total, at the end (also when a phase fails).
+# First installs what scripts/setup.sh --test installs, when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-scripts/setup.sh
 
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DECMPSIM_FUZZ=ON -DECMPSIM_WERROR=ON \
-  -DECMPSIM_TESTS=OFF -DECMPSIM_BENCH=OFF -DECMPSIM_FUZZ_SECONDS="${ECMPSIM_FUZZ_SECONDS:-20}" >/dev/null
-cmake --build build-fuzz -j "$jobs"
-ctest --test-dir build-fuzz --output-on-failure
+phases=()
+started=$SECONDS
+trees=()
+# The phase times, then each tree's CTest summary and the count over all
+# trees as the closing line.
+summary() {
+  echo "== phase times (wall)"
+  for p in "${phases[@]}"; do echo "   $p"; done
+  printf '   %-22s %5d s\n' total $((SECONDS - started))
+  local passed=0 failed=0 line n f
+  for t in "${trees[@]}"; do
+    line=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$t/ctest.log" | tail -n 1) || continue
+    echo "   $t: $line"
+    n=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<< "$line")
+    f=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<< "$line")
+    passed=$((passed + n - f)) failed=$((failed + f))
+  done
+  [ ${#trees[@]} -eq 0 ] || echo "all trees: $passed passed, $failed failed"
+}
+trap summary EXIT
+# phase NAME COMMAND...: runs COMMAND and records how long it took.
+phase() {
+  local name=$1 t0=$SECONDS
+  shift
+  "$@"
+  phases+=("$(printf '%-22s %5d s' "$name" $((SECONDS - t0)))")
+  echo "== $name: $((SECONDS - t0)) s" >&2
+}
+# run_tests TREE CTEST-ARGS...: CTest in TREE, its output kept for the summary.
+run_tests() {
+  local tree=$1
+  shift
+  trees+=("$tree")
+  ctest --test-dir "$tree" -j "$jobs" --output-on-failure "$@" 2>&1 | tee "$tree/ctest.log"
+}
 
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DECMPSIM_SANITIZE=ON -DECMPSIM_WERROR=ON -DECMPSIM_BENCH=OFF >/dev/null
-cmake --build build-asan -j "$jobs"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -j "$jobs" --output-on-failure
+phase setup scripts/setup.sh --test
+
+common=(-G Ninja -DECMPSIM_WERROR=ON)
+
+# -g1: line tables are all a crash report needs.
+phase "fuzz configure" env CC=clang CXX=clang++ cmake -S . -B build-fuzz "${common[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DECMPSIM_FUZZ=ON -DECMPSIM_FUZZ_SECONDS="${ECMPSIM_FUZZ_SECONDS:-20}" >/dev/null
+phase "fuzz build" cmake --build build-fuzz -j "$jobs" --target fuzz_targets
+# Each target runs its full time on a core of its own.
+phase "fuzz test" run_tests build-fuzz
+
+# -O1 -g1: a third of -O0's test time for the same checks; line tables are
+# all the sanitizers' reports need. Debug keeps assert() on.
+phase "asan configure" cmake -S . -B build-asan "${common[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+  -DECMPSIM_SANITIZE=ON -DECMPSIM_TESTS=ON >/dev/null
+phase "asan build" cmake --build build-asan -j "$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+phase "asan test" run_tests build-asan -LE flavour-independent
+unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # ThreadSanitizer: the whole suite again, threads from std::thread (sim/base/parallel.h).
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DECMPSIM_TSAN=ON -DECMPSIM_WERROR=ON -DECMPSIM_BENCH=OFF >/dev/null
-cmake --build build-tsan -j "$jobs"
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan -j "$jobs" --output-on-failure
+phase "tsan configure" cmake -S . -B build-tsan "${common[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DECMPSIM_TSAN=ON -DECMPSIM_TESTS=ON >/dev/null
+phase "tsan build" cmake --build build-tsan -j "$jobs"
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+phase "tsan test" run_tests build-tsan -LE 'flavour-independent|netns'
 
-cmake -S . -B build-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_MPI=ON -DECMPSIM_WERROR=ON -DECMPSIM_BENCH=OFF >/dev/null
-cmake --build build-mpi -j "$jobs"
-ctest --test-dir build-mpi -L mpi -j "$jobs" --output-on-failure
+phase "mpi configure" cmake -S . -B build-mpi "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DECMPSIM_MPI=ON -DECMPSIM_TESTS=ON >/dev/null
+phase "mpi build" cmake --build build-mpi -j "$jobs" --target ecmpsim distribute_mpi_test
+phase "mpi test" run_tests build-mpi -L mpi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_WERROR=ON >/dev/null
-cmake --build build -j "$jobs"
-ctest --test-dir build -j "$jobs" --output-on-failure
+phase "release configure" cmake -S . -B build "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DECMPSIM_TESTS=ON \
+  -DECMPSIM_BENCH=ON -DECMPSIM_LAYER_CHECKS=ON >/dev/null
+phase "release build" cmake --build build -j "$jobs"
+phase "release test" run_tests build

@@ -1,13 +1,52 @@
 #include "sim/base/parallel.h"
 
 #ifdef ECMPSIM_STD_THREADS
+#include <exception>
 #include <sched.h>
 #include <thread>
 #else
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
 #endif
 
 namespace ecmpsim {
+
+void on_threads_erased(unsigned threads, void (*call)(const void*, unsigned), const void* body) {
+  if (threads == 0) threads = 1;
+#ifdef ECMPSIM_STD_THREADS
+  std::vector<std::exception_ptr> errors(threads);
+  auto guarded = [&](unsigned t) {
+    try {
+      call(body, t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  guarded(0u);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+#else
+  // global_control lets `threads` exceed the core count (TBB otherwise caps its workers there).
+  const tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, threads);
+  tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<unsigned>(0, threads, 1),
+        [&](const tbb::blocked_range<unsigned>& r) {
+          for (unsigned t = r.begin(); t < r.end(); ++t) call(body, t);
+        },
+        tbb::simple_partitioner());
+  });
+#endif
+}
 
 unsigned default_threads() noexcept {
 #ifdef ECMPSIM_STD_THREADS

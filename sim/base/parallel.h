@@ -6,7 +6,9 @@
 // `threads` threads. The ThreadSanitizer build (-DECMPSIM_TSAN=ON) starts
 // std::threads instead: Debian's libtbb is not built with TSan, which would
 // miss TBB's own synchronization and report every task join as a race. The
-// bodies, and all they share, are the same code in both builds.
+// bodies, and all they share, are the same code in both builds. Both live in
+// parallel.cpp, so TBB's headers reach that one file, not the many that
+// include this one (they cost every including file seconds of compile time).
 #pragma once
 
 #include <algorithm>
@@ -16,53 +18,17 @@
 #include <utility>
 #include <vector>
 
-#ifdef ECMPSIM_STD_THREADS
-#include <exception>
-#include <thread>
-#else
-#include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-#include <tbb/task_arena.h>
-#endif
-
 namespace ecmpsim {
+
+// Calls call(body, t) for every t in [0, threads) as described above; an
+// exception leaves its thread as TBB's does: every thread is joined, then
+// one exception (the lowest-numbered thread's without TBB) is rethrown.
+void on_threads_erased(unsigned threads, void (*call)(const void* body, unsigned thread), const void* body);
 
 template <class Body>
 void on_threads(unsigned threads, const Body& body) {
-  if (threads == 0) threads = 1;
-#ifdef ECMPSIM_STD_THREADS
-  // An exception leaves its thread as TBB's does: every thread is joined,
-  // then the lowest-numbered thread's exception is rethrown.
-  std::vector<std::exception_ptr> errors(threads);
-  auto guarded = [&body, &errors](unsigned t) {
-    try {
-      body(t);
-    } catch (...) {
-      errors[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-  guarded(0u);
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
-#else
-  // global_control lets `threads` exceed the core count (TBB otherwise caps its workers there).
-  const tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, threads);
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<unsigned>(0, threads, 1),
-        [&](const tbb::blocked_range<unsigned>& r) {
-          for (unsigned t = r.begin(); t < r.end(); ++t) body(t);
-        },
-        tbb::simple_partitioner());
-  });
-#endif
+  on_threads_erased(
+      threads, [](const void* b, unsigned t) { (*static_cast<const Body*>(b))(t); }, &body);
 }
 
 // How long a chunk of work should take: long enough that claiming chunks

@@ -8,22 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "sim/cli/run.h"
 #include "sim/config/spec.h"
 
 namespace ecmpsim::cli {
-
-class Ranks;
-
-struct Io {
-  std::ostream& out;
-  std::ostream& err;
-  // Set by the MPI build's main when several ranks run: `sweep` splits its
-  // work across them, and every other command runs on rank 0 alone.
-  const Ranks* ranks = nullptr;
-};
-
-// Runs one command line; returns the exit code (0 ok, 2 bad input, 1 internal error).
-int run(int argc, const char* const* argv, Io io);
 
 // A subcommand's body, run after its flags are parsed.
 using Action = std::function<int(Io)>;

@@ -1,4 +1,5 @@
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"

@@ -1,3 +1,5 @@
+#include <nlohmann/json.hpp>
+
 #include "sim/output/metrics_json.h"
 
 namespace ecmpsim {

@@ -4,7 +4,7 @@
 // construction.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_stats.h"

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <nlohmann/json.hpp>
 
 #include "hashing/key.h"
 #include "sim/base/text.h"

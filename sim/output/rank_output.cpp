@@ -1,6 +1,7 @@
 #include "sim/output/rank_output.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
 

@@ -1,6 +1,7 @@
 #include "sim/output/sweep_output.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "sim/output/metrics_json.h"
 #include "sim/report/assumptions.h"

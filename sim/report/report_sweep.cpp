@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <tuple>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"

@@ -1,6 +1,7 @@
 #include "sim/report/reproduce.h"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
 #include "sim/report/assumptions.h"

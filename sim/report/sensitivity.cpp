@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/error.h"
 #include "sim/base/text.h"

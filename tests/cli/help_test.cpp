@@ -3,6 +3,7 @@
 // CLI11's C++ type names glued to the validator ("UINT:INTEGER >= 1=4294967296").
 #include <doctest/doctest.h>
 
+#include "sim/cli/cli.h"
 #include "tests/support/cli_capture.h"
 
 #include <regex>

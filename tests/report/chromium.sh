@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
-  echo "chromium is not installed (scripts/setup.sh installs it): skipped"
+  echo "chromium is not installed (scripts/setup.sh --test installs it): skipped"
   exit 77
 fi
 # paper16 with xxh3: CRC-16's seeds all give one FIM, which the report states in

@@ -3,7 +3,7 @@
 # report neither errors nor warnings, and html_check.py checks tag balance and
 # unique ids with Python's own parser. Pages: the paper16 report, the reproduce
 # report, one with hostile names and the rail fabric's (heatmaps). Usage: validate.sh ECMPSIM
-# Exits 77 (skipped) only when tidy is not installed (scripts/setup.sh installs it).
+# Exits 77 (skipped) only when tidy is not installed (scripts/setup.sh --test installs it).
 set -euo pipefail
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)

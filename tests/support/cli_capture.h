@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cli/cli.h"
+#include "sim/cli/run.h"
 
 struct CliResult {
   int code;

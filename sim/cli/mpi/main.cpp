@@ -8,7 +8,7 @@
 #include <string>
 
 #include "hashing/xxh.h"
-#include "sim/cli/cli.h"
+#include "sim/cli/run.h"
 #include "sim/cli/mpi/mpi_ranks.h"
 #include "sim/mpi/distribute.h"
 
