@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/base/format.h"
 #include "sim/emulate/emulate_plan.h"
 #include "sim/emulate/shaping.h"
 #include "sim/emulate/transfer.h"
@@ -259,7 +260,9 @@ void run_time(const Simulation& sim, EmulatedFabric& emu, const EmulatedFabric::
 std::vector<std::string> cleanup_leftovers();
 
 std::string emulate_table(const Simulation& sim, const EmulateReport& r);
-std::string emulate_json(const Simulation& sim, const EmulateReport& r);
+Json emulate_json(const Simulation& sim, const EmulateReport& r);
+// Both shapes, for write() (sim/base/format.h); the arguments outlive it.
+Result emulate_result(const Simulation& sim, const EmulateReport& r);
 // The observed hops as `ecmpsim fit` reads them:
 // src,dst,proto,sport,dport,switch,member (switch by name).
 std::string emulate_observations_csv(const Simulation& sim, const EmulateReport& r);

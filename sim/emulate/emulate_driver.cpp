@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "hashing/hasher.h"
@@ -18,7 +17,7 @@
 namespace ecmpsim {
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = Json;
 
 bool is_linux(const std::string& algo) {
   const hashing::Algorithm* a = hashing::find(algo);
@@ -314,7 +313,7 @@ std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   return out;
 }
 
-std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
+Json emulate_json(const Simulation& sim, const EmulateReport& r) {
   const Fabric& f = sim.fabric();
   json doc;
   doc["config"] = sim.spec().source;
@@ -391,7 +390,14 @@ std::string emulate_json(const Simulation& sim, const EmulateReport& r) {
     flows_out.push_back(std::move(row));
   }
   doc["flow_paths"] = std::move(flows_out);
-  return doc.dump(2) + "\n";
+  return doc;
+}
+
+Result emulate_result(const Simulation& sim, const EmulateReport& r) {
+  Result out;
+  out.text = [s = &sim, p = &r] { return emulate_table(*s, *p); };
+  out.json = [s = &sim, p = &r] { return emulate_json(*s, *p); };
+  return out;
 }
 
 std::string emulate_observations_csv(const Simulation& sim, const EmulateReport& r) {
@@ -399,16 +405,19 @@ std::string emulate_observations_csv(const Simulation& sim, const EmulateReport&
   const workloads::Flows& flows = sim.flows();
   // The IPv6 policy 0 hashes the flow label, so an IPv6 fit needs it; IPv4 packets have none.
   const bool label = flows.size() > 0 && !flows.src_ip[0].is_v4();
-  std::string out = label ? "src,dst,proto,sport,dport,flow_label,switch,member\n"
-                          : "src,dst,proto,sport,dport,switch,member\n";
+  Csv csv;
+  csv.cells({"src", "dst", "proto", "sport", "dport"});
+  if (label) csv.cell("flow_label");
+  csv.cells({"switch", "member"}).end_row();
   for (const ObservedHop& h : r.observed) {
-    out += hashing::format_ip(flows.src_ip[h.flow]) + "," + hashing::format_ip(flows.dst_ip[h.flow]) + "," +
-           std::to_string(flows.proto[h.flow]) + "," + std::to_string(flows.sport[h.flow]) + "," +
-           std::to_string(flows.dport[h.flow]) + "," +
-           (label ? std::to_string(flows.flow_label[h.flow]) + "," : std::string()) +
-           f.node(f.switches()[h.switch_index]).name + "," + std::to_string(h.member) + "\n";
+    csv.cells({hashing::format_ip(flows.src_ip[h.flow]), hashing::format_ip(flows.dst_ip[h.flow])})
+        .cell(flows.proto[h.flow])
+        .cell(flows.sport[h.flow])
+        .cell(flows.dport[h.flow]);
+    if (label) csv.cell(flows.flow_label[h.flow]);
+    csv.cell(f.node(f.switches()[h.switch_index]).name).cell(h.member).end_row();
   }
-  return out;
+  return std::move(csv).take();
 }
 
 }  // namespace ecmpsim

@@ -8,7 +8,7 @@ import pathlib, re, sys
 BELOW = {
     "hashing": [],
     "workloads": ["hashing"],
-    "sim/base": [],
+    "sim/base": ["hashing"],
     "sim/fit": ["sim/base", "workloads", "hashing"],
     "sim/config": ["sim/base", "workloads", "hashing"],
     "sim/fabric": ["sim/config"],
