@@ -5,7 +5,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
-#include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_output.h"
 #include "sim/base/output_file.h"
 #include "sim/output/output.h"
 

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "sim/base/text.h"
-#include "sim/emulate/emulate_time.h"
+#include "sim/emulate/emulate_output.h"
 
 namespace ecmpsim {
 namespace {
