@@ -107,6 +107,22 @@ CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& wh
                          "its target); a device, FIFO or socket is written in place");
 }
 
+CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initializer_list<Shape> shapes, Format fallback,
+                             const std::string& note) {
+  format = std::string(name_of(formats(), fallback));
+  const std::vector<std::string> names = format_names(shapes);
+  std::string help = "Output format: ";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    help += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    const std::string_view doc = doc_of(formats(), *parse_name(formats(), names[i]));
+    if (!doc.empty()) help += " (" + std::string(doc) + ")";
+  }
+  if (!note.empty()) help += "; " + note;
+  return sub->add_option("-f,--format", format, help)->check(CLI::IsMember(names))->default_str(format);
+}
+
+Format chosen_format(const std::string& name) { return *parse_name(formats(), name); }
+
 void emit(Io io, const std::string& text, const std::string& out_path) {
   write_output(out_path.empty() ? "-" : out_path, text, io.out);
 }

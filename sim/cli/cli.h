@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "sim/base/format.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
 
@@ -51,6 +52,13 @@ std::string default_config_path();
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
+// -f,--format on `sub`: the formats written from the shapes the command's
+// result comes in (sim/base/format.h), in the table's order, `fallback` by
+// default; `note` ends the help, after a semicolon.
+CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initializer_list<Shape> shapes, Format fallback,
+                             const std::string& note = {});
+// The format a --format flag accepted.
+Format chosen_format(const std::string& name);
 // --out on `sub`, its help naming `what` is written ("the output", "the HTML report").
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what);
 // Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);

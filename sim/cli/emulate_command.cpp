@@ -2,10 +2,11 @@
 #include <memory>
 #include <ostream>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
-#include "sim/emulate/emulate.h"
+#include "sim/emulate/emulate_output.h"
 #include "sim/base/output_file.h"
 #include "sim/output/output.h"
 
@@ -55,7 +56,7 @@ Action add_emulate_command(CLI::App& app) {
     std::string predict_scenario;
     std::string method = "both";
     unsigned packets = 3;
-    std::string format = "table";
+    std::string format;
     std::string out;
     std::string observations;
     bool cleanup = false;
@@ -86,7 +87,7 @@ Action add_emulate_command(CLI::App& app) {
   sub->add_option("--method", opt->method, "packets, route-get or both")
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
   sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
-  sub->add_option("-f,--format", opt->format, "Output format: table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   sub->add_option("--observations", opt->observations,
                   "Write the measured decisions (five-tuple, switch, member) as CSV for `ecmpsim fit`");
@@ -172,7 +173,7 @@ Action add_emulate_command(CLI::App& app) {
       return 130;
     }
     if (!opt->observations.empty()) write_output(opt->observations, emulate_observations_csv(sim, report), io.out);
-    emit(io, opt->format == "json" ? emulate_json(sim, report) : emulate_table(sim, report), opt->out);
+    emit(io, write(chosen_format(opt->format), emulate_result(sim, report)), opt->out);
     return report.agree() ? 0 : 3;
   };
 }

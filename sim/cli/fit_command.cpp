@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "hashing/suggest.h"
 #include "sim/base/error.h"
@@ -22,7 +23,7 @@ namespace ecmpsim::cli {
 namespace {
 
 struct Options {
-  std::string observations, predict, out, format = "table", seeds = "0:65536", only_switch;
+  std::string observations, predict, out, format, seeds = "0:65536", only_switch;
   std::uint32_t members = 0, buckets = 128, threads = 0, top = 20;
   std::vector<std::uint32_t> weights;
   std::vector<std::string> algos, fields;
@@ -144,7 +145,7 @@ int run_fit(const Options& o, Io io) {
     return fit::fit(obs, f);
   }();
   if (o.predict.empty()) {
-    emit(io, o.format == "json" ? fit::fit_json(r) : fit::fit_table(obs, r), o.out);
+    emit(io, write(chosen_format(o.format), fit::fit_result(obs, r)), o.out);
     return 0;
   }
   const std::string text = predictions(o, r);
@@ -182,7 +183,7 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("--top", o->top, "Models listed")->capture_default_str()->check(integer_in(1, 100000));
   sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow");
   sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
-  sub->add_option("-f,--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, o->out, "the output");
   sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");
   return [o](Io io) { return run_fit(*o, io); };

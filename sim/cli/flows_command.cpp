@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
@@ -15,7 +16,7 @@ namespace {
 struct Options {
   Limits limits;
   std::string config;
-  std::string format = "json";
+  std::string format;
   std::string out;
   std::string scenario;
 };
@@ -31,9 +32,7 @@ int print_plan(Io io, const Options& opt, const Spec& spec) {
                                                    "flows are the workload's, printed without --scenario");
   const Simulation sim(spec);
   const PortPlan plan = sim.plan_ports(*it);
-  emit(io, opt.format == "csv" ? flows_csv(spec, sim.fabric(), sim.flows(), &plan)
-                               : flows_json(spec, sim.fabric(), sim.flows(), &plan),
-       opt.out);
+  emit(io, write(chosen_format(opt.format), flows_result(spec, sim.fabric(), sim.flows(), &plan)), opt.out);
   return 0;
 }
 
@@ -43,8 +42,7 @@ Action add_flows_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("-f,--format", opt->format, "Output format: json (default) or csv")
-      ->check(CLI::IsMember({"json", "csv"}));
+  add_format_flag(sub, opt->format, {Shape::Json, Shape::Csv}, Format::Json);
   sub->add_option("--scenario", opt->scenario,
                   "A scenario with sports = \"planned\": print its source-port plan (the planned sport and the "
                   "flow_label a host sets on each QP)");
@@ -55,7 +53,7 @@ Action add_flows_command(CLI::App& app) {
     if (!opt->scenario.empty()) return print_plan(io, *opt, spec);
     const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
-    emit(io, opt->format == "csv" ? flows_csv(spec, fabric, flows) : flows_json(spec, fabric, flows), opt->out);
+    emit(io, write(chosen_format(opt->format), flows_result(spec, fabric, flows)), opt->out);
     return 0;
   };
 }

@@ -24,7 +24,7 @@ struct Options {
   std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
   std::vector<std::string> fields, weights;
   std::string members, select, buckets = "128";
-  std::string format = "table", tuples, out;
+  std::string format, tuples, out;
 };
 
 std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_t max) {
@@ -173,23 +173,24 @@ int run_hash(const Options& o, Io io) {
   t.vlan_id = static_cast<std::uint16_t>(number("--vlan-id", o.vlan_id, 4095));
   const HashAnswer a = calc(t);
   const auto& q = calc.query();
-  std::string text;
-  if (o.format == "json") {
-    nlohmann::ordered_json j{{"algo", q.algo->name},
-                             {"hash", format_hash(a.hash, q.algo->bits)},
-                             {"member", a.member},
-                             {"members", q.members},
-                             {"select", hashing::selection_name(q.select)},
-                             {"seed", q.seed},
-                             {"key", key_hex(q, t)}};
-    text = j.dump() + "\n";
-  } else {
-    text = "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " + std::to_string(q.seed) +
-           ")\nkey     " + key_hex(q, t) + "\nhash    " + format_hash(a.hash, q.algo->bits) + "\nmember  " +
-           std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
+  Result result;
+  result.json = [&] {
+    return Json{{"algo", q.algo->name},
+                {"hash", format_hash(a.hash, q.algo->bits)},
+                {"member", a.member},
+                {"members", q.members},
+                {"select", hashing::selection_name(q.select)},
+                {"seed", q.seed},
+                {"key", key_hex(q, t)}};
+  };
+  result.json_indent = -1;  // one line per query
+  result.text = [&] {
+    return "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " +
+           std::to_string(q.seed) + ")\nkey     " + key_hex(q, t) + "\nhash    " + format_hash(a.hash, q.algo->bits) +
+           "\nmember  " + std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
            std::string(hashing::selection_name(q.select)) + ")\n";
-  }
-  emit(io, text, o.out);
+  };
+  emit(io, write(chosen_format(o.format), result), o.out);
   return 0;
 }
 
@@ -228,7 +229,7 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--weights", o->weights, "Per-member weights for threshold/resilient, comma-separated")
       ->delimiter(',');
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
-  sub->add_option("-f,--format", o->format, "table or json (single query)")->check(CLI::IsMember({"table", "json"}));
+  add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table, "--tuples prints hash,member lines instead");
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line");
   add_out_flag(sub, o->out, "the output");
   return [o](Io io) { return run_hash(*o, io); };

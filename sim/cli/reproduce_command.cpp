@@ -25,7 +25,7 @@ std::size_t index_of(const Spec& spec, const ScenarioSpec& s) {
 Action add_reproduce_command(CLI::App& app) {
   struct Options {
     Limits limits;
-    std::string config, out = "report.html", seeds = "0:1000", format = "table";
+    std::string config, out = "report.html", seeds = "0:1000", format;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -35,10 +35,8 @@ Action add_reproduce_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B[:STEP] (half-open)")->capture_default_str();
   sub->add_option("config,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("-f,--format", opt->format,
-                  "What is printed: table (the comparison, the sensitivity and the verdict) or json")
-      ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json}, Format::Table,
+                  "the table holds the comparison, the sensitivity and the verdict");
   return [opt](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
@@ -58,16 +56,14 @@ Action add_reproduce_command(CLI::App& app) {
     emit(io, report_html(in), opt->out);
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
-    if (opt->format == "json") {
-      const Json doc{{"config", sim.spec().source},
-                     {"comparison", flowtracer_json(cmp)},
-                     {"sensitivity", sensitivity_json(sens)},
-                     {"verdict", sens.verdict}};
-      table << doc.dump(2) << "\n";
-      if (opt->out != "-") io.err << "report written to " << opt->out << "\n";
-    } else {
-      table << flowtracer_table(cmp, sim.spec()) << sensitivity_table(sens);
-      if (opt->out != "-") table << "\nreport written to " << opt->out << "\n";
+    const Format format = chosen_format(opt->format);
+    table << write(format, reproduce_result(sim.spec(), cmp, sens));
+    // The JSON alone on its stream, so it parses; the table ends with where the page went.
+    if (opt->out != "-") {
+      if (format == Format::Json)
+        io.err << "report written to " << opt->out << "\n";
+      else
+        table << "\nreport written to " << opt->out << "\n";
     }
     table << std::flush;
     return 0;

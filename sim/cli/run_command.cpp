@@ -1,4 +1,5 @@
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
@@ -49,7 +50,7 @@ Action add_run_command(CLI::App& app) {
   struct Options {
     Limits limits;
     std::string config;
-    std::string format = "table";
+    std::string format;
     std::string out;
     Overrides overrides;
     std::string seed_mode;
@@ -60,8 +61,7 @@ Action add_run_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  sub->add_option("-f,--format", opt->format, "Output format: table, summary (the table without its per-link list), json or csv")
-      ->check(CLI::IsMember({"table", "summary", "json", "csv"}));
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits, true);
   add_override_flags(sub, opt->overrides, opt->seed_mode);
@@ -106,14 +106,7 @@ Action add_run_command(CLI::App& app) {
     }();
     const auto results = sim.run_all();
     for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
-    std::string text;
-    if (opt->format == "json")
-      text = run_json(sim, results);
-    else if (opt->format == "csv")
-      text = run_csv(sim, results);
-    else
-      text = run_table(sim, results, opt->format != "summary");
-    emit(io, text, opt->out);
+    emit(io, write(chosen_format(opt->format), run_result(sim, results)), opt->out);
     return 0;
   };
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <thread>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
@@ -36,7 +37,7 @@ struct Options {
   bool force = false;
   bool pooled = false;
   unsigned bins = 20;
-  std::string format = "table";
+  std::string format;
   std::string out;
 };
 
@@ -70,7 +71,7 @@ std::optional<RankSpec> rank_spec_from(const Options& o, const VariantSpace& spa
     if (!o.over.empty()) throw InputError(flag("--over"), "--over names the nuisance axes of --rank-by; give --rank-by");
     return std::nullopt;
   }
-  if (o.format == "csv")
+  if (chosen_format(o.format) == Format::Csv)
     throw InputError(flag("--rank-by"), "CSV holds one row per variant; the ranking is in --format table or json");
   RankSpec r;
   r.axis = *parse_name(kSweepAxes, o.rank_by);
@@ -203,8 +204,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
   sub->add_flag("--pooled", opt->pooled,
                 "Also summarize every scenario and algorithm together (each is always summarized on its own)");
-  sub->add_option("-f,--format", opt->format, "Output format: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
@@ -243,14 +243,7 @@ Action add_sweep_command(CLI::App& app) {
       for (std::string& note : rank_notes(space, *ranking)) notes.push_back(std::move(note));
     }
     const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes, ranking ? &*ranking : nullptr};
-    std::string text;
-    if (opt->format == "json")
-      text = sweep_json(report);
-    else if (opt->format == "csv")
-      text = sweep_csv(report);
-    else
-      text = sweep_table(report);
-    emit(io, text, opt->out);
+    emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out);
     if (run.interrupted) {
       io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants\n";
       return 130;

@@ -19,7 +19,6 @@
 
 #include "sim/base/error.h"
 #include "sim/base/text.h"
-#include "sim/emulate/emulate.h"
 #include "sim/emulate/emulate_time.h"
 #include "workloads/collective.h"
 

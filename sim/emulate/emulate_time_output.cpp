@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
-#include "sim/emulate/emulate_time.h"
+#include "sim/emulate/emulate_output.h"
 
 namespace ecmpsim {
 namespace {

@@ -8,7 +8,7 @@
 namespace ecmpsim::fit {
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = Json;
 
 std::string verdict_text(const FitResult& r) {
   const std::string more = std::to_string(r.more_needed) + (r.more_needed == 1 ? " more observation" : " more observations");
@@ -113,7 +113,7 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
   return out;
 }
 
-std::string fit_json(const FitResult& r) {
+Json fit_json(const FitResult& r) {
   json models = json::array();
   for (std::size_t i = 0; i < r.models.size(); ++i) {
     const Model& m = r.models[i];
@@ -135,7 +135,14 @@ std::string fit_json(const FitResult& r) {
                     {"models_tried", r.hypotheses},
                     {"searched", r.searched},
                     {"skipped", r.skipped}};
-  return doc.dump(2) + "\n";
+  return doc;
+}
+
+Result fit_result(const Observations& obs, const FitResult& r) {
+  Result out;
+  out.text = [o = &obs, p = &r] { return fit_table(*o, *p); };
+  out.json = [p = &r] { return fit_json(*p); };
+  return out;
 }
 
 }  // namespace ecmpsim::fit

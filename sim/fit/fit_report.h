@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "sim/base/format.h"
 #include "sim/fit/fit.h"
 
 namespace ecmpsim::fit {
@@ -15,6 +16,8 @@ std::string fit_table(const Observations& obs, const FitResult& r);
 
 // {"observations", "models": [{"algo", "fields", "seed", "offset", "select",
 // "members", "agree"}...], "linear": {...}, "verdict": {...}}
-std::string fit_json(const FitResult& r);
+Json fit_json(const FitResult& r);
+// Both shapes, for write(); the arguments outlive it.
+Result fit_result(const Observations& obs, const FitResult& r);
 
 }  // namespace ecmpsim::fit

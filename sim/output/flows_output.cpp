@@ -1,6 +1,6 @@
-#include "sim/output/flows_output.h"
-
 #include <nlohmann/json.hpp>
+
+#include "sim/output/flows_output.h"
 
 #include "sim/base/text.h"
 #include "workloads/collective.h"
@@ -26,8 +26,8 @@ std::uint32_t label_of(const workloads::Flows& flows, const PortPlan* plan, std:
 
 }  // namespace
 
-std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
-  using json = nlohmann::ordered_json;
+Json flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
+  using json = Json;
   json list = json::array();
   for (std::size_t f = 0; f < flows.size(); ++f) {
     list.push_back({{"job", spec.jobs[flows.job[f]].name},
@@ -47,29 +47,38 @@ std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::
   }
   json doc;
   doc["flows"] = std::move(list);
-  return doc.dump(2) + "\n";
+  return doc;
 }
 
-std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
-  std::string out = "job,collective,channel,src,dst,src_ip,dst_ip,proto,sport,dport,lqpn,rqpn,bytes";
+Csv flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
+  Csv csv;
+  csv.cells({"job", "collective", "channel", "src", "dst", "src_ip", "dst_ip", "proto", "sport", "dport", "lqpn",
+             "rqpn", "bytes"});
   const bool label = has_label(fabric, plan);
-  out += label ? ",flow_label\n" : "\n";
+  if (label) csv.cell("flow_label");
+  csv.end_row();
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    out += spec.jobs[flows.job[f]].name;
-    out += ',';
-    out += collective_of(flows, f);
-    for (const std::string& v :
-         {std::to_string(flows.channel[f]), nic_name(fabric, flows.src[f]), nic_name(fabric, flows.dst[f]),
-          hashing::format_ip(flows.src_ip[f]), hashing::format_ip(flows.dst_ip[f]), std::to_string(flows.proto[f]),
-          std::to_string(plan ? plan->sport[f] : flows.sport[f]), std::to_string(flows.dport[f]),
-          std::to_string(flows.lqpn[f]), std::to_string(flows.rqpn[f]), std::to_string(flows.bytes[f])}) {
-      out += ',';
-      out += v;
-    }
-    if (label) out += ',' + std::to_string(label_of(flows, plan, f));
-    out += '\n';
+    csv.cells({spec.jobs[flows.job[f]].name, collective_of(flows, f)})
+        .cell(flows.channel[f])
+        .cells({nic_name(fabric, flows.src[f]), nic_name(fabric, flows.dst[f]), hashing::format_ip(flows.src_ip[f]),
+                hashing::format_ip(flows.dst_ip[f])})
+        .cell(flows.proto[f])
+        .cell(plan ? plan->sport[f] : flows.sport[f])
+        .cell(flows.dport[f])
+        .cell(flows.lqpn[f])
+        .cell(flows.rqpn[f])
+        .cell(flows.bytes[f]);
+    if (label) csv.cell(label_of(flows, plan, f));
+    csv.end_row();
   }
-  return out;
+  return csv;
+}
+
+Result flows_result(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
+  Result r;
+  r.json = [s = &spec, fa = &fabric, fl = &flows, plan] { return flows_json(*s, *fa, *fl, plan); };
+  r.csv = [s = &spec, fa = &fabric, fl = &flows, plan] { return flows_csv(*s, *fa, *fl, plan); };
+  return r;
 }
 
 }  // namespace ecmpsim

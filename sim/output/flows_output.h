@@ -1,8 +1,10 @@
-// Writers for `ecmpsim flows`: the generated flows, one record per QP.
+// The result of `ecmpsim flows` in its shapes, JSON and CSV: the generated
+// flows, one record per QP (sim/base/format.h writes them).
 #pragma once
 
 #include <string>
 
+#include "sim/base/format.h"
 #include "sim/fabric/fabric.h"
 #include "sim/config/spec.h"
 #include "sim/routing/port_plan.h"
@@ -16,10 +18,11 @@ namespace ecmpsim {
 // "flow_label": the GRH flow label the kernel derives that port from. An IPv6
 // fabric's flows always have "flow_label" (the label their packets carry);
 // IPv4 packets have none, so IPv4 flows without a plan have no such key.
-std::string flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
-                       const PortPlan* plan = nullptr);
+Json flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan = nullptr);
 // The same columns as CSV, with a header row (and a last column flow_label with a plan or on IPv6).
-std::string flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
-                      const PortPlan* plan = nullptr);
+Csv flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan = nullptr);
+// Both shapes, for write(); the arguments outlive it.
+Result flows_result(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
+                    const PortPlan* plan = nullptr);
 
 }  // namespace ecmpsim

@@ -4,14 +4,11 @@
 // construction.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "sim/base/format.h"
 #include "sim/model/simulation.h"
 #include "sim/sweep/sweep_stats.h"
 
 namespace ecmpsim {
-
-using Json = nlohmann::ordered_json;
 
 // {"switches", "endpoints", "metric_links"}.
 Json fabric_json(const Simulation& sim);

@@ -208,7 +208,7 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
 
 }  // namespace
 
-std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   json doc;
   doc["config"] = sim.spec().source;
   doc["fabric"] = fabric_json(sim);
@@ -231,7 +231,7 @@ std::string run_json(const Simulation& sim, const std::vector<ScenarioResult>& r
     scenarios.push_back(std::move(s));
   }
   doc["scenarios"] = std::move(scenarios);
-  return doc.dump(2) + "\n";
+  return doc;
 }
 
 std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
@@ -320,9 +320,10 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   return out;
 }
 
-std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   const Fabric& fabric = sim.fabric();
-  std::string out = "scenario,id,from,to,flows,bytes,start_gbps\n";
+  Csv csv;
+  csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
   std::vector<double> start_gbps;
   for (const auto& r : results) {
     // A link's load at time 0: the sum of the max-min start rates of its flows.
@@ -331,16 +332,24 @@ std::string run_csv(const Simulation& sim, const std::vector<ScenarioResult>& re
       for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
-      out += r.spec->name + "," + fabric.link_name(l) + "," + fabric.node(link.from).name + "," +
-             fabric.node(link.to).name + ",";
+      csv.cells({r.spec->name, fabric.link_name(l), fabric.node(link.from).name, fabric.node(link.to).name});
       if (r.trace.split())  // shares, and no start rates until the flow model splits flows
-        out += format_number(r.trace.link_share[l]) + "," + format_number(r.trace.link_share_bytes[l]) + ",\n";
+        csv.cells({format_number(r.trace.link_share[l]), format_number(r.trace.link_share_bytes[l]), ""});
       else
-        out += std::to_string(r.trace.link_flows[l]) + "," + std::to_string(r.trace.link_bytes[l]) + "," +
-               format_number(start_gbps[l]) + "\n";
+        csv.cell(r.trace.link_flows[l]).cell(r.trace.link_bytes[l]).cell(format_number(start_gbps[l]));
+      csv.end_row();
     }
   }
-  return out;
+  return csv;
+}
+
+Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+  Result r;
+  r.text = [s = &sim, rs = &results] { return run_table(*s, *rs, true); };
+  r.brief = [s = &sim, rs = &results] { return run_table(*s, *rs, false); };
+  r.json = [s = &sim, rs = &results] { return run_json(*s, *rs); };
+  r.csv = [s = &sim, rs = &results] { return run_csv(*s, *rs); };
+  return r;
 }
 
 }  // namespace ecmpsim

@@ -203,7 +203,7 @@ std::string heading(const std::string& title) { return "\n" + title + "\n" + std
 
 }  // namespace
 
-std::string sweep_json(const SweepReport& r) {
+Json sweep_json(const SweepReport& r) {
   const VariantSpace& space = r.sweep.space();
   json doc;
   doc["config"] = r.sweep.base().spec().source;
@@ -227,7 +227,7 @@ std::string sweep_json(const SweepReport& r) {
   }
   doc["scenarios"] = std::move(each);
   if (r.ranking != nullptr) doc["ranking"] = ranking_json(space, *r.ranking);
-  return doc.dump(2) + "\n";
+  return doc;
 }
 
 std::string sweep_table(const SweepReport& r) {
@@ -258,38 +258,51 @@ std::string sweep_table(const SweepReport& r) {
   return out + ranking;
 }
 
-std::string sweep_csv(const SweepReport& r) {
+Csv sweep_csv(const SweepReport& r) {
   const VariantSpace& space = r.sweep.space();
   const SweepSpec& a = space.axes();
-  std::string out = "index,scenario";
-  if (!a.algos.empty()) out += ",algo";
-  if (a.placement_seeds) out += ",placement_seed";
-  if (!a.qps.empty()) out += ",qps";
-  if (a.qpn_base) out += ",qpn_base";
-  if (a.sport_base) out += ",sport_base";
-  if (a.seeds) out += ",seed,seed_mode";
+  Csv csv;
+  csv.cells({"index", "scenario"});
+  if (!a.algos.empty()) csv.cell("algo");
+  if (a.placement_seeds) csv.cell("placement_seed");
+  if (!a.qps.empty()) csv.cell("qps");
+  if (a.qpn_base) csv.cell("qpn_base");
+  if (a.sport_base) csv.cell("sport_base");
+  if (a.seeds) csv.cells({"seed", "seed_mode"});
   const std::vector<std::size_t> metrics = shown(r);
-  for (std::size_t k : metrics) out += "," + std::string(sweep_metric_name(k));
+  for (std::size_t k : metrics) csv.cell(sweep_metric_name(k));
   for (std::size_t j = 0; j < busbw_jobs(r); ++j)
-    out += ",busbw_gbps:" + job_name(r, j) + ",busbw_GBps:" + job_name(r, j);
-  out += "\n";
+    csv.cells({"busbw_gbps:" + job_name(r, j), "busbw_GBps:" + job_name(r, j)});
+  csv.end_row();
   for (std::uint64_t i = 0; i < r.run.values.size(); ++i) {
     const std::uint64_t index = r.run.begin + i;
     const Overrides o = space.at(index);
-    out += std::to_string(index) + "," + *o.scenario;
-    if (!a.algos.empty()) out += "," + o.algo.value_or("");
-    if (o.placement_seed) out += "," + std::to_string(*o.placement_seed);
-    if (o.qps) out += "," + std::to_string(*o.qps);
-    if (o.qpn_base) out += "," + std::to_string(*o.qpn_base);
-    if (o.sport_base) out += "," + std::to_string(*o.sport_base);
-    if (a.seeds)
-      out += o.seed ? "," + std::to_string(*o.seed) + "," + std::string(name_of(kSeedModes, *o.seed_mode)) : ",,";
+    csv.cell(index).cell(*o.scenario);
+    if (!a.algos.empty()) csv.cell(o.algo.value_or(""));
+    if (o.placement_seed) csv.cell(*o.placement_seed);
+    if (o.qps) csv.cell(*o.qps);
+    if (o.qpn_base) csv.cell(*o.qpn_base);
+    if (o.sport_base) csv.cell(*o.sport_base);
+    if (a.seeds) {
+      if (o.seed)
+        csv.cell(*o.seed).cell(name_of(kSeedModes, *o.seed_mode));
+      else
+        csv.cells({"", ""});
+    }
     const auto row = r.run.values[i];
-    for (std::size_t k : metrics) out += "," + format_number(row[k]);
+    for (std::size_t k : metrics) csv.cell(format_number(row[k]));
     for (std::size_t j = 0; j < busbw_jobs(r); ++j)
-      out += "," + format_number(row[busbw_column(j)]) + "," + format_number(row[busbw_column(j)] * kGBperGb);
-    out += "\n";
+      csv.cells({format_number(row[busbw_column(j)]), format_number(row[busbw_column(j)] * kGBperGb)});
+    csv.end_row();
   }
+  return csv;
+}
+
+Result sweep_result(const SweepReport& r) {
+  Result out;
+  out.text = [p = &r] { return sweep_table(*p); };
+  out.json = [p = &r] { return sweep_json(*p); };
+  out.csv = [p = &r] { return sweep_csv(*p); };
   return out;
 }
 

@@ -1,4 +1,5 @@
-// Writers for `ecmpsim sweep`: table, JSON and CSV (one row per variant).
+// The result of `ecmpsim sweep` in its shapes: table, JSON and CSV (one row
+// per variant), written by sim/base/format.h.
 //
 // A sweep over several scenarios or algorithms is summarized per (scenario,
 // algorithm): one distribution pooled over different routings has a mean
@@ -10,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "sim/base/format.h"
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_rank.h"
 #include "sim/sweep/sweep_stats.h"
@@ -25,8 +27,10 @@ struct SweepReport {
   const SweepRanking* ranking = nullptr;    // --rank-by: one axis over nuisance axes, or nullptr
 };
 
-std::string sweep_json(const SweepReport& r);
+Json sweep_json(const SweepReport& r);
 std::string sweep_table(const SweepReport& r);
-std::string sweep_csv(const SweepReport& r);
+Csv sweep_csv(const SweepReport& r);
+// Every shape above, for write(); `r` outlives it.
+Result sweep_result(const SweepReport& r);
 
 }  // namespace ecmpsim

@@ -147,4 +147,16 @@ Json flowtracer_json(const FlowTracerComparison& c) {
   return j;
 }
 
+Result reproduce_result(const Spec& spec, const FlowTracerComparison& c, const Sensitivity& s) {
+  Result r;
+  r.text = [sp = &spec, cp = &c, ss = &s] { return flowtracer_table(*cp, *sp) + sensitivity_table(*ss); };
+  r.json = [sp = &spec, cp = &c, ss = &s] {
+    return Json{{"config", sp->source},
+                {"comparison", flowtracer_json(*cp)},
+                {"sensitivity", sensitivity_json(*ss)},
+                {"verdict", ss->verdict}};
+  };
+  return r;
+}
+
 }  // namespace ecmpsim

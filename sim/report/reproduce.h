@@ -9,6 +9,7 @@
 #include "sim/sweep/sweep.h"
 #include "sim/model/simulation.h"
 #include "sim/output/metrics_json.h"
+#include "sim/report/sensitivity.h"
 
 namespace ecmpsim {
 
@@ -63,5 +64,10 @@ std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec);
 // "paper_reduction", "static_better", "ecmp_slowdown", "static_slowdown",
 // "alternatives": [{"label", "fim", "slowdown", "why" when it cannot apply}]}.
 Json flowtracer_json(const FlowTracerComparison& c);
+
+// What `reproduce` prints, for write(): the comparison table and the
+// sensitivity, or {"config", "comparison", "sensitivity", "verdict"}; the
+// arguments outlive it.
+Result reproduce_result(const Spec& spec, const FlowTracerComparison& c, const Sensitivity& s);
 
 }  // namespace ecmpsim

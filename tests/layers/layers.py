@@ -2,25 +2,47 @@
 """Every #include between project folders points down the pipeline
 (docs/architecture.md): a stage may include itself and the stages below it,
 never one above. Link errors catch upward calls (sim/CMakeLists.txt); this
-catches upward includes of inline code, which no linker sees."""
+catches upward includes of inline code, which no linker sees.
+
+The stage graph is read from CMake, its one declaration: each
+ecmpsim_library(NAME DIR) is a stage, its target_link_libraries' ecmpsim::X
+are the stages below it, and an executable's sources in a folder of their own
+(sim/cli/mpi) are a stage on the libraries it links."""
 import pathlib, re, sys
 
-BELOW = {
-    "hashing": [],
-    "workloads": ["hashing"],
-    "sim/base": [],
-    "sim/fit": ["sim/base", "workloads", "hashing"],
-    "sim/config": ["sim/base", "workloads", "hashing"],
-    "sim/fabric": ["sim/config"],
-    "sim/routing": ["sim/fabric"],
-    "sim/model": ["sim/routing"],
-    "sim/sweep": ["sim/model"],
-    "sim/output": ["sim/sweep"],
-    "sim/report": ["sim/output"],
-    "sim/emulate": ["sim/model"],
-    "sim/mpi": ["sim/sweep"],
-    "sim/cli": ["sim/emulate", "sim/report", "sim/mpi", "sim/fit"],
-}
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+
+
+def stage_graph(root):
+    folder, links, exe_dir = {}, {}, {}
+    for cmake in sorted(root.glob("**/CMakeLists.txt")):
+        rel = cmake.parent.relative_to(root).as_posix()
+        if rel.startswith(("build", "tests", "bench")):
+            continue
+        text = re.sub(r"#.*", "", cmake.read_text())
+        for name, d in re.findall(r"ecmpsim_library\(\s*(\w+)\s+([\w/]+)\s*\)", text):
+            folder[name] = d
+        for call in re.finditer(r"(add_executable|target_link_libraries)\(\s*([\w${}]+)([^)]*)\)", text):
+            kind, target, args = call.groups()
+            if kind == "add_executable":
+                srcs = [a for a in args.split() if a.endswith(".cpp") and "$" not in a]
+                if srcs:
+                    exe_dir[target] = (pathlib.PurePosixPath(rel) / srcs[0]).parent.as_posix()
+            else:
+                below = re.findall(r"ecmpsim::(\w+)", args)
+                key = target[len("ecmpsim_"):] if target.startswith("ecmpsim_") and target[8:] in folder else None
+                if key is None and target in exe_dir:
+                    key = "exe:" + exe_dir[target]
+                if key is not None:
+                    links.setdefault(key, set()).update(below)
+    graph = {d: set() for d in folder.values()}
+    for key, below in links.items():
+        d = key[4:] if key.startswith("exe:") else folder[key]
+        graph.setdefault(d, set()).update(folder[b] for b in below if b in folder and folder[b] != d)
+    return graph
+
+
+BELOW = stage_graph(root)
 
 def allowed(stage, seen=None):
     seen = set() if seen is None else seen
@@ -36,7 +58,6 @@ def stage_of(path):
             return s
     return None
 
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 bad = []
 for f in sorted(root.glob("**/*")):
     rel = f.relative_to(root).as_posix()

@@ -2,7 +2,7 @@
 // measurements (real UDP packets counted per veth, and the kernel's route
 // lookup hop by hop) for IPv4 and IPv6 flows, and their comparison with the
 // prediction.
-#include "sim/emulate/emulate.h"
+#include "sim/emulate/emulated_fabric.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
