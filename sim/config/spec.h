@@ -14,6 +14,7 @@
 #include "hashing/named.h"
 #include "sim/base/error.h"
 #include "sim/base/limits.h"
+#include "sim/config/routing_kind.h"
 #include "sim/config/sweep_metric.h"
 #include "sim/base/units.h"
 #include "workloads/collective.h"
@@ -152,16 +153,6 @@ struct HashOverride {
   SourcePos where;
 };
 
-enum class RoutingKind : std::uint8_t { Ecmp, Static, Adaptive, Spray };
-inline constexpr std::array<Named<RoutingKind>, 4> kRoutingKinds{
-    {{RoutingKind::Ecmp, "ecmp", "every switch hashes the flow's header onto a member of its equal-cost group"},
-     {RoutingKind::Static, "static", "per-destination tables (listed routes, dst-mod or balanced)"},
-     {RoutingKind::Adaptive, "adaptive",
-      "switches place each flow, in flow order, by the load already placed (see `adaptive`)"},
-     {RoutingKind::Spray, "spray",
-      "every switch splits each flow's packets over all members of its equal-cost group, in proportion to their "
-      "WCMP weights (per-packet spraying as a fluid)"}}};
-
 // How an adaptive switch judges a member (sim/routing/adaptive.h). Load is
 // bytes placed so far divided by the link's speed; ties go to the lowest
 // member index of the equal-cost group.
@@ -238,6 +229,11 @@ struct ScenarioSpec {
   SourcePos sports_at, sport_range_at;
   SourcePos where;                   // its [[scenario]] table, for errors found once routed
 };
+
+// Whether the scenario's ports are planned for its hashes (sim/routing/port_plan.h).
+inline bool plans_ports(const ScenarioSpec& s) noexcept {
+  return routing_mode(s.routing).plans_ports && s.sports == SportPlan::Planned;
+}
 
 // One job: a collective on a set of nodes, with its NCCL and NIC settings.
 struct JobSpec {
