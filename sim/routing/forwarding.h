@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 #include "sim/routing/selection.h"
