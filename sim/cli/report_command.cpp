@@ -18,7 +18,7 @@ namespace {
 std::vector<const ScenarioSpec*> swept_scenarios(const Spec& spec, const std::string& name) {
   std::vector<const ScenarioSpec*> out;
   for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routing == RoutingKind::Ecmp && (name.empty() || s.name == name)) out.push_back(&s);
+    if (routing_mode(s.routing).hashes && (name.empty() || s.name == name)) out.push_back(&s);
   if (!name.empty() && out.empty()) throw InputError({{}, 0, 0, "--scenario"}, "no ECMP scenario named '" + name + "'");
   return out;
 }
@@ -65,7 +65,7 @@ Action add_report_command(CLI::App& app) {
     FlowTracerComparison cmp;
     const ScenarioSpec* stat = nullptr;
     for (const ScenarioSpec& s : sim.spec().scenarios)
-      if (!stat && s.routing == RoutingKind::Static) stat = &s;
+      if (!stat && routing_mode(s.routing).tables) stat = &s;
     if (!emulation.empty()) in.emulation = &emulation;
     if (!ecmp.empty() && stat) {
       cmp = compare_flowtracer(dists.front(), result_of(results, sim.spec(), *ecmp.front()),

@@ -41,8 +41,8 @@ Action add_reproduce_command(CLI::App& app) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     const Simulation sim(load_spec(path, opt->limits));
-    const ScenarioSpec& ecmp = first_scenario(sim.spec(), RoutingKind::Ecmp);
-    const ScenarioSpec& stat = first_scenario(sim.spec(), RoutingKind::Static);
+    const ScenarioSpec& ecmp = first_scenario(sim.spec(), &RoutingMode::hashes);
+    const ScenarioSpec& stat = first_scenario(sim.spec(), &RoutingMode::tables);
     const auto results = sim.run_all();
     const SeedSweep dist = sweep_seeds(sim.spec(), ecmp, seeds, default_threads());
     FlowTracerComparison cmp =

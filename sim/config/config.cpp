@@ -111,7 +111,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");
         for (const auto& other : spec.scenarios)
           if (other.name == s.name) throw InputError(sat, "duplicate scenario name '" + s.name + "'");
-        if (s.routing == RoutingKind::Static && s.policy == StaticPolicy::Table && s.routes.empty() && !s.routes_file)
+        if (routing_mode(s.routing).tables && s.policy == StaticPolicy::Table && s.routes.empty() && !s.routes_file)
           throw InputError(sat, "static scenario '" + s.name + "' has no routes and no generated policy");
         spec.scenarios.push_back(std::move(s));
       }

@@ -70,10 +70,10 @@ Knob<ScenarioSpec> at_sports(Knob<ScenarioSpec> k) {
 void check_scenario(const toml::table& table, const ScenarioSpec& s, const std::string& file) {
   const auto at = [&](std::string_view key) { return pos_of(*table.get(key), file, "scenario." + std::string(key)); };
   const std::string routing = "\"" + std::string(name_of(kRoutingKinds, s.routing)) + "\"";
-  if (table.contains("adaptive") && s.routing != RoutingKind::Adaptive)
+  if (table.contains("adaptive") && !routing_mode(s.routing).load_aware)
     throw InputError(at("adaptive"), "applies only to routing = \"adaptive\" (this scenario's routing is " +
                                          routing + ")");
-  if (s.sports == SportPlan::Planned && s.routing != RoutingKind::Ecmp) {
+  if (s.sports == SportPlan::Planned && !routing_mode(s.routing).plans_ports) {
     const std::string why = "sports = \"planned\" needs routing = \"ecmp\" (this scenario's routing is " +
                             routing + ")";
     if (table.contains("sports")) throw InputError(at("sports"), why);

@@ -24,7 +24,7 @@ void apply_overrides(Spec& spec, const Overrides& o) {
   const hashing::Algorithm* algo = o.algo ? hashing::find(*o.algo) : nullptr;
   if (o.algo && !algo) throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(*o.algo));
   for (auto& s : spec.scenarios) {
-    if (s.routing != RoutingKind::Ecmp) continue;
+    if (!routing_mode(s.routing).hashes) continue;
     if (algo) s.hash.algo = std::string(algo->name);
     if (o.seed) s.hash.seed = *o.seed;
     if (o.seed_mode) s.hash.seed_mode = *o.seed_mode;
@@ -54,7 +54,7 @@ void check_hash_overrides(const Spec& spec, const Overrides& o) {
   if (flag == nullptr) return;
   std::string kinds;
   for (const ScenarioSpec& s : spec.scenarios) {
-    if (s.routing == RoutingKind::Ecmp) return;
+    if (routing_mode(s.routing).hashes) return;
     kinds += (kinds.empty() ? "" : ", ") + std::string("'") + s.name + "' is " +
              std::string(name_of(kRoutingKinds, s.routing));
   }

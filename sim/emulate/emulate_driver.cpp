@@ -26,13 +26,13 @@ bool is_linux(const std::string& algo) {
 // The scenario named, ECMP or static; by default the first ECMP one.
 const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, const char* flag) {
   for (const ScenarioSpec& s : spec.scenarios) {
-    const bool plain_ecmp = s.routing == RoutingKind::Ecmp && s.sports == SportPlan::Workload;
+    const RoutingMode& mode = routing_mode(s.routing);
+    const bool plain_ecmp = mode.hashes && s.sports == SportPlan::Workload;
     if (name.empty() ? !plain_ecmp : s.name != name) continue;
-    if (s.routing != RoutingKind::Ecmp && s.routing != RoutingKind::Static)
-      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " +
-                                             std::string(name_of(kRoutingKinds, s.routing)) +
+    if (!mode.emulated)
+      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " + std::string(mode.name) +
                                              "; emulate needs an ECMP or static scenario");
-    if (s.routing == RoutingKind::Ecmp && !plain_ecmp)
+    if (plans_ports(s))
       throw InputError({{}, 0, 0, flag}, "scenario '" + name +
                                              "' plans its source ports, which emulate does not replay; pick an "
                                              "ECMP scenario with the workload's ports");
@@ -50,7 +50,7 @@ ScenarioSpec as_linux(ScenarioSpec sc, const EmulateOptions& opt, std::string* n
   const bool was_linux = is_linux(h.algo);
   if (opt.hash || !was_linux) {
     const std::string algo = opt.hash.value_or("linux-l4");
-    if (!was_linux && note != nullptr && sc.routing == RoutingKind::Ecmp)
+    if (!was_linux && note != nullptr && routing_mode(sc.routing).hashes)
       *note = "the scenario hashes with " + h.algo + ", which Linux cannot; emulated and predicted as " + algo +
               " with hash-threshold selection";
     h.algo = algo;

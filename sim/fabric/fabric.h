@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "hashing/address.h"
-#include "sim/config/spec.h"
+#include "sim/config/fabric_spec.h"
 #include "sim/base/units.h"
 
 namespace ecmpsim {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/fabric/fabric.h"
-#include "sim/config/spec.h"
+#include "sim/config/fabric_spec.h"
 
 namespace ecmpsim {
 

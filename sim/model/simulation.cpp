@@ -235,7 +235,7 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.down.assign(sets->down().begin(), sets->down().end());
   const Forwarding fwd(fabric_, *sets, scenario, spec_.source, &flows_);
   workloads::Flows planned;
-  if (scenario.routing == RoutingKind::Ecmp && scenario.sports == SportPlan::Planned) {
+  if (plans_ports(scenario)) {
     r.plan = ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
     planned = with_ports(flows_, *r.plan);
   }

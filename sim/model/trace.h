@@ -32,12 +32,10 @@ struct Trace {
   double bytes_on(LinkId l) const { return split() ? link_share_bytes[l] : static_cast<double>(link_bytes[l]); }
 };
 
-// Routes every flow hop by hop and counts flows and bytes per link: by the
-// switches' hashes or static tables, for an adaptive scenario by the load
-// placed so far in flow order (sim/routing/adaptive.h), and for spraying
-// over every equal-cost member with split fractions (sim/routing/spray.h). A flow
-// with no route, or one caught in a loop, is an InputError naming the switch
-// and destination.
+// Routes every flow by the scenario's mode (sim/routing/route_flows.h) and
+// counts flows and bytes per link; a mode that splits flows (spraying) counts
+// shares as well. A flow with no route, or one caught in a loop, is an
+// InputError naming the switch and destination.
 void route_and_count(const Fabric& fabric, const Forwarding& fwd, const workloads::Flows& flows, Trace& out);
 
 }  // namespace ecmpsim

@@ -145,16 +145,17 @@ json workload_json(const Simulation& sim) {
 // How the scenario routes: its hash (and port plan), adaptive mode or static
 // policy, failures and weights.
 void routing_json(const ScenarioResult& r, json& s) {
-  if (r.spec->routing == RoutingKind::Ecmp) {
+  const RoutingMode& mode = routing_mode(r.spec->routing);
+  if (mode.hashes) {
     s["hash"] = hash_json(r.spec->hash);
     json overrides = json::array();
     for (const auto& o : r.spec->hash_tiers) overrides.push_back(override_json(o));
     for (const auto& o : r.spec->hash_switches) overrides.push_back(override_json(o));
     if (!overrides.empty()) s["hash"]["overrides"] = std::move(overrides);
     if (r.plan) s["sports"] = plan_json(*r.spec, *r.plan);
-  } else if (r.spec->routing == RoutingKind::Adaptive) {
+  } else if (mode.load_aware) {
     s["adaptive"] = name_of(kAdaptiveModes, r.spec->adaptive);
-  } else if (r.spec->routing == RoutingKind::Static) {
+  } else if (mode.tables) {
     s["policy"] = name_of(kStaticPolicies, r.spec->policy);
   }
   if (!r.spec->down.empty()) {

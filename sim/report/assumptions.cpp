@@ -124,16 +124,18 @@ void fabric_assumptions(const FabricSpec& fs, std::vector<Assumption>& out) {
 }  // namespace
 
 std::string routing_summary(const ScenarioSpec& s) {
-  if (s.routing == RoutingKind::Ecmp) {
+  const RoutingMode& mode = routing_mode(s.routing);
+  if (mode.hashes) {
     std::string out = "ECMP " + s.hash.algo + ", seed " + std::to_string(s.hash.seed);
     if (s.hash.seed_mode != SeedMode::Same) out += " (" + std::string(name_of(kSeedModes, s.hash.seed_mode)) + ")";
     if (!s.hash_tiers.empty() || !s.hash_switches.empty()) out += ", with overrides";
     if (s.sports == SportPlan::Planned) out += ", planned source ports";
     return out;
   }
-  if (s.routing == RoutingKind::Adaptive) return "adaptive " + std::string(name_of(kAdaptiveModes, s.adaptive));
-  if (s.routing == RoutingKind::Spray) return s.weights.empty() ? "spray" : "spray, with WCMP weights";
-  return "static " + std::string(name_of(kStaticPolicies, s.policy));
+  if (mode.load_aware) return std::string(mode.name) + " " + std::string(name_of(kAdaptiveModes, s.adaptive));
+  if (mode.splits) return std::string(mode.name) + (s.weights.empty() ? "" : ", with WCMP weights");
+  if (mode.tables) return std::string(mode.name) + " " + std::string(name_of(kStaticPolicies, s.policy));
+  return std::string(mode.name);  // a mode with no parameters of its own
 }
 
 // How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
@@ -201,19 +203,24 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     out.push_back({"five-tuple" + p, sport});
   }
   for (const ScenarioSpec& s : spec.scenarios) {
-    if (s.routing == RoutingKind::Static) {
-      out.push_back({"static (" + s.name + ")", static_text(s)});
+    const RoutingMode& mode = routing_mode(s.routing);
+    const std::string topic = std::string(mode.name) + " (" + s.name + ")";
+    if (mode.tables) {
+      out.push_back({topic, static_text(s)});
       continue;
     }
-    if (s.routing == RoutingKind::Adaptive) {
-      out.push_back({"adaptive (" + s.name + ")",
+    if (mode.load_aware) {
+      out.push_back({topic,
                      std::string(doc_of(kAdaptiveModes, s.adaptive)) +
                          "; load = bytes placed / link speed, ties to the lowest member index"});
       continue;
     }
-    if (s.routing == RoutingKind::Spray) {
-      out.push_back({"spray (" + s.name + ")", std::string(doc_of(kRoutingKinds, s.routing)) +
-                                                    "; link loads are sums of shares; no predicted times yet"});
+    if (mode.splits) {
+      out.push_back({topic, std::string(mode.doc) + "; link loads are sums of shares; no predicted times yet"});
+      continue;
+    }
+    if (!mode.hashes) {  // a mode with no parameters of its own: its doc says it
+      out.push_back({topic, std::string(mode.doc)});
       continue;
     }
     if (s.sports == SportPlan::Planned)

@@ -55,7 +55,7 @@ std::string charts(const ReportInput& in, const SeedSweep& d) {
   const ScenarioResult* static_r = nullptr;
   const ScenarioResult* swept = nullptr;
   for (const auto& r : *in.results) {
-    if (!static_r && r.spec->routing == RoutingKind::Static) static_r = &r;
+    if (!static_r && routing_mode(r.spec->routing).tables) static_r = &r;
     if (!swept && r.spec->name == d.scenario) swept = &r;
   }
   const std::uint64_t best = d.summary.best, worst = d.summary.worst;

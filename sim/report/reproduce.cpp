@@ -11,12 +11,13 @@
 
 namespace ecmpsim {
 
-const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind) {
+const ScenarioSpec& first_scenario(const Spec& spec, bool RoutingMode::*role) {
   for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routing == kind && s.sports == SportPlan::Workload) return s;
-  throw InputError({spec.source, 0, 0, {}}, std::string("the config has no ") +
-                                                (kind == RoutingKind::Ecmp ? "ECMP" : "static") +
-                                                " scenario to compare");
+    if (routing_mode(s.routing).*role && s.sports == SportPlan::Workload) return s;
+  std::string_view label;  // the first mode with the role names it
+  for (const RoutingMode& m : kRoutingKinds)
+    if (label.empty() && m.*role) label = m.label;
+  throw InputError({spec.source, 0, 0, {}}, "the config has no " + std::string(label) + " scenario to compare");
 }
 
 FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioResult& ecmp_config,
@@ -46,15 +47,21 @@ std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec&
   ScenarioSpec planned = ecmp;
   planned.sports = SportPlan::Planned;
   cases.emplace_back("ECMP '" + ecmp.name + "' + planned ports", planned);
-  for (const AdaptiveMode mode : {AdaptiveMode::Local, AdaptiveMode::Global}) {
-    ScenarioSpec a = ecmp;
-    a.routing = RoutingKind::Adaptive;
-    a.adaptive = mode;
-    cases.emplace_back("adaptive " + std::string(name_of(kAdaptiveModes, mode)), a);
+  // Every mode that needs neither a hash nor tables of its own, each adaptive
+  // mode on its own.
+  for (const RoutingMode& m : kRoutingKinds) {
+    if (m.per_hop) continue;
+    ScenarioSpec alt = ecmp;
+    alt.routing = m.value;
+    if (!m.load_aware) {
+      cases.emplace_back(std::string(m.name), alt);
+      continue;
+    }
+    for (const auto& adaptive : kAdaptiveModes) {
+      alt.adaptive = adaptive.value;
+      cases.emplace_back(std::string(m.name) + " " + std::string(adaptive.name), alt);
+    }
   }
-  ScenarioSpec spray = ecmp;
-  spray.routing = RoutingKind::Spray;
-  cases.emplace_back("spray", spray);
   std::vector<Alternative> out;
   for (auto& [label, s] : cases) {
     s.name = label;

@@ -47,10 +47,10 @@ struct FlowTracerComparison {
 // predicted slowdown yet: NaN, printed "-").
 std::vector<Alternative> alternatives(const Simulation& sim, const ScenarioSpec& ecmp);
 
-// The first ECMP scenario with the workload's own source ports (the paper's
-// ECMP), or the first static scenario, of `sim`'s spec; InputError naming
-// the config when it lacks either.
-const ScenarioSpec& first_scenario(const Spec& spec, RoutingKind kind);
+// The first scenario whose mode has `role` (&RoutingMode::hashes: the paper's
+// ECMP, &RoutingMode::tables: static), with the workload's own source ports,
+// of `spec`; InputError naming the config when it has none.
+const ScenarioSpec& first_scenario(const Spec& spec, bool RoutingMode::*role);
 
 FlowTracerComparison compare_flowtracer(const SeedSweep& ecmp, const ScenarioResult& ecmp_config,
                                         const ScenarioResult& static_result);

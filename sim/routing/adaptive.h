@@ -40,16 +40,10 @@ class AdaptiveRouter {
   std::uint32_t route(const FlowEnds& e, std::uint64_t bytes, OnLink&& on_link) {
     path_.clear();
     ++stamp_;
-    const std::size_t max_hops = fabric_->switches().size() + 1;
-    LinkId link = e.first;
-    path_.push_back(link);
-    std::uint32_t hops = 0;
-    for (std::uint32_t sw; (sw = fabric_->switch_after(link)) != kNone; ++hops) {
-      if (hops >= max_hops) no_route(*fabric_, *fwd_, sw, e, true);
-      link = choose(sw, e);
-      if (link == kNone) no_route(*fabric_, *fwd_, sw, e, false);
-      path_.push_back(link);
-    }
+    // The whole path first: a flow's own load must not steer its later hops.
+    const std::uint32_t hops = walk_path(
+        *fabric_, *fwd_, e, [&](std::uint32_t sw, LinkId) { return choose(sw, e); },
+        [&](LinkId l) { path_.push_back(l); });
     for (LinkId l : path_) {
       placed_[l] += static_cast<double>(bytes);
       on_link(l);

@@ -13,8 +13,9 @@ Forwarding::Forwarding(const Fabric& fabric, const EqualCostSets& sets, const Sc
       scenario_where_(scenario.where),
       routing_(scenario.routing),
       adaptive_(scenario.adaptive) {
-  if (scenario.routing == RoutingKind::Static) static_ = StaticTable(fabric, sets, scenario, flows);
-  if (scenario.routing == RoutingKind::Spray) weights_ = link_weights(fabric, scenario.weights);
+  const RoutingMode& mode = routing_mode(scenario.routing);
+  if (mode.tables) static_ = StaticTable(fabric, sets, scenario, flows);
+  if (mode.splits) weights_ = link_weights(fabric, scenario.weights);
 }
 
 }  // namespace ecmpsim

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 #include "sim/routing/selection.h"
@@ -27,8 +27,8 @@ class Forwarding {
              const std::string& source, const workloads::Flows* flows = nullptr);
 
   bool is_static() const noexcept { return !static_.empty(); }
-  // The scenario's routing: adaptive scenarios route through AdaptiveRouter
-  // (sim/routing/adaptive.h), which reads the sets but not the hashes.
+  // The scenario's routing, which route_flows (sim/routing/route_flows.h)
+  // dispatches on: adaptive and spraying read the sets but not the hashes.
   RoutingKind routing() const noexcept { return routing_; }
   AdaptiveMode adaptive() const noexcept { return adaptive_; }
   // Spraying: every link's WCMP weight in this scenario (empty otherwise).
@@ -66,7 +66,7 @@ class Forwarding {
   StaticTable static_;
   std::string source_, scenario_name_;
   SourcePos scenario_where_;
-  RoutingKind routing_ = RoutingKind::Ecmp;
+  RoutingKind routing_;
   AdaptiveMode adaptive_ = AdaptiveMode::Local;
   std::vector<std::uint32_t> weights_;
 };

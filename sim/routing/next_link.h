@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "hashing/key.h"
 #include "sim/fabric/fabric.h"
@@ -73,22 +74,46 @@ LinkId next_link(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, 
   return members[fwd.select(g, fwd.hash_of(sw), hash(sw, hop_over(fabric, in)))];
 }
 
-// Walks a flow from its uplink to its destination, calling on_link(l) for
-// every link it takes; returns the forwarding decisions made (switch hops).
-template <class Hash, class OnLink>
-std::uint32_t walk(const Fabric& fabric, const Forwarding& fwd, const FlowEnds& e, Hash&& hash, OnLink&& on_link) {
+// The one walk loop of every mode that routes a flow hop by hop (ECMP and
+// static through next_link, adaptive by placed load, the port planner's
+// candidates): from e.first, step(sw, in) gives the link switch `sw` sends
+// the flow on having received it over `in` (kNone: no route). A walk longer
+// than the fabric has switches is a loop. on_link(l) sees every link taken;
+// when it returns bool, false stops the walk there (a bound already beaten).
+// Returns the switch hops made.
+template <class Step, class OnLink>
+std::uint32_t walk_path(const Fabric& fabric, const Forwarding& fwd, const FlowEnds& e, Step&& step,
+                        OnLink&& on_link) {
+  auto go_on = [&](LinkId l) {
+    if constexpr (std::is_void_v<std::invoke_result_t<OnLink&, LinkId>>) {
+      on_link(l);
+      return true;
+    } else {
+      return static_cast<bool>(on_link(l));
+    }
+  };
   const std::size_t max_hops = fabric.switches().size() + 1;
   LinkId link = e.first;
-  on_link(link);
+  if (!go_on(link)) return 0;
   std::uint32_t hops = 0;
   for (std::uint32_t sw; (sw = fabric.switch_after(link)) != kNone; ++hops) {
     if (hops >= max_hops) no_route(fabric, fwd, sw, e, true);
-    const LinkId next = next_link(fabric, fwd, sw, link, e, hash);
+    const LinkId next = step(sw, link);
     if (next == kNone) no_route(fabric, fwd, sw, e, false);
     link = next;
-    on_link(link);
+    if (!go_on(link)) return hops + 1;
   }
   return hops;
+}
+
+// Walks a flow from its uplink to its destination by next_link, calling
+// on_link(l) for every link it takes; returns the forwarding decisions made
+// (switch hops).
+template <class Hash, class OnLink>
+std::uint32_t walk(const Fabric& fabric, const Forwarding& fwd, const FlowEnds& e, Hash&& hash, OnLink&& on_link) {
+  return walk_path(
+      fabric, fwd, e, [&](std::uint32_t sw, LinkId in) { return next_link(fabric, fwd, sw, in, e, hash); },
+      on_link);
 }
 
 }  // namespace ecmpsim

@@ -185,23 +185,20 @@ bool Planner::try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds
     return h;
   };
   const auto bytes = static_cast<double>(flows_.bytes[f]);
-  const std::size_t max_hops = fabric_.switches().size() + 1;
   cand_.clear();
   Score s{0, 0};
-  LinkId link = e.first;
-  std::uint32_t hops = 0;
-  for (std::uint32_t sw; (sw = fabric_.switch_after(link)) != kNone; ++hops) {
-    if (hops >= max_hops) no_route(fabric_, fwd_, sw, e, true);
-    link = next_link(fabric_, fwd_, sw, link, e, hash);
-    if (link == kNone) no_route(fabric_, fwd_, sw, e, false);
-    if (!transit_[link]) continue;
+  bool beaten = false;
+  walk(fabric_, fwd_, e, hash, [&](LinkId link) {
+    if (!transit_[link]) return true;
     cand_.push_back(link);
     const double u = (bytes_on_[link] + bytes) * inv_speed_[link];
     s.max = std::max(s.max, u);
     s.sum += u;
     // Loads only add up along the path: this prefix already cannot win.
-    if (s.max > bound.max || (s.max == bound.max && s.sum >= bound.sum)) return false;
-  }
+    beaten = s.max > bound.max || (s.max == bound.max && s.sum >= bound.sum);
+    return !beaten;
+  });
+  if (beaten) return false;
   out = s;
   return s < bound;
 }

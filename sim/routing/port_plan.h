@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "hashing/named.h"
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/forwarding.h"
 #include "workloads/flow.h"

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "workloads/seeded.h"
 
 namespace ecmpsim {

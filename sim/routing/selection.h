@@ -14,7 +14,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 

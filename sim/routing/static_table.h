@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/base/error.h"
-#include "sim/config/spec.h"
+#include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 #include "workloads/flow.h"

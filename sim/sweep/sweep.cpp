@@ -23,7 +23,7 @@ std::uint64_t range_size(const std::optional<UintRange>& r) { return r ? r->size
 VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes) {
   if (axes.scenarios.empty()) {
     for (const auto& s : spec.scenarios)
-      if (s.routing == RoutingKind::Ecmp) scenarios_.push_back(s.name);
+      if (routing_mode(s.routing).hashes) scenarios_.push_back(s.name);
     if (scenarios_.empty() && !spec.scenarios.empty()) scenarios_.push_back(spec.scenarios.front().name);
   } else {
     for (const auto& name : axes.scenarios) {
@@ -48,7 +48,7 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
   for (const std::string& name : scenarios_) {
     const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
                                  [&](const ScenarioSpec& s) { return s.name == name; });
-    const bool hashes = it->routing != RoutingKind::Adaptive && it->routing != RoutingKind::Spray;
+    const bool hashes = routing_mode(it->routing).per_hop;
     hashes_.push_back(hashes);
     const std::uint64_t algos = hashes ? algos_ : 1;
     const std::uint64_t n = saturating_mul(saturating_mul(algos, workloads_), hashes ? seeds_ : 1);

@@ -19,8 +19,7 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
       fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
       seed_axis_(seed_axis),
-      general_(scenario_.routing == RoutingKind::Adaptive || scenario_.routing == RoutingKind::Spray ||
-               (scenario_.routing == RoutingKind::Ecmp && scenario_.sports == SportPlan::Planned)),
+      general_(!routing_mode(scenario_.routing).per_hop || plans_ports(scenario_)),
       slowdown_(slowdown),
       mode_(mode) {
   const Fabric& fabric = base.fabric();
@@ -154,7 +153,7 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop
 std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
   const SweepPlan& plan = *plan_;
   const Fabric& fabric = plan.base().fabric();
-  if (plan.scenario_.routing != RoutingKind::Ecmp) {  // adaptive or spray: no hash, no plan
+  if (!plans_ports(plan.scenario_)) {  // no hash to vary: one route serves every variant
     route_and_count(fabric, plan.fwd_, flows_, trace_);
   } else {
     // Ports are planned for the hashes this variant's switches run.
