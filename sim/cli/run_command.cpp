@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/size_flags.h"
 #include "sim/config/config.h"
 #include "sim/base/error.h"
 #include "sim/model/flows_import.h"
@@ -9,6 +10,7 @@
 #include "sim/base/parse.h"
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
+#include "sim/model/size_table.h"
 #include "sim/config/overrides.h"
 
 namespace ecmpsim::cli {
@@ -57,6 +59,7 @@ Action add_run_command(CLI::App& app) {
     std::vector<std::string> down;
     FlowsImportOptions import;
     std::string flow_bytes;
+    SizeFlags sizes;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
@@ -81,6 +84,7 @@ Action add_run_command(CLI::App& app) {
       ->check(byte_size());
   sub->add_flag("--allow-unpaired", opt->import.allow_unpaired,
                 "rdma: skip (and count) QPs with no partner instead of failing");
+  add_size_flags(sub, opt->sizes);
   sub->footer("Config keys (TOML):\n" + config_reference());
   return [opt, sub](Io io) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
@@ -89,6 +93,7 @@ Action add_run_command(CLI::App& app) {
     if (!opt->seed_mode.empty()) o.seed_mode = parse_name(kSeedModes, opt->seed_mode);
     apply_overrides(spec, o);
     check_hash_overrides(spec, o);
+    apply_size_flags(spec, opt->sizes);
     if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
     if (!opt->flow_bytes.empty()) opt->import.flow_bytes = parse_size(opt->flow_bytes);  // checked by byte_size
     if (sub->count("--flows") > 0 && opt->import.flows.empty())
@@ -97,6 +102,8 @@ Action add_run_command(CLI::App& app) {
       for (const char* flag : {"--flows-format", "--rdma-map", "--flow-bytes", "--allow-unpaired"})
         if (sub->count(flag) > 0) throw InputError({{}, 0, 0, flag}, "only used with --flows");
     }
+    if (!opt->import.flows.empty() && wants_sizes(spec))
+      throw InputError({{}, 0, 0, "--flows"}, "no size table for imported flows (they name no collective)");
     std::vector<std::string> notes;
     const Simulation sim = [&] {
       if (opt->import.flows.empty()) return Simulation(std::move(spec));

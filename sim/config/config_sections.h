@@ -15,6 +15,11 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();
 const std::vector<Knob<SweepSpec>>& sweep_knobs();
+// The size table's job keys (sim/config/config_sizes.cpp).
+Knob<JobSpec> sizes_knob();
+Knob<JobSpec> nccl_algo_knob();
+Knob<JobSpec> nccl_proto_knob();
+Knob<JobSpec> size_coupling_knob();
 
 // Every section's knob table in the order of a config file, with the header
 // the references show (`ecmpsim run --help`, docs/config-reference.md).

@@ -79,6 +79,10 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
                          [](auto& s) -> auto& { return s.roce.qpn_base; }),
       uint_knob<JobSpec>("qpn_stride", "Step between QP numbers allocated on one NIC.", 1, 0xFFFFFF,
                          [](auto& s) -> auto& { return s.roce.qpn_stride; }),
+      sizes_knob(),
+      nccl_algo_knob(),
+      nccl_proto_knob(),
+      size_coupling_knob(),
   };
   return k;
 }

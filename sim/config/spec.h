@@ -17,6 +17,7 @@
 #include "sim/config/sweep_metric.h"
 #include "workloads/collective.h"
 #include "workloads/job.h"
+#include "workloads/nccl.h"
 #include "workloads/placement.h"
 #include "workloads/roce.h"
 
@@ -39,6 +40,7 @@ struct JobSpec {
   bool pxn = true;
   std::uint32_t peer_offset = 1;
   workloads::RoceParams roce;
+  workloads::NcclSizes nccl;  // the size table (`sizes`, `nccl_algo`, ...); off by default
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built
 };
 

@@ -11,6 +11,8 @@
 #include "hashing/key.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
+#include "sim/output/sizes_output.h"
+#include "sim/model/size_table.h"
 #include "sim/routing/next_link.h"
 #include "sim/routing/spray.h"
 
@@ -227,6 +229,7 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
     s["predicted"] = predicted_json(sim, r.predicted);
+    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
     s["links"] = links_json(sim, r);
     s["flows"] = flows_json(sim, r);
     scenarios.push_back(std::move(s));
@@ -302,6 +305,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   if (sim.jobs().size() > 1)
     out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
            "'alone' is the job's flows by themselves on the same paths)\n";
+  if (wants_sizes(sim.spec())) out += sizes_text(sim, results);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);
@@ -322,6 +326,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
 }
 
 Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results);
   const Fabric& fabric = sim.fabric();
   Csv csv;
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();

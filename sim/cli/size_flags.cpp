@@ -1,0 +1,53 @@
+// The size-table flags of `ecmpsim run` (see size_flags.h).
+#include "sim/cli/size_flags.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/base/error.h"
+#include "workloads/nccl.h"
+
+namespace ecmpsim::cli {
+
+void add_size_flags(CLI::App* sub, SizeFlags& f) {
+  sub->add_option("-b,--minbytes", f.minbytes,
+                  "Size table from this message size (nccl-tests' -b; bytes or 8, 1K, 16G)")
+      ->transform(byte_size());
+  sub->add_option("-e,--maxbytes", f.maxbytes, "Size table up to this message size (nccl-tests' -e)")
+      ->transform(byte_size());
+  sub->add_option("--stepfactor", f.stepfactor, "Multiply the size by this between rows (nccl-tests' -f; default 2)")
+      ->check(integer_in(2, 1024));
+  sub->add_option("--nccl-algo", f.algo, "NCCL_ALGO of the size table: Ring or Tree (default: per size, as NCCL picks)")
+      ->check(one_of(workloads::kNcclAlgos));
+  sub->add_option("--nccl-proto", f.proto,
+                  "NCCL_PROTO of the size table: LL, LL128 or Simple (default: per size, as NCCL picks)")
+      ->check(one_of(workloads::kNcclProtos));
+  sub->add_option("--size-coupling", f.coupling,
+                  "Channel bandwidth of the size table: lockstep (a ring at its slowest connection) or independent")
+      ->check(one_of(workloads::kChannelCouplings));
+}
+
+void apply_size_flags(Spec& spec, const SizeFlags& f) {
+  const SourcePos min_at{{}, 0, 0, "--minbytes"}, max_at{{}, 0, 0, "--maxbytes"};
+  if (f.minbytes.has_value() != f.maxbytes.has_value())
+    throw InputError(f.minbytes ? max_at : min_at, "needed with " + std::string(f.minbytes ? "--minbytes" : "--maxbytes"));
+  if (f.minbytes && *f.minbytes > *f.maxbytes)
+    throw InputError(min_at, std::to_string(*f.minbytes) + " is larger than --maxbytes " + std::to_string(*f.maxbytes));
+  const bool any_sweep = f.minbytes || std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) {
+                           return j.nccl.sweep.enabled();
+                         });
+  if (!any_sweep)
+    for (const auto& [set, flag] : {std::pair{f.stepfactor.has_value(), "--stepfactor"},
+                                    std::pair{!f.algo.empty(), "--nccl-algo"}, std::pair{!f.proto.empty(), "--nccl-proto"},
+                                    std::pair{!f.coupling.empty(), "--size-coupling"}})
+      if (set) throw InputError({{}, 0, 0, flag}, "only used with a size table (-b/--minbytes and -e/--maxbytes, or sizes)");
+  for (JobSpec& job : spec.jobs) {
+    if (f.minbytes) job.nccl.sweep = {*f.minbytes, *f.maxbytes, job.nccl.sweep.factor};
+    if (f.stepfactor) job.nccl.sweep.factor = *f.stepfactor;
+    if (!f.algo.empty()) job.nccl.algo = parse_name(workloads::kNcclAlgos, f.algo);
+    if (!f.proto.empty()) job.nccl.proto = parse_name(workloads::kNcclProtos, f.proto);
+    if (!f.coupling.empty()) job.nccl.coupling = *parse_name(workloads::kChannelCouplings, f.coupling);
+  }
+}
+
+}  // namespace ecmpsim::cli

@@ -1,0 +1,146 @@
+// The size table: one routed bandwidth per job, then NCCL's arithmetic per size.
+#include "sim/model/size_table.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "sim/base/error.h"
+#include "workloads/job.h"
+
+namespace ecmpsim {
+
+namespace {
+
+// The links one channel crosses, each once, with its flows' weights summed.
+void append_channel_path(const FlowNetwork& net, std::span<const std::uint32_t> flows, std::uint64_t largest,
+                         std::vector<std::pair<LinkId, double>>& scratch, std::vector<LinkId>& links,
+                         std::vector<double>& weights) {
+  scratch.clear();
+  for (const std::uint32_t f : flows) {
+    const double w = static_cast<double>(net.bytes[f]) / static_cast<double>(largest);
+    for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i)
+      scratch.emplace_back(net.path_links[i], w * (net.fraction.empty() ? 1.0 : net.fraction[i]));
+  }
+  std::sort(scratch.begin(), scratch.end());
+  for (std::size_t i = 0; i < scratch.size(); ++i) {
+    if (i > 0 && scratch[i].first == scratch[i - 1].first) {
+      weights.back() += scratch[i].second;
+      continue;
+    }
+    links.push_back(scratch[i].first);
+    weights.push_back(scratch[i].second);
+  }
+}
+
+std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
+  switch (c) {
+    case workloads::Collective::RingAllReduce:
+    case workloads::Collective::TreeAllReduce: return NcclColl::AllReduce;
+    case workloads::Collective::AllGather: return NcclColl::AllGather;
+    case workloads::Collective::ReduceScatter: return NcclColl::ReduceScatter;
+    case workloads::Collective::AllToAll:
+    case workloads::Collective::SendRecv: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// nccl-tests' busbw of a job whose network part takes `t` for message S.
+double net_busbw(const JobInfo& info, Seconds t) noexcept {
+  if (t.value <= 0) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(info.message.value) * bus_factor(info.pattern, info.ranks) / t.value * 1e-9;
+}
+
+}  // namespace
+
+std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
+                                    std::span<const std::uint16_t> channel, std::size_t jobs) {
+  std::map<std::pair<std::uint16_t, std::uint16_t>, std::vector<std::uint32_t>> channels;
+  for (std::uint32_t f = 0; f < net.bytes.size(); ++f)
+    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) channels[{job[f], channel[f]}].push_back(f);
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint32_t> begin{0};
+  std::vector<LinkId> links;
+  std::vector<double> weights;
+  std::vector<std::pair<LinkId, double>> scratch;
+  std::vector<std::uint16_t> owner;
+  for (const auto& [key, flows] : channels) {
+    std::uint64_t largest = 0;
+    for (const std::uint32_t f : flows) largest = std::max(largest, net.bytes[f]);
+    append_channel_path(net, flows, largest, scratch, links, weights);
+    bytes.push_back(largest);
+    begin.push_back(static_cast<std::uint32_t>(links.size()));
+    owner.push_back(key.first);
+  }
+  FlowModel model;
+  FlowTimes times;
+  model.run({net.capacity, bytes, begin, links, weights}, times);
+  std::vector<Seconds> out(jobs);
+  for (std::size_t c = 0; c < owner.size(); ++c)
+    if (owner[c] < jobs) out[owner[c]] = std::max(out[owner[c]], times.finish[c]);
+  return out;
+}
+
+SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept {
+  const std::uint64_t count = requested.value / kElementBytes;
+  if (coll == NcclColl::AllReduce || ranks == 0) return {Bytes{count * kElementBytes}, count};
+  const std::uint64_t per_rank = (count / ranks) & ~(16 / kElementBytes - 1);
+  return {Bytes{per_rank * kElementBytes * ranks}, per_rank};
+}
+
+std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal, BusPattern pattern,
+                               std::span<const Bytes> sizes, const workloads::NcclSizes& how) {
+  std::vector<SizeRow> out;
+  for (const Bytes requested : sizes) {
+    const SizeCount sc = nccl_tests_size(routed.coll, routed.ranks, requested);
+    const auto got = nccl_choose(routed, sc.size.value, how.algo, how.proto);
+    const auto best = nccl_choose(ideal, sc.size.value, how.algo, how.proto);
+    if (!got || !best) continue;
+    SizeRow row{job, sc.size, sc.count, got->time_us, 0, 0, got->algo, got->proto, 1};
+    row.algbw_gbs = got->time_us > 0 ? static_cast<double>(sc.size.value) / (got->time_us * 1e3) : 0;
+    row.busbw_gbs = row.algbw_gbs * bus_factor(pattern, routed.ranks);
+    row.slowdown = slowdown_of(Seconds{got->time_us * 1e-6}, Seconds{best->time_us * 1e-6});
+    out.push_back(row);
+  }
+  return out;
+}
+
+bool wants_sizes(const Spec& spec) noexcept {
+  return std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) { return j.nccl.sweep.enabled(); });
+}
+
+std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) {
+  const Spec& spec = sim.spec();
+  std::vector<Gbps> capacity = sim.capacity();
+  for (LinkId l = 0; l < capacity.size(); ++l)
+    if (r.is_down(l)) capacity[l] = Gbps{0};
+  const FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction};
+  const std::vector<Seconds> lockstep = lockstep_times(net, sim.flows().job, sim.flows().channel, sim.jobs().size());
+  std::vector<SizeRow> out;
+  for (std::uint32_t j = 0; j < spec.jobs.size() && j < sim.jobs().size(); ++j) {
+    const JobSpec& js = spec.jobs[j];
+    if (!js.nccl.sweep.enabled()) continue;
+    const auto coll = nccl_coll(js.collective);
+    if (!coll)
+      throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
+                                     std::string(workloads::collective_name(js.collective)) +
+                                     " yet (all-reduce, allgather, reduce-scatter)");
+    const JobInfo& info = sim.jobs()[j];
+    if (info.ranks < 2) continue;  // no peer: nothing for NCCL to time
+    const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
+    NcclComm routed{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
+                    js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
+                    js.channels, 0};
+    NcclComm ideal = routed;
+    routed.net_busbw = net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
+    ideal.net_busbw = net_busbw(info, sim.job_ideal()[j]);
+    std::vector<Bytes> sizes;
+    for (const std::uint64_t b : workloads::sweep_sizes(js.nccl.sweep)) sizes.push_back(Bytes{b});
+    const auto rows = size_rows(j, routed, ideal, info.pattern, sizes, js.nccl);
+    out.insert(out.end(), rows.begin(), rows.end());
+  }
+  return out;
+}
+
+}  // namespace ecmpsim

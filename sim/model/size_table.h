@@ -1,0 +1,70 @@
+// nccl-tests' table per message size for each job of a routed scenario:
+// the routed fabric gives each job its network bus bandwidth once (its
+// channels' max-min fair rates on their traced paths), and every size is
+// NCCL's cost arithmetic on it (sim/model/nccl_cost.h). The same arithmetic on
+// the job's ideal time gives the ideal fabric's row, hence the slowdown.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/model/flow_model.h"
+#include "sim/model/nccl_cost.h"
+#include "sim/model/prediction.h"
+#include "sim/model/simulation.h"
+#include "sim/base/units.h"
+#include "workloads/nccl.h"
+
+namespace ecmpsim {
+
+// Lockstep coupling: the flows of one channel of one job (same `job` and
+// `channel`) advance together, each at the rate that makes them all finish
+// at once, so the channel runs at its slowest connection's pace. Each
+// channel is one flow of the max-min model whose path is the union of its
+// flows' links, flow f crossing its links with weight bytes_f / (the
+// channel's largest flow); channels re-share as others finish, as flows do
+// in FlowModel. Returns per job the time its last channel finishes (0 for a
+// job with nothing to send, +inf for one cut off). `jobs` sizes the result.
+std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
+                                    std::span<const std::uint16_t> channel, std::size_t jobs);
+
+// nccl-tests' element type: float, 4 bytes (its default -d float).
+inline constexpr std::uint64_t kElementBytes = 4;
+inline constexpr const char* kElementType = "float";
+
+// One line of nccl-tests' table, plus NCCL's choice and the slowdown.
+struct SizeRow {
+  std::uint32_t job = 0;
+  Bytes size;                 // as nccl-tests prints it (whole elements, per-rank counts aligned)
+  std::uint64_t count = 0;    // elements per rank's buffer, nccl-tests' count column
+  double time_us = 0;
+  double algbw_gbs = 0;       // size / time, GB/s (1e9 B/s)
+  double busbw_gbs = 0;       // algbw x bus factor
+  workloads::NcclAlgo algo = workloads::NcclAlgo::Ring;
+  workloads::NcclProto proto = workloads::NcclProto::Simple;
+  double slowdown = 1;        // time / the same size's time on the ideal fabric
+};
+
+// nccl-tests' size and count for a requested size: count = size / 4 for
+// all-reduce; for all-gather and reduce-scatter the per-rank count, rounded
+// down to 16 bytes (getCollByteCount), and size = count x 4 x ranks.
+struct SizeCount {
+  Bytes size;
+  std::uint64_t count = 0;
+};
+SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept;
+
+// The rows of one job: `routed` and `ideal` differ only in net_busbw.
+std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal,
+                               BusPattern pattern, std::span<const Bytes> sizes, const workloads::NcclSizes& how);
+
+// Every job's rows for one scenario, in job order, each job with its own
+// sweep (jobs without one have no rows). InputError at the job's config for
+// a collective NCCL's tuner does not price (all-to-all, send/recv).
+std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r);
+
+// Whether any job of the spec asks for a size table.
+bool wants_sizes(const Spec& spec) noexcept;
+
+}  // namespace ecmpsim

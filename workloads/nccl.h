@@ -1,0 +1,63 @@
+// NCCL's names for what a collective's time per message size depends on:
+// its algorithms and protocols (the values NCCL_ALGO and NCCL_PROTO accept)
+// and the message sizes of an nccl-tests sweep (-b, -e, -f). Vocabulary only,
+// so the config can read it; the cost model is sim/model/nccl_cost.h.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hashing/named.h"
+
+namespace ecmpsim::workloads {
+
+enum class NcclAlgo : std::uint8_t { Tree, Ring };
+inline constexpr std::array<Named<NcclAlgo>, 2> kNcclAlgos{{{NcclAlgo::Tree, "Tree"}, {NcclAlgo::Ring, "Ring"}}};
+
+enum class NcclProto : std::uint8_t { LL, LL128, Simple };
+inline constexpr std::array<Named<NcclProto>, 3> kNcclProtos{
+    {{NcclProto::LL, "LL"}, {NcclProto::LL128, "LL128"}, {NcclProto::Simple, "Simple"}}};
+
+// How the flows of one channel share the fabric when the size table takes a
+// channel's bandwidth from the routed paths: a ring advances in lockstep (all
+// its connections at the slowest one's rate), or every flow on its own as in
+// the completion model of `predicted`.
+enum class ChannelCoupling : std::uint8_t { Lockstep, Independent };
+inline constexpr std::array<Named<ChannelCoupling>, 2> kChannelCouplings{
+    {{ChannelCoupling::Lockstep, "lockstep", "a channel runs at its slowest connection's max-min rate"},
+     {ChannelCoupling::Independent, "independent", "every flow at its own max-min rates, as `predicted`"}}};
+
+// nccl-tests' size loop: min, min x factor, ... while <= max. Empty (min 0)
+// when no sweep was asked for: the outputs then stay as without sizes.
+// Plain byte counts, as in flow.h (units.h is a stage above workloads/).
+struct SizeSweep {
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  std::uint64_t factor = 2;
+  bool enabled() const noexcept { return min_bytes != 0; }
+};
+
+// A job's size table settings: the sweep, NCCL_ALGO / NCCL_PROTO when forced
+// (else chosen per size by minimum predicted time, as NCCL does), and the
+// coupling of a channel's flows.
+struct NcclSizes {
+  SizeSweep sweep;
+  std::optional<NcclAlgo> algo;
+  std::optional<NcclProto> proto;
+  ChannelCoupling coupling = ChannelCoupling::Lockstep;
+};
+
+// The sizes of the sweep in nccl-tests' order (factor >= 2, min <= max).
+inline std::vector<std::uint64_t> sweep_sizes(const SizeSweep& s) {
+  std::vector<std::uint64_t> out;
+  if (!s.enabled() || s.factor < 2) return out;
+  for (std::uint64_t b = s.min_bytes; b <= s.max_bytes; b *= s.factor) {
+    out.push_back(b);
+    if (b > s.max_bytes / s.factor) break;  // the next step would pass max (or overflow)
+  }
+  return out;
+}
+
+}  // namespace ecmpsim::workloads
