@@ -8,6 +8,8 @@
 
 #include "sim/base/format.h"
 
+namespace format_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("format_names: the table's order, filtered by the shapes a command's result has") {
@@ -37,3 +39,4 @@ TEST_CASE("write: each format through its one writer") {
   r.json_indent = -1;
   CHECK(write(Format::Json, r) == "{\"b\":1,\"a\":[1,2]}\n");
 }
+}  // namespace format_test

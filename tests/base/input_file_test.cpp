@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+namespace input_file_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -51,3 +53,4 @@ TEST_CASE("read_stream reads a pipe to its end") {
   CHECK(read_stream(in) == data);
   std::fclose(in);
 }
+}  // namespace input_file_test

@@ -23,6 +23,8 @@
 #include "sim/base/output_file.h"
 #include "tests/support/cli_capture.h"
 
+namespace output_file_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -230,3 +232,4 @@ TEST_CASE("sweep --out through a symlink into a FIFO: the reader gets the whole 
   CHECK(kind_of(d.path / "link") == S_IFLNK);
   CHECK(kind_of(fifo) == S_IFIFO);
 }
+}  // namespace output_file_test

@@ -10,6 +10,8 @@
 
 #include "sim/base/parallel.h"
 
+namespace parallel_test {
+
 using ecmpsim::for_each_timed_chunk;
 
 TEST_CASE("for_each_timed_chunk: every item exactly once, for any thread count") {
@@ -97,3 +99,4 @@ TEST_CASE("an exception in any thread reaches the caller") {
                        "thread 2", std::runtime_error);
   CHECK(ran.load() >= 1);
 }
+}  // namespace parallel_test

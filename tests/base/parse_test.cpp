@@ -7,6 +7,8 @@
 
 #include "sim/base/parse.h"
 
+namespace parse_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -38,3 +40,4 @@ TEST_CASE("parse_size: malformed or overflowing text is refused") {
   }
   CHECK(bytes("17179869183G") == 17179869183ULL << 30);  // (2^34 - 1) x 2^30 < 2^64
 }
+}  // namespace parse_test

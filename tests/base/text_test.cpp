@@ -11,6 +11,8 @@
 #include "sim/base/parse.h"
 #include "sim/base/text.h"
 
+namespace text_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("fixed: printf's %.*f for finite values; '-' for NaN and infinity signs for the rest") {
@@ -64,3 +66,4 @@ TEST_CASE("wrap breaks at spaces within the width, indenting continuation lines"
   CHECK(wrap("xxxxxxxx yy", 10, 2) == "xxxxxxxx\n  yy");  // 2 + 8 = 10 fits; 11 + 2 does not
   CHECK(wrap("", 10, 2).empty());
 }
+}  // namespace text_test

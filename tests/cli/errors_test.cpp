@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+namespace errors_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -659,3 +661,4 @@ TEST_CASE("error catalogue: one line, exit 2, no stdout, nothing left behind") {
   }
   fs::remove_all(root);
 }
+}  // namespace errors_test

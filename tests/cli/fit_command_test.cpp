@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+namespace fit_command_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -97,3 +99,4 @@ TEST_CASE("ecmpsim fit: recovers a hidden jenkins model; JSON keys; --predict ma
   CHECK(miss.err.find("seeds outside 0..999 were not tried (--seeds widens)") != std::string::npos);
   fs::remove_all(dir);
 }
+}  // namespace fit_command_test

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <vector>
 
+namespace flows_command_test {
+
 
 namespace {
 
@@ -145,3 +147,4 @@ TEST_CASE("a planned port re-hashed with ecmpsim hash lands on the link its path
     moved += ecmp.at("scenarios").at(0).at("flows").at(i).at("path") != flows.at(i).at("path");
   CHECK(moved > 0);
 }
+}  // namespace flows_command_test

@@ -8,6 +8,8 @@
 #include "sim/base/error.h"
 #include "sim/routing/hash_query.h"
 
+namespace hash_command_test {
+
 namespace {
 
 // CRC-16/CCITT-FALSE bit by bit, independent of Boost.CRC.
@@ -170,3 +172,4 @@ TEST_CASE("ecmpsim hash: the fields the key hashes must be given; typos get the 
   CHECK(r.code == 2);
   CHECK(r.err.find("(did you mean '--seed'?)") != std::string::npos);
 }
+}  // namespace hash_command_test

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+namespace help_test {
+
 namespace {
 
 // The tokens of CLI11's own option layout: a C++ type name (UINT, TEXT, ...)
@@ -79,3 +81,4 @@ TEST_CASE("negative control: CLI11's own formatter prints the noise the help tes
   CHECK(ours.find("--threads N") != std::string::npos);
   CHECK(ours.find("(in [1, 4096], default: 4)") != std::string::npos);
 }
+}  // namespace help_test

@@ -19,6 +19,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+namespace ipv6_commands_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -217,3 +219,4 @@ TEST_CASE("ipv6 fit: observations written by hash --tuples (IPv6 with flow label
   CHECK(miss.err.find("no model fits the 150 observations") != std::string::npos);
   fs::remove_all(dir);
 }
+}  // namespace ipv6_commands_test

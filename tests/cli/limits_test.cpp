@@ -8,6 +8,8 @@
 #include "sim/model/simulation.h"
 #include "tests/support/cli_capture.h"
 
+namespace limits_test {
+
 namespace {
 
 const std::string kPaper16 = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
@@ -71,3 +73,4 @@ TEST_CASE("a limit of zero or a non-number is a usage error naming the flag") {
     }
   }
 }
+}  // namespace limits_test

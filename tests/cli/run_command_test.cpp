@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace run_command_test {
+
 
 namespace {
 
@@ -211,3 +213,4 @@ TEST_CASE("ecmpsim run: per-job slowdown shared and alone, in the JSON and the t
   const auto one = cli_run({"run", ECMPSIM_SOURCE_DIR "/configs/paper16.toml", "--format", "summary"});
   CHECK(one.out.find("alone") == std::string::npos);
 }
+}  // namespace run_command_test

@@ -11,6 +11,8 @@
 
 #include "tests/support/cli_capture.h"
 
+namespace sizes_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,3 +116,4 @@ TEST_CASE("size flags: one-line errors naming the flag") {
   CHECK(e.code == 2);
   CHECK(e.err.find("sizes: NCCL's cost model is not applied to alltoall yet") != std::string::npos);
 }
+}  // namespace sizes_test

@@ -7,6 +7,8 @@
 #include "sim/routing/routes.h"
 #include "sim/model/simulation.h"
 
+namespace config_files_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -151,3 +153,4 @@ TEST_CASE("the shipped fabric configs evaluate") {
   CHECK(ft.fabric().endpoints().size() == 128);  // k^3/4
   CHECK(ft.fabric().switches().size() == 80);     // 5k^2/4
 }
+}  // namespace config_files_test

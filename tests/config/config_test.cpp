@@ -4,6 +4,8 @@
 #include "sim/model/simulation.h"
 #include "workloads/roce.h"
 
+namespace config_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -207,3 +209,4 @@ TEST_CASE("IPv6 static routes: longest prefix wins, host names resolve to /128s"
   }
   CHECK((saw2 || saw3));
 }
+}  // namespace config_test

@@ -15,6 +15,8 @@
 #include "sim/config/config_sections.h"
 #include "sim/config/reference_docs.h"
 
+namespace reference_docs_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -201,3 +203,4 @@ TEST_CASE("docs/hash-models.md has a row for every catalogue entry") {
     CHECK_MESSAGE(text.find("| `" + std::string(a.name) + "` |") != std::string::npos, a.name);
   CHECK(text.find("| `no-such-hash` |") == std::string::npos);
 }
+}  // namespace reference_docs_test

@@ -5,6 +5,8 @@
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
 
+namespace emulate_plan_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -288,3 +290,4 @@ TEST_CASE("an IPv6 ToR's hosts are routed by their shortest common prefix") {
   CHECK(hashing::format_ip(p[0].first) == "fd00::100");
   CHECK(p[0].second == 125);
 }
+}  // namespace emulate_plan_test

@@ -4,6 +4,8 @@
 
 #include "sim/emulate/emulate.h"
 
+namespace emulate_time_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -98,3 +100,4 @@ TEST_CASE("timed agreement needs every flow finished, on its path, and the slowd
   t.skipped = "no path";
   CHECK_FALSE(t.agree());
 }
+}  // namespace emulate_time_test

@@ -11,6 +11,8 @@
 #include "sim/fabric/fabric.h"
 #include "sim/emulate/netns.h"
 
+namespace netns_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("/proc/net/dev transmit packet counts") {
@@ -131,3 +133,4 @@ TEST_CASE("route_get6 asks the kernel which device an IPv6 packet leaves on") {
   CHECK(answers == std::vector<std::string>{"d2", "d3", "", ""});
   CHECK(netns::run_process({"ip", "netns", "del", name}, "").status == 0);
 }
+}  // namespace netns_test

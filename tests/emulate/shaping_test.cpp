@@ -6,6 +6,8 @@
 #include "sim/emulate/shaping.h"
 #include "sim/routing/routes.h"
 
+namespace shaping_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -187,3 +189,4 @@ TEST_CASE("an IPv6 fabric: rates for 1428-byte segments, ip6 filters, IPv6 steer
   const NetnsPlan net4 = plan_netns(fabric4, compute_equal_cost_sets(fabric4), weight, kernel, "es1-");
   CHECK_FALSE(plan_shaping(fabric4, net4, built, TwoFlows{}.flows, two.paths, {1e-4, QueueMode::Fair}).ipv6);
 }
+}  // namespace shaping_test

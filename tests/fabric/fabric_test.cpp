@@ -2,6 +2,8 @@
 
 #include "sim/fabric/fabric.h"
 
+namespace fabric_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("nodes with several NICs: names, addresses, NIC endpoints") {
@@ -77,3 +79,4 @@ TEST_CASE("interface MACs: 02:VV:VV:VV:PP:PP by node index and port, per switch,
   bad.macs = {{"leaf9", 1, {"c.toml", 4, 10, "fabric.macs.leaf9"}}};
   CHECK_THROWS_WITH_AS(build_fabric(bad), "no node named 'leaf9'", InputError);
 }
+}  // namespace fabric_test

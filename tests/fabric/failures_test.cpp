@@ -6,6 +6,8 @@
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
 
+namespace failures_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -134,3 +136,4 @@ TEST_CASE("link weights: the fabric's, then each override in order, both directi
   CHECK(other == f.links().size() - 4);
   CHECK(link_weights(f, {}) == std::vector<std::uint32_t>(f.links().size(), 1));
 }
+}  // namespace failures_test

@@ -3,6 +3,8 @@
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 
+namespace generators_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -116,3 +118,4 @@ TEST_CASE("address plan: one block per ToR, 256 wide, the next power of two beyo
   spec.leaf_spine.hosts_per_leaf = 255;
   CHECK(build_fabric(spec).address_stride() == 512);
 }
+}  // namespace generators_test

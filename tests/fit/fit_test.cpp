@@ -14,6 +14,8 @@
 #include "sim/fit/fit.h"
 #include "sim/routing/hash_query.h"
 
+namespace fit_test {
+
 namespace {
 
 using namespace ecmpsim;
@@ -376,3 +378,4 @@ TEST_CASE("fit: IPv6 with the flow label, 8 members: the seed class of the hidde
   for (auto& o : no_label.rows) o.tuple.flow_label = 0;
   CHECK_THROWS_AS(fit::fit(no_label, opt), InputError);
 }
+}  // namespace fit_test

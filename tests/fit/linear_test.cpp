@@ -9,6 +9,8 @@
 #include "sim/fit/fit.h"
 #include "sim/fit/linear.h"
 
+namespace linear_test {
+
 namespace {
 
 using namespace ecmpsim;
@@ -197,3 +199,4 @@ TEST_CASE("linear: IPv6 negative controls — a non-affine member, a flipped one
   CHECK_FALSE(mixed.applicable());
   CHECK(mixed.why_not().find("mix IPv4 and IPv6") != std::string::npos);
 }
+}  // namespace linear_test

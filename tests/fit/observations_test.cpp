@@ -3,6 +3,8 @@
 #include "sim/base/error.h"
 #include "sim/fit/observations.h"
 
+namespace observations_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("observations: columns in any order, optional fields, switch filter") {
@@ -40,3 +42,4 @@ TEST_CASE("observations: errors name the line and column") {
     CHECK(e.describe() == "o.csv:2:21: expected 6 fields as the header names, found 3");
   }
 }
+}  // namespace observations_test

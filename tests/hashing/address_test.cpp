@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 
+namespace address_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -79,3 +81,4 @@ TEST_CASE("prefixes: parse, reject host bits and lengths past the family, match 
   CHECK_FALSE(h::IpAddr(0x0A000001u).in_prefix(*h::parse_ip("::"), 0));
   CHECK(h::IpAddr(0x0A000001u).in_prefix(h::IpAddr(0x0A000000u), 8));
 }
+}  // namespace address_test

@@ -8,6 +8,8 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 
+namespace bonding_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -71,3 +73,4 @@ TEST_CASE("bonding layer3+4 omits ports for protocols without them (bonding.rst)
   t.dport = 4791;
   CHECK(bond_hash(t) == 0x01818181u);
 }
+}  // namespace bonding_test

@@ -8,6 +8,8 @@
 
 #include "hashing/hasher.h"
 
+namespace catalogue_test {
+
 namespace h = ecmpsim::hashing;
 
 TEST_CASE("the catalogue has every algorithm issue 3 requires, each once") {
@@ -88,3 +90,4 @@ TEST_CASE("vendor-defined SAI names are no algorithm; their closest models are c
   CHECK(h::find_vendor_defined("CRC_32LO") == nullptr);
   CHECK(h::find_vendor_defined("JENKINS") == nullptr);
 }
+}  // namespace catalogue_test

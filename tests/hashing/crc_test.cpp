@@ -8,6 +8,8 @@
 
 #include "hashing/hasher.h"
 
+namespace crc_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -60,3 +62,4 @@ TEST_CASE("a CRC seed is a key-independent XOR for a fixed key length") {
     CHECK((f(x, seed) ^ f(x, 0)) == (f(y, seed) ^ f(y, 0)));
   }
 }
+}  // namespace crc_test

@@ -7,6 +7,8 @@
 
 #include "hashing/hasher.h"
 
+namespace jenkins_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -33,3 +35,4 @@ TEST_CASE("jenkins catalogue entries: 32 bits, and SAI JENKINS_LO / _HI halves")
   CHECK(h::find("jenkins-lo")->fn(bytes(four_score), 1) == 0x8161u);
   CHECK(h::find("jenkins-hi")->fn(bytes(four_score), 1) == 0xcd62u);
 }
+}  // namespace jenkins_test

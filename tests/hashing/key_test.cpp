@@ -9,6 +9,8 @@
 
 #include "hashing/hasher.h"
 
+namespace key_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -171,3 +173,4 @@ TEST_CASE("Ethernet fields: MACs 6 bytes, ethertype 2, VLAN ID 12 bits in 2, net
   CHECK_FALSE(h::per_hop(h::Field::VlanId));
   CHECK_FALSE(h::per_hop(h::Field::SrcIp));
 }
+}  // namespace key_test

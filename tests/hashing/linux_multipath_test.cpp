@@ -10,6 +10,8 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 
+namespace linux_multipath_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -208,3 +210,4 @@ TEST_CASE("IPv6 __flow_hash_consistentify: addresses ordered by memcmp, both dir
   CHECK(flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 5), false) != flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 6), false));
   CHECK(flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 5), true) == flow_keys(udp6("fd00::1", "fd00::2", 1, 2, 6), true));
 }
+}  // namespace linux_multipath_test

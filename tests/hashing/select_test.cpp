@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace select_test {
+
 namespace h = ecmpsim::hashing;
 
 TEST_CASE("selection names round-trip") {
@@ -93,3 +95,4 @@ TEST_CASE("default selection: threshold for the Linux multipath models, modulo o
   CHECK(h::default_selection(*h::find("linux-bond-l34")) == h::Selection::Modulo);
   CHECK(h::default_selection(*h::find("crc16-ccitt")) == h::Selection::Modulo);
 }
+}  // namespace select_test

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 
+namespace siphash_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -48,3 +50,4 @@ TEST_CASE("SipHash-2-4 reference vectors, every length 0..63") {
     CHECK(h::siphash24(h::Key(msg.data(), len), kRefKey) == kVectors[len]);
   }
 }
+}  // namespace siphash_test

@@ -10,6 +10,8 @@
 
 #include "hashing/hasher.h"
 
+namespace toeplitz_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -98,3 +100,4 @@ TEST_CASE("Toeplitz: the key is configurable and the seed enters every key word"
   // A key of all zero bits hashes everything to 0 (no key bits to XOR in).
   CHECK(h::toeplitz_hash(in, h::RssKey{}, 0) == 0);
 }
+}  // namespace toeplitz_test

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 
+namespace xor_fold_test {
+
 namespace h = ecmpsim::hashing;
 
 TEST_CASE("xor16: P4 bmv2 vector on 0b b8 1f 90") {
@@ -23,3 +25,4 @@ TEST_CASE("xor seeds are XORed into the result") {
   CHECK(h::xor16(input, 0x0001ffff) == (0x1428 ^ 0xffff));
   CHECK(h::xor32(input, 0xdeadbeef) == (0x0bb81f90u ^ 0xdeadbeefu));
 }
+}  // namespace xor_fold_test

@@ -7,6 +7,8 @@
 
 #include "hashing/hasher.h"
 
+namespace xxh_test {
+
 namespace h = ecmpsim::hashing;
 
 namespace {
@@ -31,3 +33,4 @@ TEST_CASE("xxHash published sanity values") {
   CHECK(h::find("xxh32")->fn(bytes("abc"), 0) == 0x32D153FFu);
   CHECK(h::find("xxh64")->fn(bytes("abc"), 0) == 0x44BC2CF5AD770999ULL);
 }
+}  // namespace xxh_test

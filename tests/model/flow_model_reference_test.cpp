@@ -23,6 +23,8 @@
 #include "sim/model/simulation.h"
 #include "tests/support/flow_model_reference.h"
 
+namespace flow_model_reference_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -255,3 +257,4 @@ TEST_CASE("incremental model = reference on every shipped config and scenario") 
   }
   CHECK(scenarios >= 15);
 }
+}  // namespace flow_model_reference_test

@@ -14,6 +14,8 @@
 #include "sim/model/prediction.h"
 #include "sim/model/simulation.h"
 
+namespace flow_model_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -314,3 +316,4 @@ TEST_CASE("random networks: both bottleneck searches give max-min fair rates and
     }
   }
 }
+}  // namespace flow_model_test

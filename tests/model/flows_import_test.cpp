@@ -11,6 +11,8 @@
 #include "sim/model/flows_import.h"
 #include "workloads/import_csv.h"
 
+namespace flows_import_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -240,3 +242,4 @@ TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--flow-bytes", "0"}),
         "--flow-bytes: expected a positive size, got '0'");
 }
+}  // namespace flows_import_test

@@ -5,6 +5,8 @@
 
 #include "sim/model/link_metrics.h"
 
+namespace link_metrics_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -128,3 +130,4 @@ TEST_CASE("tiers are named by node tier and ordered low to high, up before down"
   CHECK(tiers[2].bytes.mean == 10);
   CHECK(tiers[3].flows.mean == 0);
 }
+}  // namespace link_metrics_test

@@ -5,6 +5,8 @@
 
 #include "sim/model/metrics.h"
 
+namespace metrics_test {
+
 using ecmpsim::imbalance;
 
 TEST_CASE("metrics on hand-made load vectors") {
@@ -40,3 +42,4 @@ TEST_CASE("metrics on hand-made load vectors") {
     CHECK(imbalance({}).links == 0);
   }
 }
+}  // namespace metrics_test

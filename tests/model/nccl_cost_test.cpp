@@ -5,6 +5,8 @@
 
 #include "sim/model/nccl_cost.h"
 
+namespace nccl_cost_test {
+
 using namespace ecmpsim;
 using workloads::NcclAlgo;
 using workloads::NcclProto;
@@ -109,3 +111,4 @@ TEST_CASE("negative control: a changed constant fails the hand-worked check") {
   CHECK_FALSE(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8, off) == doctest::Approx(16.6 + 8.0 / 25000));
   CHECK(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8, kNccl2_23) == doctest::Approx(16.6 + 8.0 / 25000));
 }
+}  // namespace nccl_cost_test

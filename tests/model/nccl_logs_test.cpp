@@ -15,6 +15,8 @@
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
 
+namespace nccl_logs_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -128,3 +130,4 @@ TEST_CASE("nccl#514-shaped, 4 nodes x 8 GPUs x 8 NICs: each hop stays on the rai
     CHECK(dst_nic == g.flows.channel[f] % 8u);
   }
 }
+}  // namespace nccl_logs_test

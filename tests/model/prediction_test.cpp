@@ -6,6 +6,8 @@
 #include "sim/model/prediction.h"
 #include "sim/model/simulation.h"
 
+namespace prediction_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -152,3 +154,4 @@ TEST_CASE("one job: no separate alone prediction (it is the shared one)") {
   CHECK(r.predicted.jobs.size() == 1);
   CHECK(r.predicted.alone.empty());
 }
+}  // namespace prediction_test

@@ -7,6 +7,8 @@
 
 #include "sim/model/size_table.h"
 
+namespace size_table_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -99,3 +101,4 @@ TEST_CASE("rows: busbw as nccl-tests computes it, slowdown against the ideal fab
   ll.proto = workloads::NcclProto::LL;
   CHECK(size_rows(0, routed, ideal, BusPattern::AllReduce, sizes, ll)[1].proto == workloads::NcclProto::LL);
 }
+}  // namespace size_table_test

@@ -8,6 +8,8 @@
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
 
+namespace trace_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -273,3 +275,4 @@ TEST_CASE("rss_key: 40 bytes, only with toeplitz, errors at the key") {
   CHECK(error_of(head + "rss_key = \"" + std::string(80, 'a') + "\"\n") ==
         "rss.toml: scenario.hash.rss_key: rss_key is the Toeplitz key: only used with algo = \"toeplitz\", not 'crc16-ccitt'");
 }
+}  // namespace trace_test

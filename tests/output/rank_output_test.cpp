@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+namespace rank_output_test {
+
 using json = nlohmann::json;
 
 namespace {
@@ -153,3 +155,4 @@ TEST_CASE("--rank-by and --over: errors, and the axes listed in --help") {
   for (const char* axis : {"scenario", "algos", "placement-seeds", "qps", "qpn-base", "sport-base", "seeds"})
     CHECK_MESSAGE(help.out.find(std::string(axis) + ": the ") != std::string::npos, axis);
 }
+}  // namespace rank_output_test

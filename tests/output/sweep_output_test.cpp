@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+namespace sweep_output_test {
+
 using json = nlohmann::json;
 
 namespace {
@@ -181,3 +183,4 @@ TEST_CASE("the report sweeps every ECMP scenario on its own") {
   CHECK(r.out.find("<section id=\"sweep-2\">") != std::string::npos);
   CHECK(r.out.find("<td>bus bandwidth (GB/s)</td><td>100.0000</td>") != std::string::npos);
 }
+}  // namespace sweep_output_test

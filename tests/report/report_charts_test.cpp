@@ -19,6 +19,8 @@
 #include "sim/report/html.h"
 #include "sim/report/report_charts.h"
 
+namespace report_charts_test {
+
 namespace {
 
 using ecmpsim::html::css_colour;
@@ -216,3 +218,4 @@ TEST_CASE("report: more than kHeatmapSwitches switches draw a labelled switch x 
   CHECK(drawn.find("class=\"heatmap\"") == std::string::npos);
   CHECK(drawn.find("<g class=\"switch\">") != std::string::npos);
 }
+}  // namespace report_charts_test

@@ -16,6 +16,8 @@
 #include "sim/report/report.h"
 #include "sim/model/simulation.h"
 
+namespace report_test {
+
 namespace {
 
 using json = nlohmann::json;
@@ -291,3 +293,4 @@ TEST_CASE("reproduce: the table and assumptions follow the config, and the repor
   CHECK(bad.code == 2);
   CHECK(bad.out.empty());
 }
+}  // namespace report_test

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+namespace sensitivity_test {
+
 using json = nlohmann::json;
 
 namespace {
@@ -139,3 +141,4 @@ TEST_CASE("negative control: with one spine no assumption reaches 30%, and the v
   REQUIRE(table.code == 0);
   CHECK(table.out.find("\nverdict: not reproduced") != std::string::npos);
 }
+}  // namespace sensitivity_test

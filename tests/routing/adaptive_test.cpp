@@ -5,6 +5,8 @@
 #include "sim/model/simulation.h"
 #include "sim/model/trace.h"
 
+namespace adaptive_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -103,3 +105,4 @@ TEST_CASE("adaptive routing on paper16: every leaf's uplinks share its flows eve
     CHECK(seen);
   }
 }
+}  // namespace adaptive_test

@@ -5,6 +5,8 @@
 #include "sim/routing/forwarding.h"
 #include "sim/model/simulation.h"
 
+namespace balanced_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -102,3 +104,4 @@ policy = "balanced"
   // Every flow still arrives: the table is complete for the workload.
   CHECK(r[1].trace.path_begin.size() == sim.flows().size() + 1);
 }
+}  // namespace balanced_test

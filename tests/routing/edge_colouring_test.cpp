@@ -5,6 +5,8 @@
 
 #include "sim/routing/edge_colouring.h"
 
+namespace edge_colouring_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -81,3 +83,4 @@ TEST_CASE("random multigraphs: every vertex floor/ceil of each colour (de Werra)
     CHECK(equitable(left, edges, equitable_edge_colouring(left, right, edges, k), k));
   }
 }
+}  // namespace edge_colouring_test

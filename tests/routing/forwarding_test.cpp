@@ -8,6 +8,8 @@
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
 
+namespace forwarding_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -267,3 +269,4 @@ TEST_CASE("CSV route tables take host names too") {
                               "address or a prefix)");
   }
 }
+}  // namespace forwarding_test

@@ -10,6 +10,8 @@
 #include "sim/routing/forwarding.h"
 #include "sim/model/trace.h"
 
+namespace polarization_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -122,3 +124,4 @@ TEST_CASE("polarization: the same CRC at edge and aggregation uses a quarter of 
     CHECK(load.max_mean < same.max_mean / 2);
   }
 }
+}  // namespace polarization_test

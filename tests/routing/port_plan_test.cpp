@@ -6,6 +6,8 @@
 #include "sim/model/simulation.h"
 #include "sim/routing/port_plan.h"
 
+namespace port_plan_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -166,3 +168,4 @@ TEST_CASE("plans that cannot spread are errors at the key") {
                             "source port") == 0);
   }
 }
+}  // namespace port_plan_test

@@ -3,6 +3,8 @@
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
 
+namespace routes_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -50,3 +52,4 @@ TEST_CASE("parallel links are separate members") {
   CHECK(names(f, members) ==
         std::vector<std::string>{"leaf0->spine0#0", "leaf0->spine0#1", "leaf0->spine1#0", "leaf0->spine1#1"});
 }
+}  // namespace routes_test

@@ -2,6 +2,8 @@
 
 #include "sim/routing/seeds.h"
 
+namespace seeds_test {
+
 using namespace ecmpsim;
 
 TEST_CASE("SplitMix64 reproduces the reference outputs for seed 1234567") {
@@ -20,3 +22,4 @@ TEST_CASE("derived seeds: same keeps the seed, per-tier and per-switch take Spli
   CHECK(derive_seed(1234567, SeedMode::PerTier, 1, 9) == static_cast<std::uint32_t>(3203168211198807973ULL));
   CHECK(derive_seed(1234567, SeedMode::PerSwitch, 1, 3) == static_cast<std::uint32_t>(4593380528125082431ULL));
 }
+}  // namespace seeds_test

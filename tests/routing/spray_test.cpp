@@ -9,6 +9,8 @@
 #include "sim/model/trace.h"
 #include "sim/routing/spray.h"
 
+namespace spray_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -161,3 +163,4 @@ routing = "spray"
   for (const JobPrediction& p : r.predicted.alone) CHECK(p.slowdown == doctest::Approx(1.0));
   for (const JobPrediction& p : r.predicted.jobs) CHECK(p.slowdown == doctest::Approx(2.0));
 }
+}  // namespace spray_test

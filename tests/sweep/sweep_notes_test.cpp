@@ -13,6 +13,8 @@
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_notes.h"
 
+namespace sweep_notes_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -230,3 +232,4 @@ TEST_CASE("the notes reach the sweep's JSON and table and the report's data") {
   REQUIRE(page.code == 0);
   CHECK(contains(page.out, "<p class=\"note\">seeds changed nothing for scenario &#39;ecmp&#39;"));
 }
+}  // namespace sweep_notes_test

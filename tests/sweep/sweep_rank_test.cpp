@@ -9,6 +9,8 @@
 #include "sim/config/config.h"
 #include "sim/sweep/sweep_rank.h"
 
+namespace sweep_rank_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -172,3 +174,4 @@ TEST_CASE("nothing moved at all (gap 0, spread 0) is not noise: no warning") {
   CHECK_FALSE(r.groups[0].within_spread);
   CHECK(rank_notes(space, r).empty());
 }
+}  // namespace sweep_rank_test

@@ -7,6 +7,8 @@
 
 #include "sim/sweep/sweep_stats.h"
 
+namespace sweep_stats_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -56,3 +58,4 @@ TEST_CASE("best and worst: ties go to the lowest variant; Jain's index is best w
   CHECK(jain.best == 1);
   CHECK(jain.worst == 3);
 }
+}  // namespace sweep_stats_test

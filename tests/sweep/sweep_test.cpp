@@ -21,6 +21,8 @@
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_stats.h"
 
+namespace sweep_test {
+
 using namespace ecmpsim;
 
 namespace {
@@ -597,3 +599,4 @@ TEST_CASE("a spraying scenario sweeps one variant per workload, its slowdown fro
     CHECK(r.out.find("," + format_number(want)) != std::string::npos);
   }
 }
+}  // namespace sweep_test

@@ -6,6 +6,8 @@
 #include "workloads/job.h"
 #include "workloads/p2p.h"
 
+namespace collectives_test {
+
 using namespace ecmpsim::workloads;
 namespace hashing = ecmpsim::hashing;
 
@@ -123,3 +125,4 @@ TEST_CASE("a job on one node makes no flows") {
   CHECK(run(Collective::RingAllReduce, 1, 8, 8, 1 << 20).size() == 0);
   CHECK(run(Collective::AllToAll, 1, 8, 8, 1 << 20).size() == 0);
 }
+}  // namespace collectives_test

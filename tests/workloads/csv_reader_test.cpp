@@ -3,6 +3,8 @@
 #include "hashing/address.h"
 #include "workloads/csv_reader.h"
 
+namespace csv_reader_test {
+
 using namespace ecmpsim::workloads;
 namespace hashing = ecmpsim::hashing;
 
@@ -114,3 +116,4 @@ TEST_CASE("quoted input is made printable and short") {
   CHECK(printable(std::string_view("\xd4\xc3\xb2\xa1\x02\x00", 6)) == "\\xd4\\xc3\\xb2\\xa1\\x02\\x00");
   CHECK(printable(std::string(50, 'a')) == std::string(40, 'a') + "...");
 }
+}  // namespace csv_reader_test

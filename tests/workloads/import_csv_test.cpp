@@ -3,6 +3,8 @@
 #include "hashing/address.h"
 #include "workloads/import_csv.h"
 
+namespace import_csv_test {
+
 using namespace ecmpsim::workloads;
 
 namespace {
@@ -129,3 +131,4 @@ TEST_CASE("IPv6 CSV errors: mixed families name the first offender, labels are 2
         "f.csv:2:29: flow_label: expected a 20-bit flow label, found '0x100000'");
   CHECK(error_of(std::string(kHeader) + "fd00::1,fd00:::2,17,1,4791,5\n") == "f.csv:2:9: dst_ip: invalid IP address 'fd00:::2'");
 }
+}  // namespace import_csv_test

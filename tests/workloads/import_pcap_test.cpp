@@ -7,6 +7,8 @@
 #include "workloads/import_pcap.h"
 #include "workloads/roce.h"
 
+namespace import_pcap_test {
+
 using namespace ecmpsim::workloads;
 
 // The captures were written by Wireshark's text2pcap from the hand-written,
@@ -248,3 +250,4 @@ TEST_CASE("IPv6 RoCEv2 packets become flows with 16-byte addresses and the packe
   REQUIRE(im.notes.size() == 1);
   CHECK(im.notes[0] == "v6.pcap: skipped 1 non-RoCE packet");
 }
+}  // namespace import_pcap_test

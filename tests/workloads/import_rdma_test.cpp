@@ -6,6 +6,8 @@
 
 #include "workloads/import_rdma.h"
 
+namespace import_rdma_test {
+
 using namespace ecmpsim::workloads;
 
 namespace {
@@ -277,3 +279,4 @@ TEST_CASE("every prefix of a text dump is read without crashing") {
     if (const auto* im = std::get_if<ImportedFlows>(&r)) CHECK(im->flows.size() <= 4);
   }
 }
+}  // namespace import_rdma_test

@@ -5,6 +5,8 @@
 
 #include "workloads/placement.h"
 
+namespace placement_test {
+
 using namespace ecmpsim::workloads;
 
 TEST_CASE("contiguous and strided placement over ToRs") {
@@ -35,3 +37,4 @@ TEST_CASE("random placement: a seeded choice of distinct free nodes") {
   CHECK(a != all);
   CHECK(place(Placement::Random, tor_of, 5, 7, taken) == std::vector<std::uint32_t>(a.begin(), a.begin() + 5));
 }
+}  // namespace placement_test

@@ -5,6 +5,8 @@
 
 #include "workloads/ring.h"
 
+namespace ring_test {
+
 using namespace ecmpsim::workloads;
 namespace hashing = ecmpsim::hashing;
 
@@ -168,3 +170,4 @@ TEST_CASE("by default a ring channel enters and leaves every node by NIC (c mod 
     CHECK(fx.flows.dst[f] / 4 == (fx.flows.src[f] / 4 + 1) % 3);
   }
 }
+}  // namespace ring_test

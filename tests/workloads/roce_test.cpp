@@ -6,6 +6,8 @@
 #include "workloads/roce.h"
 #include "workloads/seeded.h"
 
+namespace roce_test {
+
 using namespace ecmpsim::workloads;
 
 TEST_CASE("rdma_calc_flow_label and the UDP source port follow the kernel formula") {
@@ -148,3 +150,4 @@ TEST_CASE("the range model counts a job's QPs over all its NICs (one counter per
   other.add(flows, 1, 3, 0, 1);
   CHECK(flows.sport[5] == 50000);
 }
+}  // namespace roce_test

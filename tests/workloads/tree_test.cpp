@@ -4,6 +4,8 @@
 
 #include "workloads/tree.h"
 
+namespace tree_test {
+
 using namespace ecmpsim::workloads;
 namespace hashing = ecmpsim::hashing;
 
@@ -162,3 +164,4 @@ TEST_CASE("tree per channel follows NCCL's channel doubling, for every channel c
   // Negative control: the reference tells the trees apart.
   CHECK(nccl_trees(2, 4) != nccl_trees(4, 4));
 }
+}  // namespace tree_test
