@@ -96,6 +96,33 @@ using KeyBuffer = std::array<std::uint8_t, kMaxKeyBytes>;
 std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tuple& t,
                       KeyBuffer& out) noexcept;
 
+// What each key layout hashes, one row each: the fit, `ecmpsim hash`, the
+// emulator, the default selection and the generated hash catalogue read these
+// columns instead of naming layouts, so a new layout is a value in KeyLayout
+// (hasher.h), its row here and its case in build_key (key.cpp).
+struct KeyLayoutInfo {
+  KeyLayout layout;
+  std::string_view text;         // as the hash catalogue page describes it
+  std::span<const Field> fixed;  // the fields it always hashes; empty: the configured list
+  int linux_policy;              // the fib_multipath_hash_policy it models; -1 when none
+};
+
+inline constexpr std::array<Field, 2> kLinuxL3Fields{Field::SrcIp, Field::DstIp};
+inline constexpr std::array<Field, 5> kFiveTuple{Field::SrcIp, Field::DstIp, Field::Proto, Field::SrcPort,
+                                                 Field::DstPort};
+inline constexpr std::array<KeyLayoutInfo, 4> kKeyLayouts{{
+    {KeyLayout::Fields, "configured fields", {}, -1},
+    {KeyLayout::LinuxL3, "Linux flow_keys, policy 0", kLinuxL3Fields, 0},
+    {KeyLayout::LinuxL4, "Linux flow_keys, policy 1", kFiveTuple, 1},
+    {KeyLayout::BondL34, "bond_ip_hash words", kFiveTuple, -1},
+}};
+
+constexpr const KeyLayoutInfo& key_layout(KeyLayout layout) noexcept {
+  for (const KeyLayoutInfo& k : kKeyLayouts)
+    if (k.layout == layout) return k;
+  return kKeyLayouts.front();
+}
+
 inline const std::vector<Field>& default_fields() {
   static const std::vector<Field> f{Field::SrcIp, Field::DstIp, Field::Proto, Field::SrcPort,
                                     Field::DstPort};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hashing/hasher.h"
+#include "hashing/key.h"
 #include "hashing/named.h"
 
 namespace ecmpsim::hashing {
@@ -65,8 +66,7 @@ std::vector<std::uint32_t> resilient_rebalance(std::span<const std::uint32_t> ta
 // Linux multipath models (fib_select_multipath), modulo otherwise (switch
 // ASIC ECMP tables, Linux bonding).
 constexpr Selection default_selection(const Algorithm& a) noexcept {
-  return a.layout == KeyLayout::LinuxL3 || a.layout == KeyLayout::LinuxL4 ? Selection::Threshold
-                                                                          : Selection::Modulo;
+  return key_layout(a.layout).linux_policy >= 0 ? Selection::Threshold : Selection::Modulo;
 }
 
 }  // namespace ecmpsim::hashing

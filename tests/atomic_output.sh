@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A long sweep killed midway leaves no output file and no temporary beside it
-# (SIGKILL, SIGTERM); Ctrl-C (SIGINT) ends it with 130 and a complete JSON
-# document of the variants done so far, marked interrupted.
+# A long sweep killed midway (SIGKILL) leaves no output file and no temporary
+# beside it; Ctrl-C (SIGINT), SIGTERM (`timeout`, Slurm) and SIGHUP end it
+# with 130, 143 and 129 and a complete JSON document of the variants done so
+# far, marked interrupted.
 # Usage: atomic_output.sh ECMPSIM     Env: ECMPSIM_SIGNAL_AFTER (seconds, default 1.5)
 set -euo pipefail
 bin=$1
@@ -19,7 +20,7 @@ start_sweep() {
   kill -0 "$pid" 2>/dev/null || { echo "FAIL: the sweep ended before it was signalled: $(cat "$tmp/err")" >&2; exit 1; }
 }
 
-for sig in KILL TERM; do
+for sig in KILL; do
   start_sweep
   kill -"$sig" "$pid"
   rc=0; wait "$pid" || rc=$?
@@ -29,19 +30,23 @@ for sig in KILL TERM; do
   [ -z "$left" ] || { echo "FAIL: SIG$sig midway left files behind: $left" >&2; exit 1; }
 done
 
-start_sweep
-kill -INT "$pid"
-rc=0; wait "$pid" || rc=$?
-pid=
-[ "$rc" -eq 130 ] || { echo "FAIL: SIGINT: exit $rc, expected 130" >&2; exit 1; }
-python3 - "$tmp/out.json" <<'PY'
+for stop in INT:130 TERM:143 HUP:129; do
+  sig=${stop%:*} want=${stop#*:}
+  rm -f "$tmp/out.json"
+  start_sweep
+  kill -"$sig" "$pid"
+  rc=0; wait "$pid" || rc=$?
+  pid=
+  [ "$rc" -eq "$want" ] || { echo "FAIL: SIG$sig: exit $rc, expected $want" >&2; exit 1; }
+  python3 - "$tmp/out.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["interrupted"] is True, doc["interrupted"]
 assert 0 < doc["samples"] < doc["variants"], (doc["samples"], doc["variants"])
 assert set(doc["metrics"]["fim"]) >= {"min", "mean", "p50", "p90", "p99", "max", "histogram"}
 PY
-grep -q "interrupted: reported the first" "$tmp/err" || { echo "FAIL: SIGINT: no interruption note on stderr" >&2; exit 1; }
-left=$(ls -A "$tmp" | grep -v -e '^err$' -e '^out.json$' || true)
-[ -z "$left" ] || { echo "FAIL: SIGINT left a temporary behind: $left" >&2; exit 1; }
-echo "atomic output: no partial file after SIGKILL or SIGTERM; SIGINT wrote a whole, interrupted report"
+  grep -q "interrupted: reported the first" "$tmp/err" || { echo "FAIL: SIG$sig: no interruption note on stderr" >&2; exit 1; }
+  left=$(ls -A "$tmp" | grep -v -e '^err$' -e '^out.json$' || true)
+  [ -z "$left" ] || { echo "FAIL: SIG$sig left a temporary behind: $left" >&2; exit 1; }
+done
+echo "atomic output: no partial file after SIGKILL; SIGINT, SIGTERM and SIGHUP wrote a whole, interrupted report"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hashing/named.h"
-#include "workloads/collective.h"
+#include "workloads/generators/collective.h"
 #include "workloads/flow.h"
 
 namespace ecmpsim::workloads {

@@ -12,6 +12,7 @@ std::string InputError::describe() const {
     }
     s += ": ";
   }
+  if (where_.record > 0) s += "record " + std::to_string(where_.record) + ": ";
   if (!where_.field.empty()) s += where_.field + ": ";
   s += what();
   return s;

@@ -12,6 +12,7 @@ struct SourcePos {
   std::uint32_t line = 0;  // 1-based; 0 when unknown
   std::uint32_t column = 0;
   std::string field;   // config key or flag name, when it helps
+  std::uint32_t record = 0;  // 1-based record (packet, JSON element) of a file read by records; 0 for text
 };
 
 // Bad input from the user: the CLI prints `ecmpsim: <where>: <message>` and exits 2.
@@ -20,7 +21,7 @@ class InputError : public std::runtime_error {
   InputError(SourcePos where, const std::string& message)
       : std::runtime_error(message), where_(std::move(where)) {}
   const SourcePos& where() const noexcept { return where_; }
-  // "FILE:LINE:COL: message", "FILE: field: message" or "field: message".
+  // "FILE:LINE:COL: message", "FILE: record N: field: message" or "field: message".
   std::string describe() const;
 
  private:

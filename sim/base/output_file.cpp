@@ -1,10 +1,13 @@
 #include "sim/base/output_file.h"
 
 #include <cerrno>
+#include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <iostream>
 #include <ostream>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -17,6 +20,8 @@ namespace ecmpsim {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr const char* kStdoutFailed = "standard output: cannot write output";
 
 [[noreturn]] void fail(const std::string& path, const std::string& cause) {
   throw InputError({path, 0, 0, {}}, "cannot write output file: " + cause);
@@ -103,19 +108,65 @@ void replace_atomically(const std::string& path, const fs::path& target, mode_t 
   }
 }
 
+// The target (a regular file, `st`) must not be one of the command's inputs.
+void refuse_inputs(const std::string& path, const struct stat& st, std::span<const std::string> inputs) {
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+      fail(path, "it is this command's input '" + input + "'; choose another file");
+  }
+}
+
 }  // namespace
 
+std::optional<int> descriptor_path(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string_view dir : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= dir.size() || path.compare(0, dir.size(), dir) != 0) continue;
+    int fd = 0;
+    const char* first = path.data() + dir.size();
+    const char* last = path.data() + path.size();
+    const auto [end, ec] = std::from_chars(first, last, fd);
+    if (ec == std::errc() && end == last && fd >= 0) return fd;
+  }
+  return std::nullopt;
+}
+
+int checked_stdout(int code, std::ostream& err) {
+  errno = 0;
+  std::cout.flush();
+  const int cause = errno;
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  // A command that failed has said why in its one line (write_output's, when
+  // it was this); a reader that went away (EPIPE) is no error of ours.
+  if (!failed || code != 0 || cause == EPIPE) return code;
+  err << "ecmpsim: " << kStdoutFailed << (cause != 0 ? ": " + std::string(std::strerror(cause)) : "") << "\n";
+  return 2;
+}
+
 OutputKind output_kind(const std::string& path) {
-  if (path == "-") return OutputKind::Stdout;
+  if (path == "-" || path == "/dev/stdout") return OutputKind::Stdout;
+  if (descriptor_path(path)) return OutputKind::Descriptor;
   struct stat st {};
   if (::stat(follow_links(path).c_str(), &st) != 0) return OutputKind::Replace;
   return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ? OutputKind::Replace : OutputKind::Direct;
 }
 
-void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream) {
+void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs) {
   if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
-  if (path == "-") {
+  const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
+  if (fd == 1) {
+    errno = 0;
     stdout_stream << text << std::flush;
+    if (!stdout_stream && errno != EPIPE)
+      throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
+    return;
+  }
+  if (fd) {
+    if (::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
+    if (const std::string cause = write_all(*fd, text); !cause.empty()) fail(path, cause);
     return;
   }
   const fs::path target = follow_links(path);
@@ -126,6 +177,7 @@ void write_output(const std::string& path, const std::string& text, std::ostream
   } else if (S_ISDIR(st.st_mode)) {
     fail(path, std::strerror(EISDIR));
   } else if (S_ISREG(st.st_mode)) {
+    refuse_inputs(path, st, inputs);
     if (::access(target.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
     replace_atomically(path, target, st.st_mode & 07777, text);
   } else {

@@ -5,19 +5,37 @@
 // target replaced that way, so the link stays a link. A character or block
 // device, a FIFO or a socket is written directly, as a shell's `>` would:
 // renaming over /dev/null would turn it into a regular file. "-" is standard
-// output. A directory, or a target that cannot be written, is an InputError.
+// output. A name of an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N) is that descriptor, written as it is: an appending
+// redirection stays appending, a pipe stays a pipe, and /dev/stdout is "-".
+// A directory, or a target that cannot be written, is an InputError.
 #pragma once
 
 #include <iosfwd>
+#include <optional>
+#include <span>
 #include <string>
 
 namespace ecmpsim {
 
 // Writes `text` to `path` by the rules above; "-" writes it to `stdout_stream`.
-void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream);
+// A regular file that is one of `inputs` (the same file by device and inode,
+// whatever the path, link or hard link) is refused: a command never writes
+// over what it reads.
+void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs = {});
 
 // What write_output would do with `path`, for messages and tests.
-enum class OutputKind { Stdout, Replace, Direct };
+enum class OutputKind { Stdout, Replace, Direct, Descriptor };
 OutputKind output_kind(const std::string& path);
+
+// The descriptor `path` names as above; nullopt for any other path.
+std::optional<int> descriptor_path(const std::string& path);
+
+// Standard output checked as an --out file is: flushes `std::cout` and
+// returns `code`; when standard output failed (a full disk, /dev/full, a
+// closed descriptor; not a reader that went away, EPIPE) under a command that
+// had succeeded, prints one line to `err` and returns 2. For main().
+int checked_stdout(int code, std::ostream& err);
 
 }  // namespace ecmpsim

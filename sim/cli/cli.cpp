@@ -123,8 +123,23 @@ CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initialize
 
 Format chosen_format(const std::string& name) { return *parse_name(formats(), name); }
 
-void emit(Io io, const std::string& text, const std::string& out_path) {
-  write_output(out_path.empty() ? "-" : out_path, text, io.out);
+void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs) {
+  write_output(out_path.empty() ? "-" : out_path, text, io.out, inputs);
+}
+
+std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra) {
+  std::vector<std::string> files{spec.source, spec.fabric.topology.source};
+  for (const ScenarioSpec& s : spec.scenarios)
+    if (s.routes_file) files.push_back(s.routes_file->path);
+  for (const std::string& list : extra) {
+    std::string_view rest = list;  // --flows takes a comma-separated list
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      files.emplace_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  return files;
 }
 
 namespace {

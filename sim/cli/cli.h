@@ -4,9 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "sim/base/format.h"
 #include "sim/cli/run.h"
@@ -63,6 +66,10 @@ Format chosen_format(const std::string& name);
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what);
 // Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);
 // empty or "-" is stdout.
-void emit(Io io, const std::string& text, const std::string& out_path);
+void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs = {});
+
+// The files a loaded config read: itself, its topology file, its route tables;
+// `extra` (files named by flags) appended. What --out must not overwrite.
+std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra = {});
 
 }  // namespace ecmpsim::cli

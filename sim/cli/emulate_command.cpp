@@ -172,8 +172,10 @@ Action add_emulate_command(CLI::App& app) {
       io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
       return 130;
     }
-    if (!opt->observations.empty()) write_output(opt->observations, emulate_observations_csv(sim, report), io.out);
-    emit(io, write(chosen_format(opt->format), emulate_result(sim, report)), opt->out);
+    const std::vector<std::string> inputs = spec_inputs(sim.spec());
+    if (!opt->observations.empty())
+      write_output(opt->observations, emulate_observations_csv(sim, report), io.out, inputs);
+    emit(io, write(chosen_format(opt->format), emulate_result(sim, report)), opt->out, inputs);
     return report.agree() ? 0 : 3;
   };
 }

@@ -145,14 +145,14 @@ int run_fit(const Options& o, Io io) {
     return fit::fit(obs, f);
   }();
   if (o.predict.empty()) {
-    emit(io, write(chosen_format(o.format), fit::fit_result(obs, r)), o.out);
+    emit(io, write(chosen_format(o.format), fit::fit_result(obs, r)), o.out, {&o.observations, 1});
     return 0;
   }
   const std::string text = predictions(o, r);
   if (!r.certain)
     io.err << "ecmpsim: note: the fitted model is not certain; add about " << r.more_needed
            << " more observations (run without --predict for the candidates)\n";
-  emit(io, text, o.out);
+  emit(io, text, o.out, {&o.observations, 1});
   return 0;
 }
 

@@ -32,7 +32,8 @@ int print_plan(Io io, const Options& opt, const Spec& spec) {
                                                    "flows are the workload's, printed without --scenario");
   const Simulation sim(spec);
   const PortPlan plan = sim.plan_ports(*it);
-  emit(io, write(chosen_format(opt.format), flows_result(spec, sim.fabric(), sim.flows(), &plan)), opt.out);
+  emit(io, write(chosen_format(opt.format), flows_result(spec, sim.fabric(), sim.flows(), &plan)), opt.out,
+       spec_inputs(spec));
   return 0;
 }
 
@@ -53,7 +54,7 @@ Action add_flows_command(CLI::App& app) {
     if (!opt->scenario.empty()) return print_plan(io, *opt, spec);
     const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
-    emit(io, write(chosen_format(opt->format), flows_result(spec, fabric, flows)), opt->out);
+    emit(io, write(chosen_format(opt->format), flows_result(spec, fabric, flows)), opt->out, spec_inputs(spec));
     return 0;
   };
 }

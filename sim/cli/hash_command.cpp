@@ -106,10 +106,9 @@ std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
 // The addresses and source port the key hashes must be given: hashing a
 // forgotten one as zero would print a plausible, wrong member.
 void require_hashed(const Options& o, const HashQuery& q) {
-  const auto layout = q.algo->layout;
-  const bool linux_key = layout == hashing::KeyLayout::LinuxL3 || layout == hashing::KeyLayout::LinuxL4;
+  const auto fixed = hashing::key_layout(q.algo->layout).fixed;
   auto hashed = [&](hashing::Field f) {
-    if (linux_key) return f != hashing::Field::SrcPort || layout == hashing::KeyLayout::LinuxL4;
+    if (!fixed.empty()) return std::find(fixed.begin(), fixed.end(), f) != fixed.end();
     return std::find(q.fields.begin(), q.fields.end(), f) != q.fields.end();
   };
   const std::array<std::tuple<hashing::Field, const char*, const std::string*>, 3> flags{
@@ -129,7 +128,7 @@ int run_hash(const Options& o, Io io) {
     for (const auto& v : hashing::vendor_defined())
       text += std::string(v.name) + " (SAI, ASIC-specific): " + std::string(v.what) + "; closest: " +
               std::string(v.closest) + "\n";
-    emit(io, text, o.out);
+    emit(io, text, o.out, {&o.tuples, 1});
     return 0;
   }
   if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
@@ -149,7 +148,7 @@ int run_hash(const Options& o, Io io) {
       *end++ = '\n';
       text.append(buf, end);
     });
-    emit(io, text, o.out);
+    emit(io, text, o.out, {&o.tuples, 1});
     return 0;
   }
   hashing::Tuple t;
@@ -190,7 +189,7 @@ int run_hash(const Options& o, Io io) {
            "\nmember  " + std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
            std::string(hashing::selection_name(q.select)) + ")\n";
   };
-  emit(io, write(chosen_format(o.format), result), o.out);
+  emit(io, write(chosen_format(o.format), result), o.out, {&o.tuples, 1});
   return 0;
 }
 

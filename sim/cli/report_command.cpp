@@ -74,7 +74,7 @@ Action add_report_command(CLI::App& app) {
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);
-    emit(io, page, opt->out);
+    emit(io, page, opt->out, spec_inputs(sim.spec()));
     if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
     return 0;
   };

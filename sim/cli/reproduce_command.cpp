@@ -53,7 +53,7 @@ Action add_reproduce_command(CLI::App& app) {
     std::string command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) +
                           " --seeds " + opt->seeds;
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
-    emit(io, report_html(in), opt->out);
+    emit(io, report_html(in), opt->out, spec_inputs(sim.spec()));
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
     const Format format = chosen_format(opt->format);

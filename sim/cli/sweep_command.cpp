@@ -1,3 +1,4 @@
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -99,16 +100,17 @@ std::unique_ptr<const Sweep> make_sweep(const Options& o) {
   return std::make_unique<const Sweep>(std::move(spec), axes);
 }
 
-// Watches a running sweep from its own thread: turns SIGINT or SIGUSR1 (which
-// mpirun forwards to every rank, unlike its Ctrl-C) into a stop request, both
-// being blocked in every other thread so they are only ever delivered here,
-// and draws a progress bar on a terminal once the sweep has run for a second.
+// Watches a running sweep from its own thread: turns SIGINT, SIGTERM (what
+// `timeout` and Slurm send), SIGHUP or SIGUSR1 (which mpirun forwards to every
+// rank, unlike its Ctrl-C) into a stop request, all blocked in every other
+// thread so they are only ever delivered here, and draws a progress bar on a
+// terminal once the sweep has run for a second. `stopped_by` gets the signal.
 class Monitor {
  public:
-  Monitor(SweepControl& control, std::uint64_t total, bool tty) : control_(control), total_(total), tty_(tty) {
+  Monitor(SweepControl& control, std::uint64_t total, bool tty, int& stopped_by)
+      : control_(control), total_(total), tty_(tty), stopped_by_(stopped_by) {
     sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGUSR1);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&set_, sig);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
     thread_ = std::thread([this] { loop(); });
   }
@@ -130,7 +132,9 @@ class Monitor {
     bool drawn = false;
     while (!done_.load()) {
       const timespec tick{0, 100'000'000};
-      if (sigtimedwait(&set_, nullptr, &tick) > 0) control_.stop.store(true);
+      if (const int sig = sigtimedwait(&set_, nullptr, &tick); sig > 0) {
+        if (!control_.stop.exchange(true)) stopped_by_.store(sig);
+      }
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!tty_ || elapsed < 1.0 || done_.load()) continue;
       const auto finished = control_.finished.load();
@@ -150,6 +154,7 @@ class Monitor {
   SweepControl& control_;
   std::uint64_t total_;
   bool tty_;
+  std::atomic_ref<int> stopped_by_;
   sigset_t set_{}, old_{};
   std::atomic<bool> done_{false};
   std::thread thread_;
@@ -224,13 +229,17 @@ Action add_sweep_command(CLI::App& app) {
     const unsigned threads = opt->threads ? opt->threads : default_threads();
     SweepControl control;
     SweepRun run;
+    int stopped_by = 0;
     {
       const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
-      const Monitor monitor(control, space.size(), tty);
+      const Monitor monitor(control, space.size(), tty, stopped_by);
       run = ranks != nullptr ? ranks->run_sweep(*sweep, threads, control)
                              : run_sweep(*sweep, 0, space.size(), threads, &control);
     }
-    if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? 130 : 0;
+    // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
+    // forwarded stop) as Ctrl-C's.
+    const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
+    if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
     const SweepSpec& axes = space.axes();
     const std::vector<SweepSummary> each = summarize_each(space, run.values, opt->bins, axes.threshold, axes.metric);
     // Pooled over different routings, a distribution describes none of them: only on request.
@@ -243,10 +252,10 @@ Action add_sweep_command(CLI::App& app) {
       for (std::string& note : rank_notes(space, *ranking)) notes.push_back(std::move(note));
     }
     const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes, ranking ? &*ranking : nullptr};
-    emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out);
+    emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
     if (run.interrupted) {
       io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants\n";
-      return 130;
+      return stopped_code;
     }
     return 0;
   };

@@ -4,6 +4,7 @@
 
 #include "hashing/suggest.h"
 #include "sim/config/config_sections.h"
+#include "sim/config/toml_text.h"
 #include "sim/base/input_file.h"
 
 namespace ecmpsim {
@@ -60,13 +61,7 @@ Spec load_config(const std::string& path) {
 }
 
 Spec parse_config(std::string_view text, const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    throw InputError({path, b.line, b.column, {}}, std::string(e.description()));
-  }
+  const toml::table root = config::parse_toml(text, path);
   Spec spec;
   spec.source = path;
   bool workload_seen = false;

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "sim/config/config_sections.h"
+#include "sim/config/toml_text.h"
 #include "hashing/suggest.h"
 #include "sim/base/input_file.h"
 
@@ -105,12 +106,7 @@ TopologySpec topology_csv(const std::string& path, const std::string& text) {
 }
 
 TopologySpec topology_toml(const std::string& path, const std::string& text) {
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    throw InputError({path, e.source().begin.line, e.source().begin.column, {}}, std::string(e.description()));
-  }
+  const toml::table root = parse_toml(text, path);
   TopologySpec t;
   t.source = path;
   auto str = [&](const toml::table& row, const char* key, const SourcePos& row_at) {

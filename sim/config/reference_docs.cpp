@@ -41,16 +41,6 @@ void append_section(std::string& out, std::string_view header, std::span<const c
   }
 }
 
-std::string_view layout_text(hashing::KeyLayout layout) {
-  switch (layout) {
-    case hashing::KeyLayout::Fields: return "configured fields";
-    case hashing::KeyLayout::LinuxL3: return "Linux flow_keys, policy 0";
-    case hashing::KeyLayout::LinuxL4: return "Linux flow_keys, policy 1";
-    case hashing::KeyLayout::BondL34: return "bond_ip_hash words";
-  }
-  return "?";
-}
-
 constexpr std::array kPages{
     GeneratedPage{"docs/config-reference.md", &config_reference_markdown},
     GeneratedPage{"docs/hash-catalogue.md", &hash_catalogue_markdown},
@@ -98,7 +88,7 @@ std::string hash_catalogue_markdown() {
          "|---|---|---|---|---|---|\n";
   for (const hashing::Algorithm& a : hashing::catalogue())
     out += "| `" + std::string(a.name) + "` | " + (a.sai.empty() ? "" : "`" + std::string(a.sai) + "`") + " | " +
-           std::to_string(a.bits) + " | " + std::string(layout_text(a.layout)) + " | " +
+           std::to_string(a.bits) + " | " + std::string(hashing::key_layout(a.layout).text) + " | " +
            (a.seed_affine ? "yes" : "no") + " | " + cell(a.doc) + " |\n";
   out += "\n## SAI names that are not one algorithm\n\n"
          "SAI defines these by kind only, so each ASIC computes its own; naming one is an error that lists\n"

@@ -15,10 +15,10 @@
 #include "sim/config/fabric_spec.h"
 #include "sim/config/routing_spec.h"
 #include "sim/config/sweep_metric.h"
-#include "workloads/collective.h"
-#include "workloads/job.h"
+#include "workloads/generators/collective.h"
+#include "workloads/generators/job.h"
 #include "workloads/nccl.h"
-#include "workloads/placement.h"
+#include "workloads/generators/placement.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim {

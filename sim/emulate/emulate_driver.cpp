@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "hashing/hasher.h"
+#include "hashing/key.h"
 #include "sim/config/overrides.h"
 #include "sim/emulate/emulate.h"
 #include "sim/emulate/emulate_time.h"
@@ -20,7 +20,7 @@ namespace {
 
 bool is_linux(const std::string& algo) {
   const hashing::Algorithm* a = hashing::find(algo);
-  return a != nullptr && (a->layout == hashing::KeyLayout::LinuxL3 || a->layout == hashing::KeyLayout::LinuxL4);
+  return a != nullptr && hashing::key_layout(a->layout).linux_policy >= 0;
 }
 
 // The scenario named, ECMP or static; by default the first ECMP one.

@@ -94,12 +94,10 @@ std::vector<KernelHash> kernel_hashes(const Fabric& fabric, const Forwarding& fw
     const std::string where = "switch '" + fabric.node(fabric.switches()[s]).name + "': ";
     const SourcePos at{source, 0, 0, "scenario.hash"};
     KernelHash k;
-    if (h.algo->layout == hashing::KeyLayout::LinuxL4)
-      k.policy = 1;
-    else if (h.algo->layout == hashing::KeyLayout::LinuxL3)
-      k.policy = 0;
-    else
+    const int policy = hashing::key_layout(h.algo->layout).linux_policy;
+    if (policy < 0)
       throw InputError(at, where + "Linux routers hash with linux-l3 or linux-l4, not " + std::string(h.algo->name));
+    k.policy = static_cast<std::uint8_t>(policy);
     if (h.select != hashing::Selection::Threshold)
       throw InputError(at, where + "Linux selects next hops by hash-threshold; set select = \"threshold\"");
     if (h.offset != 0) throw InputError(at, where + "the kernel has no hash offset; set offset = 0");

@@ -20,7 +20,7 @@
 #include "sim/base/error.h"
 #include "sim/base/text.h"
 #include "sim/emulate/emulate_time.h"
-#include "workloads/collective.h"
+#include "workloads/generators/collective.h"
 
 namespace ecmpsim {
 namespace {

@@ -66,7 +66,7 @@ std::vector<Family> families(const Observations& obs, const FitOptions& opt, boo
   std::vector<std::vector<hashing::Field>> lists;
   for (const hashing::Algorithm* a : algorithms(opt)) {
     if (affine_eligible(*a, opt.group) != affine) continue;
-    if (a->layout != hashing::KeyLayout::Fields) {
+    if (!hashing::key_layout(a->layout).fixed.empty()) {
       out.push_back({a, {}});
       continue;
     }

@@ -62,7 +62,7 @@ json linear_json(const FitResult& r) {
 
 std::string hash_toml(const Model& m, const Group& g) {
   std::string s = "[scenario.hash]\nalgo = \"" + std::string(m.algo->name) + "\"\n";
-  if (m.algo->layout == hashing::KeyLayout::Fields) {
+  if (hashing::key_layout(m.algo->layout).fixed.empty()) {
     s += "fields = [";
     for (std::size_t i = 0; i < m.fields.size(); ++i)
       s += (i ? ", \"" : "\"") + std::string(hashing::field_name(m.fields[i])) + "\"";

@@ -3,14 +3,8 @@
 namespace ecmpsim::fit {
 
 std::vector<hashing::Field> hashed_fields(const Model& m) {
-  using enum hashing::Field;
-  switch (m.algo->layout) {
-    case hashing::KeyLayout::Fields: return m.fields;
-    case hashing::KeyLayout::LinuxL3: return {SrcIp, DstIp};
-    case hashing::KeyLayout::LinuxL4:
-    case hashing::KeyLayout::BondL34: return {SrcIp, DstIp, Proto, SrcPort, DstPort};
-  }
-  return m.fields;
+  const auto fixed = hashing::key_layout(m.algo->layout).fixed;
+  return fixed.empty() ? m.fields : std::vector<hashing::Field>(fixed.begin(), fixed.end());
 }
 
 Selector::Selector(const Model& m, const Group& g) : model_(m), members_(g.members) {
@@ -39,7 +33,7 @@ std::uint32_t Selector::member(const hashing::Tuple& t) const noexcept {
 std::string fields_text(const Model& m) {
   std::string s;
   for (hashing::Field f : hashed_fields(m)) s += (s.empty() ? "" : ",") + std::string(hashing::field_name(f));
-  return m.algo->layout == hashing::KeyLayout::Fields ? s : "(kernel) " + s;
+  return hashing::key_layout(m.algo->layout).fixed.empty() ? s : "(kernel) " + s;
 }
 
 }  // namespace ecmpsim::fit

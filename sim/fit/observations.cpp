@@ -10,7 +10,7 @@
 #include "hashing/suggest.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 namespace ecmpsim::fit {
 namespace {
@@ -39,7 +39,7 @@ constexpr std::array<ColumnInfo, 10> kColumns{{{Column::Src, "src", 0, true},
   throw InputError({name, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column), {}}, why);
 }
 
-std::vector<const ColumnInfo*> parse_header(const workloads::CsvLine& line, const std::string& name) {
+std::vector<const ColumnInfo*> parse_header(const CsvLine& line, const std::string& name) {
   std::vector<const ColumnInfo*> cols;
   std::vector<std::string_view> known;
   for (const auto& c : kColumns) known.push_back(c.name);
@@ -105,7 +105,7 @@ std::vector<hashing::Field> file_fields(const std::vector<const ColumnInfo*>& co
 // address of the other family is the error, naming the line that set it.
 void check_family(const Observation& o, std::optional<std::pair<hashing::Family, std::size_t>>& first,
                   const std::string& name, std::size_t line_no,
-                  const std::vector<workloads::CsvField>& row,
+                  const std::vector<CsvField>& row,
                   const std::vector<const ColumnInfo*>& cols) {
   if (!first) first.emplace(o.tuple.src_ip.family(), line_no);
   for (std::size_t i = 0; i < cols.size(); ++i) {
@@ -126,8 +126,8 @@ Observations read_observations(std::string_view text, const std::string& name, s
   obs.source = name;
   std::vector<const ColumnInfo*> cols;
   std::optional<std::pair<hashing::Family, std::size_t>> first_family;  // and its line
-  workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
-  workloads::CsvLine line;
+  CsvReader reader(text, CsvStyle::Strict);
+  CsvLine line;
   if (reader.next(line)) {
     cols = parse_header(line, name);
     const bool switch_column =

@@ -66,7 +66,7 @@ class Checker {
     initial_ = g.weighted() ? Alive{0, all, all} : Alive{all, all, 0};
     // The kernel's multipath selection is hash-threshold with no offset
     // (fib_select_multipath); searching others would only add chance fits.
-    if (a.layout == hashing::KeyLayout::LinuxL3 || a.layout == hashing::KeyLayout::LinuxL4) initial_ = Alive{0, 1, 0};
+    if (hashing::key_layout(a.layout).linux_policy >= 0) initial_ = Alive{0, 1, 0};
   }
   Alive initial() const noexcept { return initial_; }
   unsigned combos() const noexcept {
@@ -109,7 +109,7 @@ class Checker {
 // What rank_before compares, without copying the field list.
 auto rank_key(const hashing::Algorithm* algo, const std::vector<hashing::Field>& fields, std::uint32_t seed,
               std::uint32_t offset, Selection select) {
-  const bool plain_fields = algo->layout != hashing::KeyLayout::Fields || fields == hashing::default_fields();
+  const bool plain_fields = !hashing::key_layout(algo->layout).fixed.empty() || fields == hashing::default_fields();
   const auto index = static_cast<std::size_t>(algo - hashing::catalogue().data());
   return std::tuple<bool, bool, bool, std::uint32_t, std::size_t, std::size_t, const std::vector<hashing::Field>&,
                     Selection, std::uint32_t>(!plain_fields, offset != 0, select != hashing::default_selection(*algo),

@@ -7,32 +7,24 @@
 
 #include "sim/base/input_file.h"
 #include "sim/base/text.h"
-#include "workloads/import_csv.h"
-#include "workloads/import_pcap.h"
-#include "workloads/import_rdma.h"
+#include "workloads/import/import_csv.h"
+#include "workloads/import/import_pcap.h"
+#include "workloads/import/import_rdma.h"
 
 namespace ecmpsim {
 
 namespace {
 
 workloads::ImportedFlows take(workloads::ImportResult r) {
-  if (auto* e = std::get_if<workloads::ImportError>(&r)) throw to_input_error(*e);
+  if (auto* e = std::get_if<InputError>(&r)) throw std::move(*e);
   return std::get<workloads::ImportedFlows>(std::move(r));
 }
 
 SourcePos pos_of(const workloads::ImportedFlows& im, const workloads::ImportPos& p, const std::string& field) {
-  SourcePos s{im.files.at(p.file), p.line, p.column, field};
-  if (p.record > 0) s.field = "record " + std::to_string(p.record) + ": " + field;
-  return s;
+  return {im.files.at(p.file), p.line, p.column, field, p.record};
 }
 
 }  // namespace
-
-InputError to_input_error(const workloads::ImportError& e) {
-  std::string field = e.field;
-  if (e.record > 0) field = "record " + std::to_string(e.record) + (field.empty() ? "" : ": " + field);
-  return InputError({e.file, e.line, e.column, field}, e.message);
-}
 
 workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& spec) {
   namespace fs = std::filesystem;

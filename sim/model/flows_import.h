@@ -9,7 +9,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/config/spec.h"
 #include "sim/base/units.h"
-#include "workloads/import.h"
+#include "workloads/import/import.h"
 
 namespace ecmpsim {
 
@@ -24,8 +24,6 @@ struct FlowsImportOptions {
 // Reads and parses the files. Throws InputError naming the file and the
 // place in it (line:column or record), or the flag at fault.
 workloads::ImportedFlows import_flows(const FlowsImportOptions& options, const Spec& spec);
-
-InputError to_input_error(const workloads::ImportError& e);
 
 // The imported flows with src/dst set to the fabric endpoints owning their
 // addresses. An address no endpoint has, or a flow from an endpoint to

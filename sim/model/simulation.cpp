@@ -5,8 +5,8 @@
 
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
-#include "workloads/job.h"
-#include "workloads/placement.h"
+#include "workloads/generators/job.h"
+#include "workloads/generators/placement.h"
 
 namespace ecmpsim {
 

@@ -18,7 +18,7 @@
 #include "sim/config/spec.h"
 #include "sim/model/trace.h"
 #include "workloads/flow.h"
-#include "workloads/import.h"
+#include "workloads/import/import.h"
 
 namespace ecmpsim {
 

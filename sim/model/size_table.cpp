@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "sim/base/error.h"
-#include "workloads/job.h"
+#include "workloads/generators/job.h"
 
 namespace ecmpsim {
 

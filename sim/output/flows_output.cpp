@@ -3,7 +3,7 @@
 #include "sim/output/flows_output.h"
 
 #include "sim/base/text.h"
-#include "workloads/collective.h"
+#include "workloads/generators/collective.h"
 
 namespace ecmpsim {
 namespace {

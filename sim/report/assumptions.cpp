@@ -5,7 +5,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "sim/base/text.h"
-#include "workloads/ring.h"
+#include "workloads/generators/ring.h"
 
 namespace ecmpsim {
 namespace {

@@ -49,7 +49,7 @@ bool parse_field(std::string_view v, std::uint64_t max, std::uint64_t& out) {
 
 }  // namespace
 
-bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
+bool parse_tuple_fields(const CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
                         std::string& why) noexcept {
   const auto& f = line.fields;
   if (f.size() > 6) {

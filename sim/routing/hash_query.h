@@ -12,7 +12,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 namespace ecmpsim {
 
@@ -57,7 +57,7 @@ template <class F>
 void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f);
 
 // Implementation details of for_each_tuple_csv, exposed for the template.
-bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
+bool parse_tuple_fields(const CsvLine& line, hashing::Tuple& t, std::size_t& bad_column,
                         std::string& why) noexcept;
 [[noreturn]] void throw_csv_error(const std::string& name, std::size_t line, std::size_t column,
                                   const std::string& why);
@@ -65,8 +65,8 @@ bool parse_tuple_fields(const workloads::CsvLine& line, hashing::Tuple& t, std::
 template <class F>
 void for_each_tuple_csv(std::string_view text, const std::string& name, F&& f) {
   static constexpr std::string_view kHeader[] = {"src", "dst", "proto", "sport", "dport", "flow_label"};
-  workloads::CsvReader reader(text, workloads::CsvStyle::Strict);
-  workloads::CsvLine line;
+  CsvReader reader(text, CsvStyle::Strict);
+  CsvLine line;
   if (!reader.next(line))
     throw_csv_error(name, 1, 1, "empty input, expected the header line src,dst,proto,sport,dport[,flow_label]");
   bool header = line.fields.size() == std::size(kHeader) - 1 || line.fields.size() == std::size(kHeader);

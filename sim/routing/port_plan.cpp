@@ -20,14 +20,9 @@ void set_port(hashing::Tuple& t, std::uint16_t port) noexcept {
 }
 
 bool reads_source_port(const SwitchHash& h) {
-  switch (h.algo->layout) {
-    case hashing::KeyLayout::Fields:
-      return std::find(h.fields.begin(), h.fields.end(), hashing::Field::SrcPort) != h.fields.end();
-    case hashing::KeyLayout::LinuxL3: return false;
-    case hashing::KeyLayout::LinuxL4:
-    case hashing::KeyLayout::BondL34: return true;
-  }
-  return false;
+  const auto fixed = hashing::key_layout(h.algo->layout).fixed;
+  const auto hashed = fixed.empty() ? std::span<const hashing::Field>(h.fields) : fixed;
+  return std::find(hashed.begin(), hashed.end(), hashing::Field::SrcPort) != hashed.end();
 }
 
 // A path's loads (bytes / speed) with the flow on it: the highest, then the

@@ -26,7 +26,7 @@ SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
   }
   h.rss_key = spec.rss_key;
   h.fields = spec.fields;
-  h.per_hop = std::any_of(h.fields.begin(), h.fields.end(), hashing::per_hop) && h.algo->layout == hashing::KeyLayout::Fields;
+  h.per_hop = std::any_of(h.fields.begin(), h.fields.end(), hashing::per_hop) && hashing::key_layout(h.algo->layout).fixed.empty();
   h.seed = spec.seed;
   h.offset = spec.offset;
   h.select = spec.select;

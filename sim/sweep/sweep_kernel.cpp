@@ -58,7 +58,7 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
       c.offset = h.offset;
       c.rep_switch = s;
       c.fixed_seed = h.seed;
-      c.affine = h.algo->seed_affine && h.algo->layout == hashing::KeyLayout::Fields && !kc.per_hop;
+      c.affine = h.algo->seed_affine && hashing::key_layout(h.algo->layout).fixed.empty() && !kc.per_hop;
       c.rss_key = h.rss_key;
       const std::pair<std::uint32_t, const hashing::Algorithm*> bk{key_config, h.algo};
       auto bit = std::find(base_keys.begin(), base_keys.end(), bk);

@@ -18,6 +18,7 @@
 #include <future>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
@@ -231,5 +232,65 @@ TEST_CASE("sweep --out through a symlink into a FIFO: the reader gets the whole 
   CHECK(got.find("\"variants\": 8") != std::string::npos);
   CHECK(kind_of(d.path / "link") == S_IFLNK);
   CHECK(kind_of(fifo) == S_IFIFO);
+}
+TEST_CASE("a descriptor's name writes to that descriptor, as it is open") {
+  using ecmpsim::descriptor_path;
+  CHECK(descriptor_path("/dev/stdout") == 1);
+  CHECK(descriptor_path("/dev/stderr") == 2);
+  CHECK(descriptor_path("/dev/fd/7") == 7);
+  CHECK(descriptor_path("/proc/self/fd/12") == 12);
+  for (const char* not_one : {"/dev/fd/", "/dev/fd/1x", "/dev/fd/-1", "/dev/null", "fd/3", "/proc/1/fd/3", "-"})
+    CHECK_FALSE(descriptor_path(not_one));
+  CHECK(ecmpsim::output_kind("/dev/stdout") == ecmpsim::OutputKind::Stdout);
+  CHECK(ecmpsim::output_kind("/dev/fd/5") == ecmpsim::OutputKind::Descriptor);
+
+  // /dev/stdout is the stream "-" writes to.
+  std::ostringstream out;
+  write_output("/dev/stdout", "to stdout", out);
+  CHECK(out.str() == "to stdout");
+  // A pipe's write end, named by /dev/fd/N and /proc/self/fd/N: the reader gets the text.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  write_output("/dev/fd/" + std::to_string(fds[1]), "through ", out);
+  write_output("/proc/self/fd/" + std::to_string(fds[1]), "the pipe", out);
+  ::close(fds[1]);
+  CHECK(read_all(fds[0]) == "through the pipe");
+  ::close(fds[0]);
+  // A file opened for appending stays appended to (the shell's >>).
+  TempDir dir;
+  const fs::path log = dir.path / "log";
+  { std::ofstream(log) << "first\n"; }
+  const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+  REQUIRE(fd >= 0);
+  write_output("/dev/fd/" + std::to_string(fd), "second\n", out);
+  ::close(fd);
+  CHECK(slurp(log) == "first\nsecond\n");
+  // A closed descriptor is a one-line error.
+  CHECK(error_of("/dev/fd/" + std::to_string(fd)) ==
+        "/dev/fd/" + std::to_string(fd) + ": cannot write output file: Bad file descriptor");
+}
+
+TEST_CASE("an input is never written over, whatever path names it") {
+  TempDir dir;
+  const fs::path in = dir.path / "in.toml";
+  { std::ofstream(in) << "input"; }
+  fs::create_symlink("in.toml", dir.path / "link.toml");
+  fs::create_hard_link(in, dir.path / "hard.toml");
+  const std::vector<std::string> inputs{in.string()};
+  std::ostringstream out;
+  for (const fs::path& target : {in, dir.path / "." / "in.toml", dir.path / "link.toml", dir.path / "hard.toml"}) {
+    CAPTURE(target);
+    try {
+      write_output(target.string(), "output", out, inputs);
+      FAIL("written over the input");
+    } catch (const ecmpsim::InputError& e) {
+      CHECK(e.describe() == target.string() + ": cannot write output file: it is this command's input '" +
+                                in.string() + "'; choose another file");
+    }
+  }
+  CHECK(slurp(in) == "input");
+  // The negative control: a file that is not an input is written.
+  write_output((dir.path / "other.toml").string(), "output", out, inputs);
+  CHECK(slurp(dir.path / "other.toml") == "output");
 }
 }  // namespace output_file_test

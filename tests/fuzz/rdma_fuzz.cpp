@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "workloads/import_rdma.h"
+#include "workloads/import/import_rdma.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view all(reinterpret_cast<const char*>(data), size);

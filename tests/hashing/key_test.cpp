@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -172,5 +173,48 @@ TEST_CASE("Ethernet fields: MACs 6 bytes, ethertype 2, VLAN ID 12 bits in 2, net
   CHECK_FALSE(h::per_hop(h::Field::EtherType));
   CHECK_FALSE(h::per_hop(h::Field::VlanId));
   CHECK_FALSE(h::per_hop(h::Field::SrcIp));
+}
+// The layout table's `fixed` column checked against the key bytes build_key
+// writes: on an IPv4 RoCEv2 tuple, changing a field the row lists changes the
+// key and changing any other field does not.
+TEST_CASE("each key layout's row lists exactly the fields its key bytes depend on") {
+  using F = h::Field;
+  auto key_of = [](h::KeyLayout layout, const h::Tuple& t) {
+    h::KeyBuffer k{};
+    const std::size_t n = h::build_key(layout, {}, t, k);
+    return std::vector<std::uint8_t>(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(n));
+  };
+  auto changed = [](h::Tuple t, F f) {
+    switch (f) {
+      case F::SrcIp: t.src_ip = 0x0A000009; break;
+      case F::DstIp: t.dst_ip = 0x0A000109; break;
+      case F::Proto: t.proto = 1; break;  // ICMP: no ports
+      case F::SrcPort: t.sport = 0xC002; break;
+      case F::DstPort: t.dport = 4792; break;
+      case F::FlowLabel: t.flow_label = 0x12345; break;
+      case F::InPort: t.in_port = 7; break;
+      case F::DstQp: t.dst_qp = 0x77; break;
+      case F::SrcMac: t.src_mac = 0x0200000000AA; break;
+      case F::DstMac: t.dst_mac = 0x0200000000BB; break;
+      case F::EtherType: t.ethertype = 0x86DD; break;
+      case F::VlanId: t.vlan_id = 5; break;
+    }
+    return t;
+  };
+  h::Tuple base = rocev2();
+  base.flow_label = 0;  // IPv4 carries none
+  REQUIRE(h::kKeyLayouts.size() == 4);
+  for (const h::KeyLayoutInfo& row : h::kKeyLayouts) {
+    CHECK(&h::key_layout(row.layout) == &row);
+    if (row.fixed.empty()) continue;  // Fields: the configured list, checked above
+    CAPTURE(row.text);
+    for (const auto& named : h::kFields) {
+      CAPTURE(h::field_name(named.value));
+      const bool listed = std::find(row.fixed.begin(), row.fixed.end(), named.value) != row.fixed.end();
+      CHECK((key_of(row.layout, changed(base, named.value)) != key_of(row.layout, base)) == listed);
+    }
+  }
+  CHECK(h::key_layout(h::KeyLayout::LinuxL3).linux_policy == 0);
+  CHECK(h::key_layout(h::KeyLayout::LinuxL4).linux_policy == 1);
 }
 }  // namespace key_test

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "sim/model/flows_import.h"
-#include "workloads/import_csv.h"
+#include "workloads/import/import_csv.h"
 
 namespace flows_import_test {
 

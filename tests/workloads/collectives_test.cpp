@@ -3,8 +3,8 @@
 #include <numeric>
 #include <vector>
 
-#include "workloads/job.h"
-#include "workloads/p2p.h"
+#include "workloads/generators/job.h"
+#include "workloads/generators/p2p.h"
 
 namespace collectives_test {
 

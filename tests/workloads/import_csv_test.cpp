@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "hashing/address.h"
-#include "workloads/import_csv.h"
+#include "workloads/import/import_csv.h"
 
 namespace import_csv_test {
 
@@ -11,14 +11,8 @@ namespace {
 
 std::string error_of(std::string_view text) {
   const auto r = parse_flows_csv(text, "f.csv");
-  const auto* e = std::get_if<ImportError>(&r);
-  if (!e) return "no error";
-  std::string s = e->file;
-  if (e->line > 0) s += ":" + std::to_string(e->line);
-  if (e->column > 0) s += ":" + std::to_string(e->column);
-  s += ": ";
-  if (!e->field.empty()) s += e->field + ": ";
-  return s + e->message;
+  const auto* e = std::get_if<ecmpsim::InputError>(&r);
+  return e ? e->describe() : "no error";
 }
 
 const char* const kHeader = "src_ip,dst_ip,proto,sport,dport,bytes\n";

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "hashing/address.h"
-#include "workloads/import_pcap.h"
+#include "workloads/import/import_pcap.h"
 #include "workloads/roce.h"
 
 namespace import_pcap_test {
@@ -27,9 +27,8 @@ std::string slurp(const std::string& name) {
 ImportResult read(const std::string& name) { return parse_pcap(slurp(name), name); }
 
 std::string error_of(const ImportResult& r) {
-  const auto* e = std::get_if<ImportError>(&r);
-  if (!e) return "no error";
-  return e->file + (e->record ? ": record " + std::to_string(e->record) : "") + ": " + e->message;
+  const auto* e = std::get_if<ecmpsim::InputError>(&r);
+  return e ? e->describe() : "no error";
 }
 
 constexpr std::uint32_t ip(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "workloads/import_rdma.h"
+#include "workloads/import/import_rdma.h"
 
 namespace import_rdma_test {
 
@@ -26,15 +26,8 @@ constexpr std::uint32_t ip(std::uint32_t a, std::uint32_t b, std::uint32_t c, st
 }
 
 std::string error_of(const ImportResult& r) {
-  const auto* e = std::get_if<ImportError>(&r);
-  if (!e) return "no error";
-  std::string s = e->file;
-  if (e->line > 0) s += ":" + std::to_string(e->line);
-  if (e->column > 0) s += ":" + std::to_string(e->column);
-  if (e->record > 0) s += ": record " + std::to_string(e->record);
-  s += ": ";
-  if (!e->field.empty()) s += e->field + ": ";
-  return s + e->message;
+  const auto* e = std::get_if<ecmpsim::InputError>(&r);
+  return e ? e->describe() : "no error";
 }
 
 // One RC QP in RTS as `rdma resource show qp -j` prints it.

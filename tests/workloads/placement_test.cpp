@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "workloads/placement.h"
+#include "workloads/generators/placement.h"
 
 namespace placement_test {
 

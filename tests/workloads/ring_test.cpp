@@ -3,7 +3,7 @@
 #include <tuple>
 #include <vector>
 
-#include "workloads/ring.h"
+#include "workloads/generators/ring.h"
 
 namespace ring_test {
 

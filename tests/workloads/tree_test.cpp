@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "workloads/tree.h"
+#include "workloads/generators/tree.h"
 
 namespace tree_test {
 

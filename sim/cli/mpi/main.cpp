@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hashing/xxh.h"
+#include "sim/base/output_file.h"
 #include "sim/cli/run.h"
 #include "sim/cli/mpi/mpi_ranks.h"
 #include "sim/mpi/distribute.h"
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
   const ecmpsim::mpi::Session session(argc, argv);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 
-  if (session.size() == 1) return ecmpsim::cli::run(argc, argv, {std::cout, std::cerr});
+  if (session.size() == 1) return ecmpsim::checked_stdout(ecmpsim::cli::run(argc, argv, {std::cout, std::cerr}), std::cerr);
   // The ranks only meet in the collectives of one sweep when they run one
   // command line; an MPMD launch that gives them different ones fails here.
   std::string line;
@@ -39,5 +40,6 @@ int main(int argc, char** argv) {
   std::ostream discard(nullptr);  // the other ranks' output and errors are rank 0's too
   const ecmpsim::cli::Io io = session.rank() == 0 ? ecmpsim::cli::Io{std::cout, std::cerr, &ranks}
                                                   : ecmpsim::cli::Io{discard, discard, &ranks};
-  return ecmpsim::cli::run(argc, argv, io);
+  const int code = ecmpsim::cli::run(argc, argv, io);
+  return session.rank() == 0 ? ecmpsim::checked_stdout(code, std::cerr) : code;
 }

@@ -1,4 +1,4 @@
-#include "workloads/import_rdma.h"
+#include "workloads/import/import_rdma.h"
 
 #include <algorithm>
 #include <map>
@@ -6,8 +6,8 @@
 #include <type_traits>
 #include <nlohmann/json.hpp>
 
-#include "workloads/csv_reader.h"
-#include "workloads/import_rdma_text.h"
+#include "sim/base/csv_reader.h"
+#include "workloads/import/import_rdma_text.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim::workloads {
@@ -17,12 +17,12 @@ namespace {
 using json = nlohmann::json;
 
 struct Failure {
-  ImportError error;
+  InputError error;
 };
 
 [[noreturn]] void fail(std::string file, std::uint32_t line, std::uint32_t column, std::uint32_t record,
                        std::string field, std::string message) {
-  throw Failure{{std::move(file), line, column, record, std::move(field), std::move(message)}};
+  throw Failure{InputError({std::move(file), line, column, std::move(field), record}, message)};
 }
 
 struct Qp {
@@ -169,7 +169,7 @@ bool is_json(std::string_view text) {
 
 void read_text_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
   auto parsed = parse_rdma_text(dump.text, dump.name);
-  if (auto* e = std::get_if<ImportError>(&parsed)) throw Failure{std::move(*e)};
+  if (auto* e = std::get_if<InputError>(&parsed)) throw Failure{std::move(*e)};
   for (RdmaQp& r : std::get<std::vector<RdmaQp>>(parsed)) {
     Qp q{index, r.record, r.line, std::move(r.ifname), r.lqpn, r.rqpn, r.has_rqpn, r.type == "RC" && r.state == "RTS"};
     if (q.rc_rts && !q.has_rqpn) fail_at(dump.name, q, describe(q) + ": RC QP in RTS state without rqpn");

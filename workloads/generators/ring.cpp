@@ -1,4 +1,4 @@
-#include "workloads/ring.h"
+#include "workloads/generators/ring.h"
 
 namespace ecmpsim::workloads {
 

@@ -20,7 +20,7 @@
 #include <variant>
 #include <vector>
 
-#include "workloads/import.h"
+#include "workloads/import/import.h"
 
 namespace ecmpsim::workloads {
 
@@ -34,7 +34,7 @@ struct RdmaQp {
   std::uint32_t line = 0;    // text: the QP's line; JSON: 0
 };
 
-using RdmaQps = std::variant<std::vector<RdmaQp>, ImportError>;
+using RdmaQps = std::variant<std::vector<RdmaQp>, InputError>;
 
 // The text form (import_rdma.cpp reads the JSON one and tells them apart).
 // Errors name the line and column.

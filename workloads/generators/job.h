@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hashing/named.h"
-#include "workloads/collective.h"
+#include "workloads/generators/collective.h"
 #include "workloads/flow.h"
 #include "workloads/roce.h"
 

@@ -1,4 +1,4 @@
-#include "workloads/placement.h"
+#include "workloads/generators/placement.h"
 
 #include <algorithm>
 #include <cassert>

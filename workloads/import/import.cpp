@@ -1,10 +1,10 @@
-#include "workloads/import.h"
+#include "workloads/import/import.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 namespace ecmpsim::workloads {
 

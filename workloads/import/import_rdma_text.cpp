@@ -1,9 +1,9 @@
-#include "workloads/import_rdma_text.h"
+#include "workloads/import/import_rdma_text.h"
 
 #include <charconv>
 #include <optional>
 
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 namespace ecmpsim::workloads {
 
@@ -42,13 +42,13 @@ std::optional<std::uint32_t> qpn_of(std::string_view s) {
 }
 
 struct Failure {
-  ImportError error;
+  InputError error;
 };
 
 // One `link DEV/PORT key value ...` line.
 RdmaQp parse_line(const std::vector<Token>& t, std::uint32_t line, std::uint32_t line_end, const std::string& name) {
   auto fail = [&](std::uint32_t column, std::string field, std::string message) {
-    throw Failure{{name, line, column, 0, std::move(field), std::move(message)}};
+    throw Failure{InputError({name, line, column, std::move(field)}, message)};
   };
   if (t[0].text != "link")
     fail(t[0].column, {},

@@ -1,8 +1,8 @@
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 #include <charconv>
 
-namespace ecmpsim::workloads {
+namespace ecmpsim {
 
 namespace {
 
@@ -81,4 +81,4 @@ std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t m
   return v;
 }
 
-}  // namespace ecmpsim::workloads
+}  // namespace ecmpsim

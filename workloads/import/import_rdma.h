@@ -28,7 +28,7 @@
 #include <string>
 #include <string_view>
 
-#include "workloads/import.h"
+#include "workloads/import/import.h"
 
 namespace ecmpsim::workloads {
 

@@ -1,11 +1,11 @@
 #include <doctest/doctest.h>
 
 #include "hashing/address.h"
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 
 namespace csv_reader_test {
 
-using namespace ecmpsim::workloads;
+using namespace ecmpsim;
 namespace hashing = ecmpsim::hashing;
 
 TEST_CASE("the CSV reader skips blank and comment lines and locates trimmed fields") {

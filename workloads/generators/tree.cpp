@@ -1,4 +1,4 @@
-#include "workloads/tree.h"
+#include "workloads/generators/tree.h"
 
 namespace ecmpsim::workloads {
 

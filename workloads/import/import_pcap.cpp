@@ -1,4 +1,4 @@
-#include "workloads/import_pcap.h"
+#include "workloads/import/import_pcap.h"
 
 #include <pcap/pcap.h>
 
@@ -150,7 +150,7 @@ struct PcapCloser {
 
 ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   auto error = [&](std::uint32_t record, std::string message) {
-    return ImportError{name, 0, 0, record, {}, std::move(message)};
+    return InputError({name, 0, 0, {}, record}, message);
   };
   if (bytes.empty()) return error(0, "empty file: not a pcap or pcapng capture");
   // fmemopen only reads through the pointer in "rb" mode.

@@ -1,9 +1,9 @@
-#include "workloads/import_csv.h"
+#include "workloads/import/import_csv.h"
 
 #include <array>
 #include <optional>
 
-#include "workloads/csv_reader.h"
+#include "sim/base/csv_reader.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim::workloads {
@@ -22,12 +22,12 @@ std::string known_columns() {
 }
 
 struct Failure {
-  ImportError error;
+  InputError error;
 };
 
 [[noreturn]] void fail(const std::string& file, std::uint32_t line, std::uint32_t column, std::string field,
                        std::string message) {
-  throw Failure{{file, line, column, 0, std::move(field), std::move(message)}};
+  throw Failure{InputError({file, line, column, std::move(field)}, message)};
 }
 
 std::uint64_t number(const std::string& file, std::uint32_t line, const CsvField& f, Column c,

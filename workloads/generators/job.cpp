@@ -1,8 +1,8 @@
-#include "workloads/job.h"
+#include "workloads/generators/job.h"
 
-#include "workloads/p2p.h"
-#include "workloads/ring.h"
-#include "workloads/tree.h"
+#include "workloads/generators/p2p.h"
+#include "workloads/generators/ring.h"
+#include "workloads/generators/tree.h"
 
 namespace ecmpsim::workloads {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/p2p.h"
+#include "workloads/generators/p2p.h"
 
 namespace ecmpsim::workloads {
 namespace {

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "workloads/job.h"
+#include "workloads/generators/job.h"
 
 namespace ecmpsim::workloads {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ecmpsim::workloads {
+namespace ecmpsim {
 
 struct CsvField {
   std::string_view text;     // trimmed of blanks (CsvStyle::Lenient)
@@ -63,4 +63,4 @@ std::string printable(std::string_view s);
 // Decimal, or hexadecimal with 0x; nullopt when malformed or above max.
 std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t max) noexcept;
 
-}  // namespace ecmpsim::workloads
+}  // namespace ecmpsim

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "workloads/job.h"
+#include "workloads/generators/job.h"
 
 namespace ecmpsim::workloads {
 

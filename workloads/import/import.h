@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hashing/named.h"
+#include "sim/base/error.h"
 #include "workloads/flow.h"
 
 namespace ecmpsim::workloads {
@@ -23,16 +24,6 @@ struct ImportPos {
   std::uint32_t line = 0;    // 1-based; 0 for captures
   std::uint32_t column = 0;  // 1-based; 0 when unknown
   std::uint32_t record = 0;  // 1-based packet record; 0 for text
-};
-
-// Bad input, located like ImportPos but with the file named.
-struct ImportError {
-  std::string file;
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-  std::uint32_t record = 0;
-  std::string field;  // column, key or header the problem is in, when it helps
-  std::string message;
 };
 
 struct ImportedFlows {
@@ -49,7 +40,9 @@ struct ImportedFlows {
   std::vector<std::string> notes;
 };
 
-using ImportResult = std::variant<ImportedFlows, ImportError>;
+// Bad input is an InputError located like ImportPos, the file named and the
+// field the column, key or header the problem is in (when it helps).
+using ImportResult = std::variant<ImportedFlows, InputError>;
 
 enum class FlowsFormat : std::uint8_t { Csv, Rdma, Pcap };
 
