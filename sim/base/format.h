@@ -32,13 +32,20 @@ enum class Format : std::uint8_t { Table, Summary, Json, Csv };
 // The shapes a command's result comes in; each format is written from one.
 enum class Shape : std::uint8_t { Text, Brief, Json, Csv };
 
-// Comma-separated rows, each ended by a newline; cells are written as given,
-// unquoted, as every CSV output has always been.
+// Comma-separated rows, each ended by a newline. A cell holding a comma, a
+// double quote or a line break is quoted as RFC 4180 says (its quotes
+// doubled); every other cell is written as given, as it always was.
 class Csv {
  public:
   Csv& cell(std::string_view v) {
     if (!first_) text_ += ',';
-    text_ += v;
+    if (v.find_first_of(",\"\r\n") == std::string_view::npos) {
+      text_ += v;
+    } else {
+      text_ += '"';
+      for (const char c : v) text_.append(c == '"' ? 2 : 1, c);
+      text_ += '"';
+    }
     first_ = false;
     return *this;
   }

@@ -112,9 +112,7 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
   auto str = [&](const toml::table& row, const char* key, const SourcePos& row_at) {
     const auto* n = row.get(key);
     if (!n) throw InputError(row_at, std::string("missing key '") + key + "'");
-    const auto v = n->value<std::string>();
-    if (!n->is_string() || !v || v->empty()) throw InputError(pos_of(*n, path, key), "expected a non-empty string");
-    return *v;
+    return expect_name(*n, pos_of(*n, path, key));
   };
   auto uint = [&](const toml::table& row, const char* key, std::uint64_t max, std::uint32_t dflt) {
     const auto* n = row.get(key);

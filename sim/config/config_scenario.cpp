@@ -225,9 +225,7 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
   static const std::vector<Knob<ScenarioSpec>> k{
       {"name", "string", "Scenario name, unique; shown in every output.",
        [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
-         const auto v = n.value<std::string>();
-         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a non-empty string");
-         s.name = *v;
+         s.name = expect_name(n, at);
        },
        nullptr},
       {"base", "string",

@@ -7,9 +7,7 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
   static const std::vector<Knob<JobSpec>> k{
       {"name", "string", "Job name, unique; shown with each flow. Default \"jobI\" for the I-th job.",
        [](const toml::node& n, JobSpec& s, const SourcePos& at) {
-         const auto v = n.value<std::string>();
-         if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a non-empty string");
-         s.name = *v;
+         s.name = expect_name(n, at);
        },
        nullptr},
       enum_knob<JobSpec>("collective", "The NCCL collective the job runs.", kCollectives,

@@ -15,6 +15,7 @@
 #include "hashing/named.h"
 #include "hashing/suggest.h"
 #include "hashing/toeplitz.h"
+#include "sim/base/csv_reader.h"
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
 #include "sim/base/text.h"
@@ -153,6 +154,18 @@ Knob<S> enum_knob(std::string_view key, std::string_view doc, const Table& table
             get(s) = *v;
           },
           [=, &table](const S& s) { return "\"" + std::string(name_of(table, get(s))) + "\""; }};
+}
+
+// A name (of a scenario, a job, a topology node or server): a non-empty
+// string without control characters, which would break the table and CSV
+// outputs and the one-line errors that quote it.
+inline std::string expect_name(const toml::node& n, const SourcePos& at) {
+  const auto v = n.value<std::string>();
+  if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a non-empty string");
+  for (const char c : *v)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      throw InputError(at, "a name cannot hold control characters, found '" + printable(*v) + "'");
+  return *v;
 }
 
 inline const toml::table& expect_table(const toml::node& n, const SourcePos& at) {

@@ -39,4 +39,15 @@ TEST_CASE("write: each format through its one writer") {
   r.json_indent = -1;
   CHECK(write(Format::Json, r) == "{\"b\":1,\"a\":[1,2]}\n");
 }
+// RFC 4180, section 2: fields with commas, double quotes or line breaks are
+// enclosed in double quotes, and a double quote inside one is doubled.
+TEST_CASE("CSV cells that need quoting are quoted as RFC 4180 says; the rest are not") {
+  Csv csv;
+  csv.cells({"plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""}).end_row();
+  CHECK(std::move(csv).take() == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",\n");
+  // The negative control: characters RFC 4180 does not name stay bare.
+  Csv bare;
+  bare.cells({"a;b", "tab\there", "x'y", " spaced "}).end_row();
+  CHECK(std::move(bare).take() == "a;b,tab\there,x'y, spaced \n");
+}
 }  // namespace format_test
