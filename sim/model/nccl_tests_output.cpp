@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <set>
 #include <utility>
@@ -168,7 +169,8 @@ void Parser::row(const std::vector<std::string_view>& t, std::uint32_t no) {
   for (int k = 0; k < 2; ++k) {
     const auto time = number<double>(t[c.time[k]]), alg = number<double>(t[c.time[k] + 1]),
                bus = number<double>(t[c.time[k] + 2]);
-    if (!time || !alg || !bus || !(*time > 0)) fail(no, "expected time, algbw and busbw as positive numbers");
+    if (!time || !alg || !bus || !(*time > 0) || !std::isfinite(*time))
+      fail(no, "expected time, algbw and busbw as positive numbers");
     r.time_us[k] = *time, r.algbw_gbs[k] = *alg, r.busbw_gbs[k] = *bus;
   }
   const std::string_view type = t[c.type];
@@ -181,6 +183,9 @@ void Parser::row(const std::vector<std::string_view>& t, std::uint32_t no) {
     fail(no, "data type " + std::string(type) + " after " + table_.type + ": one table per file");
   }
   if (r.count == 0 || r.size == 0) return;  // nothing moved: no time to fit
+  if (r.count > r.size / type_size_)
+    fail(no, "count " + std::to_string(r.count) + " x " + std::to_string(type_size_) + " bytes exceeds size " +
+                 std::to_string(r.size));
   if (c.has_root && t[c.root] != "-1") fail(no, "a rooted collective (root " + std::string(t[c.root]) + "): calibrate fits all_reduce, all_gather and reduce_scatter");
   const bool reduces = !c.has_redop || t[c.redop] != "none";
   const std::uint64_t per = r.count * type_size_;

@@ -137,6 +137,10 @@ TEST_CASE("refusals: one line naming the file, the line and the cause") {
         "t.txt:12: unknown data type 'quad'");
   CHECK(error_of(kHeader + "     2097152        524288     float     sum       0    113.2   18.53   18.53      0    93.35   22.46   22.46      0\n") ==
         "t.txt:12: a rooted collective (root 0): calibrate fits all_reduce, all_gather and reduce_scatter");
+  CHECK(error_of(kHeader + "     2097152   18446744073709551615     float     sum      -1    113.2   18.53   18.53      0    93.35   22.46   22.46      0\n") ==
+        "t.txt:12: count 18446744073709551615 x 4 bytes exceeds size 2097152");
+  CHECK(error_of(kHeader + "     2097152        524288     float     sum      -1    inf   18.53   18.53      0    93.35   22.46   22.46      0\n") ==
+        "t.txt:12: expected time, algbw and busbw as positive numbers");
   // Negative control: the same text with its rows whole parses.
   CHECK(error_of(kHeader + kRows) == "(no error)");
 }
