@@ -20,6 +20,21 @@ enum class NcclProto : std::uint8_t { LL, LL128, Simple };
 inline constexpr std::array<Named<NcclProto>, 3> kNcclProtos{
     {{NcclProto::LL, "LL"}, {NcclProto::LL128, "LL128"}, {NcclProto::Simple, "Simple"}}};
 
+// How a node's GPUs reach each other for the intra-node ring hops: NCCL's
+// typeIntra (NVLink, or PCIe through the host's switches), which picks its
+// hwLat row (sim/model/nccl_cost.h). `busbw` is the default cap those hops
+// put on a ring's busbw, GB/s: NCCL's own figure for the link (src/graph/
+// topo.h of NCCL 2.23.4): 18 NVLinks x SM90_NVLINK_BW 20.6 = 370.8 for an
+// H100 SXM, and a PCIe Gen5 x16 link 16 x 240 / 80 = 48 (derivation and the
+// maintainers' measured figures: docs/prediction.md, "Hosts").
+enum class IntraLink : std::uint8_t { NVLink, PCI };
+struct IntraLinkRow : Named<IntraLink> {
+  double busbw;
+};
+inline constexpr std::array<IntraLinkRow, 2> kIntraLinks{
+    {{{IntraLink::NVLink, "nvlink", "GPUs of a node joined by NVLink (H100 SXM: 18 links)"}, 370.8},
+     {{IntraLink::PCI, "pci", "GPUs of a node joined through PCIe (Gen5 x16)"}, 48.0}}};
+
 // How the flows of one channel share the fabric when the size table takes a
 // channel's bandwidth from the routed paths: a ring advances in lockstep (all
 // its connections at the slowest one's rate), or every flow on its own as in

@@ -43,6 +43,22 @@ constexpr std::uint32_t flow_label_for_udp_sport(std::uint16_t sport) noexcept {
   return lo != 0 ? lo : 0x4001u;
 }
 
+// Bytes a RoCEv2 packet puts on an Ethernet wire besides its payload (the
+// path MTU's worth of data): preamble + SFD 8, MAC header 14, FCS 4 and the
+// minimum inter-packet gap 12 (IEEE 802.3), IPv4 20 (RFC 791, no options) or
+// IPv6 40 (RFC 8200), UDP 8 (RFC 768), the InfiniBand BTH 12 and ICRC 4
+// (IBTA Annex A17, RoCEv2). A data packet in the middle of a message carries
+// no other header; the RETH of a write's first packet (16 B per message of
+// up to 512 KiB for NCCL's Simple) is left out: < 0.01%. No VLAN tag.
+inline constexpr std::uint32_t kRoceWireBytesV4 = 8 + 14 + 4 + 12 + 20 + 8 + 12 + 4;  // 82
+inline constexpr std::uint32_t kRoceWireBytesV6 = kRoceWireBytesV4 + 20;            // 102
+
+// The fraction of line rate a stream of full RoCEv2 packets delivers as
+// payload: 4096 / 4178 = 0.98037 (IPv4, MTU 4096), 1024 / 1106 = 0.92586.
+constexpr double roce_goodput_fraction(std::uint32_t mtu, bool ipv6) noexcept {
+  return static_cast<double>(mtu) / static_cast<double>(mtu + (ipv6 ? kRoceWireBytesV6 : kRoceWireBytesV4));
+}
+
 // The source port mlx5 puts on RoCEv2 packets of an RC QP pair (mlx5_set_path_udp_sport).
 constexpr std::uint16_t linux_roce_sport(std::uint32_t lqpn, std::uint32_t rqpn) noexcept {
   return rdma_flow_label_to_udp_sport(rdma_flow_label(lqpn, rqpn));

@@ -65,6 +65,7 @@ Spec parse_config(std::string_view text, const std::string& path) {
   Spec spec;
   spec.source = path;
   bool workload_seen = false;
+  const toml::node* calibration = nullptr;
   for (const auto& [k, node] : root) {
     const std::string key(k.str());
     const SourcePos at = config::pos_of(node, path, key);
@@ -116,10 +117,18 @@ Spec parse_config(std::string_view text, const std::string& path) {
       if (spec.sweep.metric == SweepMetric::Slowdown && !spec.sweep.slowdown)
         throw InputError(config::pos_of(*table.get("slowdown"), path, "sweep.slowdown"),
                          "metric \"slowdown\" needs the flow model that slowdown = false turns off");
+    } else if (key == "hosts") {
+      config::read_section<HostSpec>(expect_table(node, at), host_knobs(), spec.hosts, path, key);
+    } else if (key == "calibration") {
+      calibration = &node;  // read after [hosts], whose keys it overrides
     } else {
-      throw InputError(at, "unknown section" + did_you_mean(key, {"fabric", "workload", "job", "scenario", "sweep"}));
+      throw InputError(at, "unknown section" + did_you_mean(key, {"fabric", "workload", "job", "scenario", "sweep",
+                                                                  "hosts", "calibration"}));
     }
   }
+  if (calibration)
+    config::read_section<HostSpec>(expect_table(*calibration, config::pos_of(*calibration, path, "calibration")),
+                                   host_knobs(), spec.hosts, path, "calibration");
   if (spec.scenarios.empty()) {
     ScenarioSpec s;
     s.name = "ecmp";

@@ -15,6 +15,8 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();
 const std::vector<Knob<SweepSpec>>& sweep_knobs();
+// [hosts] and [calibration] (sim/config/config_hosts.cpp).
+const std::vector<Knob<HostSpec>>& host_knobs();
 // The size table's job keys (sim/config/config_sizes.cpp).
 Knob<JobSpec> sizes_knob();
 Knob<JobSpec> nccl_algo_knob();
@@ -31,6 +33,7 @@ void for_each_section(Visit&& visit) {
   visit(std::string_view("[scenario.hash]"), std::span<const Knob<HashSpec>>(hash_knobs()));
   visit(std::string_view("[[scenario.routes]]"), std::span<const Knob<StaticRoute>>(route_knobs()));
   visit(std::string_view("[sweep]"), std::span<const Knob<SweepSpec>>(sweep_knobs()));
+  visit(std::string_view("[hosts] or [calibration]"), std::span<const Knob<HostSpec>>(host_knobs()));
 }
 
 // The per-tier and per-switch hash tables, which reuse [scenario.hash]'s keys.

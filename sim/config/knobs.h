@@ -94,6 +94,23 @@ Knob<S> gbps_knob(std::string_view key, std::string_view doc, Get get) {
           "(0, 1e6]"};
 }
 
+// A real number in [lo, hi] (in (lo, hi] when `open_lo`); `unit` follows the
+// value in messages ("us", "GB/s").
+template <class S, class Get>
+Knob<S> number_knob(std::string_view key, std::string_view doc, double lo, double hi, bool open_lo, Get get) {
+  const std::string range = (open_lo ? "(" : "[") + format_number(lo) + ", " + format_number(hi) + "]";
+  return {key, "number", doc,
+          [=](const toml::node& n, S& s, const SourcePos& at) {
+            const auto v = n.value<double>();
+            if (!(n.is_integer() || n.is_floating_point()) || !v) throw InputError(at, "expected a number");
+            if (!(open_lo ? *v > lo : *v >= lo) || !(*v <= hi))
+              throw InputError(at, "value " + format_number(*v) + " out of range " + range);
+            get(s) = *v;
+          },
+          [=](const S& s) { return format_number(get(s)); },
+          range};
+}
+
 template <class S, class Get>
 Knob<S> bytes_knob(std::string_view key, std::string_view doc, Get get) {
   return {key, "integer or size string", doc,

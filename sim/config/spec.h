@@ -44,6 +44,18 @@ struct JobSpec {
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built
 };
 
+// The hosts' side of a collective's time (issue 32 item 3; defaults and
+// their sources in docs/prediction.md, "Hosts"): [hosts], with
+// [calibration] (the same keys, as `ecmpsim calibrate` writes them) over it.
+struct HostSpec {
+  workloads::IntraLink intra = workloads::IntraLink::NVLink;
+  double intra_busbw = 0;         // GB/s the intra-node hops allow a ring; 0 = the link's row of kIntraLinks
+  std::uint32_t roce_mtu = 4096;  // RoCE path MTU (payload bytes per packet)
+  double nic_efficiency = 1.0;    // fraction of the RoCEv2 goodput the hosts reach
+  double net_overhead_us = 1.0;   // NCCL's netOverhead (x86 Intel 1.0, AMD 2.0)
+  double net_latency_us = 0;      // NCCL's latencyInter (the net plugin's NIC latency)
+};
+
 // A half-open range of integers first, first + step, ... below `end`.
 struct UintRange {
   std::uint64_t first = 0;
@@ -76,6 +88,7 @@ struct Spec {
   std::vector<JobSpec> jobs;  // at least one after loading
   std::vector<ScenarioSpec> scenarios;
   SweepSpec sweep;
+  HostSpec hosts;
   Limits limits;  // from the command line (sim/base/limits.h), not the config
 };
 

@@ -30,22 +30,26 @@ std::uint32_t ring_inter_steps(const NcclComm& c) noexcept {
 double nccl_latency(const NcclComm& c, NcclAlgo a, NcclProto p, const NcclTuning& t) noexcept {
   const std::size_t ai = algo_index(a), pi = proto_index(p);
   const std::uint32_t ppn = c.nodes == 0 ? 1 : c.ranks / c.nodes;
-  const double intra = t.nvlink_lat[ai][pi];
-  // 2.23: with one GPU per node the network hop takes the Tree row.
-  const double inter = t.net_lat[ppn == 1 ? algo_index(NcclAlgo::Tree) : ai][pi];
+  const double intra = (c.host.intra == workloads::IntraLink::PCI ? t.pci_lat : t.nvlink_lat)[ai][pi];
+  // 2.23: with one GPU per node the network hop takes the Tree row; the
+  // plugin's latencyInter is added once, twice for Simple (its flush).
+  const double inter = t.net_lat[ppn == 1 ? algo_index(NcclAlgo::Tree) : ai][pi] +
+                       c.host.net_latency_us * (p == NcclProto::Simple ? 2 : 1);
   if (a == NcclAlgo::Tree) {
     const int log_nodes = std::max(0, nccl_log2i(c.nodes));
     return t.base_lat[ai][pi] + 2 * ((ppn - 1) * intra + log_nodes * inter);
   }
   const std::uint32_t steps = ring_steps(c), inter_steps = ring_inter_steps(c);
   // Across nodes an intra-node step costs at least the network overhead (x3 for Simple).
-  const double overhead = t.net_overhead * (p == NcclProto::Simple ? 3 : 1);
+  const double overhead = c.host.net_overhead_us * (p == NcclProto::Simple ? 3 : 1);
   const double intra_step = c.nodes > 1 ? std::max(intra, overhead) : intra;
   return t.base_lat[ai][pi] + (steps - inter_steps) * intra_step + inter_steps * inter;
 }
 
+double nccl_busbw(const NcclComm& c) noexcept { return std::min(c.net_busbw, c.host.intra_busbw); }
+
 double nccl_algbw(const NcclComm& c, NcclAlgo a, NcclProto p, const NcclTuning& t) noexcept {
-  const double bus = c.net_busbw;
+  const double bus = nccl_busbw(c);
   const std::size_t ni = node_index(c.nodes);
   const double ll_max = c.nodes <= 1 ? t.ll_max_bw_1node : t.ll_max_bw[ni];
   const double nch = c.search_channels;

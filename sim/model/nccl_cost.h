@@ -19,14 +19,13 @@ namespace ecmpsim {
 enum class NcclColl : std::uint8_t { AllReduce, AllGather, ReduceScatter };
 
 // NCCL 2.23.4 tuning.cc constants, indexed [algorithm Tree, Ring][protocol LL, LL128, Simple].
-// Host assumptions (until issue 32 item 3 makes them parameters): Hopper
-// GPUs (sm90) on an x86 Intel host, intra-node hops over NVLink, the network
-// plugin's latencyInter 0 (NCCL's IB plugin does not set it).
+// The GPU rows are Hopper's (sm90); the host's own figures (intra-node link,
+// netOverhead, latencyInter, bandwidth caps) are NcclHost's.
 struct NcclTuning {
   double base_lat[2][3];     // baseLat, us
   double nvlink_lat[2][3];   // hwLat[NCCL_HW_NVLINK], us
+  double pci_lat[2][3];      // hwLat[NCCL_HW_PCI], us
   double net_lat[2][3];      // hwLat[NCCL_HW_NET], us
-  double net_overhead;       // x86 Intel netOverhead, us (x3 for Simple)
   double ring_plateau;       // Ring Simple AllReduce latency factor, minCompCap >= 80
   double ll_max_bw[3];       // llMaxBws row Intel (multi-node) / Hopper for 1 node: [N1, N2, N>2], GB/s
   double ll_max_bw_1node;    // llMaxBws[Hopper][N1]
@@ -40,8 +39,8 @@ struct NcclTuning {
 inline constexpr NcclTuning kNccl2_23{
     {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}},
     {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},
     {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}},
-    1.0,
     1.4,
     {39.0, 39.0, 20.4},
     141.0,
@@ -51,6 +50,17 @@ inline constexpr NcclTuning kNccl2_23{
     {{{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
       {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
       {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}}}};
+
+// What the hosts add to the fabric (issue 32 item 3; defaults and sources in
+// docs/prediction.md, "Hosts"): the intra-node link (its hwLat row and the
+// cap its hops put on busBw), NCCL's netOverhead (x86 Intel 1.0 us, AMD 2.0)
+// and the network plugin's latencyInter (NCCL's IB plugin leaves it 0).
+struct NcclHost {
+  workloads::IntraLink intra = workloads::IntraLink::NVLink;
+  double intra_busbw = workloads::kIntraLinks[0].busbw;  // GB/s; +inf: no cap
+  double net_overhead_us = 1.0;
+  double net_latency_us = 0;
+};
 
 // What the tuner knows of a communicator besides the fabric.
 struct NcclComm {
@@ -63,7 +73,12 @@ struct NcclComm {
   // (GB/s): the busBw = nChannels x bwInter NCCL starts from. +inf when no byte
   // crosses the network.
   double net_busbw = 0;
+  NcclHost host = {};
 };
+
+// The busBw NCCL's protocols scale: the network's (already the hosts'
+// goodput) capped by the intra-node hops, which every ring step crosses too.
+double nccl_busbw(const NcclComm& c) noexcept;
 
 // log2i: floor(log2 n), -1 for 0 (NCCL's log2Down).
 constexpr int nccl_log2i(std::uint64_t n) noexcept {

@@ -8,6 +8,7 @@
 
 #include "sim/base/error.h"
 #include "workloads/generators/job.h"
+#include "workloads/roce.h"
 
 namespace ecmpsim {
 
@@ -110,34 +111,57 @@ bool wants_sizes(const Spec& spec) noexcept {
   return std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) { return j.nccl.sweep.enabled(); });
 }
 
-std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) {
+NcclHost nccl_host(const HostSpec& h) noexcept {
+  const double cap = h.intra_busbw > 0 ? h.intra_busbw : workloads::kIntraLinks[static_cast<std::size_t>(h.intra)].busbw;
+  return {h.intra, cap, h.net_overhead_us, h.net_latency_us};
+}
+
+double host_goodput(const Spec& spec) noexcept {
+  const bool v6 = !spec.fabric.address_base.is_v4();
+  return workloads::roce_goodput_fraction(spec.hosts.roce_mtu, v6) * spec.hosts.nic_efficiency;
+}
+
+std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
   const Spec& spec = sim.spec();
   std::vector<Gbps> capacity = sim.capacity();
   for (LinkId l = 0; l < capacity.size(); ++l)
     if (r.is_down(l)) capacity[l] = Gbps{0};
   const FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction};
   const std::vector<Seconds> lockstep = lockstep_times(net, sim.flows().job, sim.flows().channel, sim.jobs().size());
-  std::vector<SizeRow> out;
+  const NcclHost host = nccl_host(spec.hosts);
+  const double goodput = host_goodput(spec);
+  std::vector<JobComm> out;
   for (std::uint32_t j = 0; j < spec.jobs.size() && j < sim.jobs().size(); ++j) {
     const JobSpec& js = spec.jobs[j];
-    if (!js.nccl.sweep.enabled()) continue;
     const auto coll = nccl_coll(js.collective);
-    if (!coll)
-      throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
-                                     std::string(workloads::collective_name(js.collective)) +
-                                     " yet (all-reduce, allgather, reduce-scatter)");
     const JobInfo& info = sim.jobs()[j];
-    if (info.ranks < 2) continue;  // no peer: nothing for NCCL to time
+    if (!coll || info.ranks < 2) continue;  // no peer: nothing for NCCL to time
     const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
     NcclComm routed{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
                     js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
-                    js.channels, 0};
+                    js.channels, 0, host};
     NcclComm ideal = routed;
-    routed.net_busbw = net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
-    ideal.net_busbw = net_busbw(info, sim.job_ideal()[j]);
+    routed.net_busbw = goodput * net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
+    ideal.net_busbw = goodput * net_busbw(info, sim.job_ideal()[j]);
+    out.push_back({j, routed, ideal, info.pattern});
+  }
+  return out;
+}
+
+std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) {
+  const Spec& spec = sim.spec();
+  for (const JobSpec& js : spec.jobs)
+    if (js.nccl.sweep.enabled() && !nccl_coll(js.collective))
+      throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
+                                     std::string(workloads::collective_name(js.collective)) +
+                                     " yet (all-reduce, allgather, reduce-scatter)");
+  std::vector<SizeRow> out;
+  for (const JobComm& jc : job_comms(sim, r)) {
+    const JobSpec& js = spec.jobs[jc.job];
+    if (!js.nccl.sweep.enabled()) continue;
     std::vector<Bytes> sizes;
     for (const std::uint64_t b : workloads::sweep_sizes(js.nccl.sweep)) sizes.push_back(Bytes{b});
-    const auto rows = size_rows(j, routed, ideal, info.pattern, sizes, js.nccl);
+    const auto rows = size_rows(jc.job, jc.routed, jc.ideal, jc.pattern, sizes, js.nccl);
     out.insert(out.end(), rows.begin(), rows.end());
   }
   return out;

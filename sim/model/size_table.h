@@ -59,6 +59,24 @@ SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) n
 std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal,
                                BusPattern pattern, std::span<const Bytes> sizes, const workloads::NcclSizes& how);
 
+// The hosts as NCCL's tuner sees them ([hosts] with [calibration] over it):
+// the intra-node link, its busbw cap (0 = the link's row), the latencies.
+NcclHost nccl_host(const HostSpec& h) noexcept;
+// The share of the routed line rate that reaches nccl-tests' busbw: the
+// RoCEv2 goodput at the path MTU (the fabric's address family picks the IP
+// header) times the hosts' nic_efficiency.
+double host_goodput(const Spec& spec) noexcept;
+
+// One job as NCCL's tuner sees it on a routed scenario and on the ideal
+// fabric (net_busbw already the hosts' goodput), for jobs of two or more
+// ranks whose collective the cost model prices.
+struct JobComm {
+  std::uint32_t job = 0;
+  NcclComm routed, ideal;
+  BusPattern pattern = BusPattern::AllReduce;
+};
+std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r);
+
 // Every job's rows for one scenario, in job order, each job with its own
 // sweep (jobs without one have no rows). InputError at the job's config for
 // a collective NCCL's tuner does not price (all-to-all, send/recv).

@@ -274,7 +274,7 @@ const std::vector<ErrorCase> kCases{
     {"unknown command",
      {},
      {"runn", "x.toml"},
-     "ecmpsim: unknown command 'runn' (did you mean 'run'? one of run, hash, flows, sweep, report, reproduce, emulate, fit, init)"},
+     "ecmpsim: unknown command 'runn' (did you mean 'run'? one of run, hash, flows, sweep, report, reproduce, emulate, fit, calibrate, init)"},
     {"limit not an integer",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--max-hosts", "1.5"},

@@ -39,7 +39,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[fabric]\nleafs = 3\n") == "t.toml:2:9: fabric.leafs: unknown key");
   CHECK(error_of("[fabric]\nleaves = \"four\"\n") == "t.toml:2:10: fabric.leaves: expected an integer");
   CHECK(error_of("[fabric\n") == "t.toml:1:8: Error while parsing table header: expected ']', saw '\\n'");
-  CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section (did you mean 'fabric'? one of fabric, workload, job, scenario, sweep)");
+  CHECK(error_of("[fabrik]\n") == "t.toml:1:1: fabrik: unknown section (did you mean 'fabric'? one of fabric, workload, job, scenario, sweep, hosts, calibration)");
   CHECK(error_of("[workload]\nmessage_bytes = \"12XB\"\n") ==
         "t.toml:2:17: workload.message_bytes: invalid size '12XB' (bytes, or with a unit: 512M, 1G, 256MiB, 1GB)");
   CHECK(error_of("[workload]\nnodes = 100\n") ==
