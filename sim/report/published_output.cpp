@@ -154,7 +154,16 @@ std::string published_page(std::span<const PublishedResult> results) {
       "or `csv` for every case). Each experiment is a config under `configs/published/` whose comments quote every "
       "input its source gives and justify every assumption the source leaves open, written before ecmpsim's "
       "outcome was known. ecmpsim evaluates the metric at every combination of the values of the axes the source "
-      "leaves open (the *cases*) and compares the published figure with that distribution.\n\n"
+      "leaves open (the *cases*) and compares the published figure with that distribution. "
+      "`ecmpsim report --published [-o FILE]` writes the same catalogue as one HTML document: an index, then each "
+      "experiment's histogram and CDF with the published figure marked.\n\n"
+      "Outputs of `reproduce NAME`: the table below; `--format json`, an object with `name`, `source`, `figure`, "
+      "`published`, `unit`, `metric`, `config`, `runs`, `axes`, `cases`, `at_config`, `distribution` (`cases`, "
+      "`min`, `p10`, `p50`, `p90`, `max`), `effects` (per axis `axis`, `spread` and `values` of `value` and "
+      "`median`), `verdict` and `reason`; `--format csv`, one row per case: a column per unknown axis and the "
+      "metric named with its unit (`busbw_GB/s`, `fim-reduction_pct`). `reproduce --list` prints the table, a "
+      "JSON array of the experiments (the same keys as above, `name` to `axes`) or CSV (`name`, `published`, "
+      "`unit`, `metric`, `config`).\n\n"
       "## The verdict rule\n\n";
   for (const auto& v : kVerdicts) out += "- **" + std::string(v.name) + "**: " + std::string(v.doc) + ".\n";
   out += "\nThe intervals are closed; p10, median and p90 are nearest-rank percentiles over the cases where the "

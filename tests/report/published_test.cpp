@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "sim/base/error.h"
@@ -155,6 +156,32 @@ TEST_CASE("reproduce --list names every experiment with its source; csv one row 
   CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == static_cast<long>(published_experiments().size() + 1));
   const CliResult bad = cli_run({"reproduce", "configs/paper16.toml", "--format", "csv"});
   CHECK(bad.code == 2);
+}
+
+TEST_CASE("reproduce NAME: the compiled-in config from any directory; the JSON's verdict follows the rule") {
+  const auto here = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::temp_directory_path());
+  const CliResult r = cli_run({"reproduce", "nccl169-3n", "--format", "json"});
+  std::filesystem::current_path(here);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["name"] == "nccl169-3n");
+  CHECK(j["config"] == "configs/published/nccl-tests-169.toml");
+  CHECK(j["unit"] == "GB/s");
+  Distribution d;
+  d.cases = j["distribution"]["cases"];
+  d.min = j["distribution"]["min"];
+  d.p10 = j["distribution"]["p10"];
+  d.p50 = j["distribution"]["p50"];
+  d.p90 = j["distribution"]["p90"];
+  d.max = j["distribution"]["max"];
+  CHECK(d.cases == j["cases"]);
+  CHECK(d.min <= d.p10);
+  CHECK(d.p10 <= d.p50);
+  CHECK(d.p50 <= d.p90);
+  CHECK(d.p90 <= d.max);
+  CHECK(j["verdict"] == std::string(name_of(kVerdicts, verdict_of(j["published"], d))));
+  CHECK(j["effects"].size() == j["axes"].size());
 }
 
 }  // namespace published_test
