@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -67,6 +68,11 @@ Action add_reproduce_command(CLI::App& app) {
       io.out << write(format, published_result(r)) << std::flush;
       return 0;
     }
+    std::error_code ec;
+    if (!opt->config.empty() && opt->config.find('/') == std::string::npos && !opt->config.ends_with(".toml") &&
+        !std::filesystem::exists(opt->config, ec))
+      throw InputError({{}, 0, 0, "NAME"}, "'" + opt->config + "' is neither an experiment of the catalogue "
+                                                               "(ecmpsim reproduce --list) nor a config file");
     if (format == Format::Csv)
       throw InputError({{}, 0, 0, "--format"}, "csv is written for a catalogue experiment (reproduce NAME) or --list, "
                                                "not for a config");

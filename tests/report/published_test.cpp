@@ -156,6 +156,9 @@ TEST_CASE("reproduce --list names every experiment with its source; csv one row 
   CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == static_cast<long>(published_experiments().size() + 1));
   const CliResult bad = cli_run({"reproduce", "configs/paper16.toml", "--format", "csv"});
   CHECK(bad.code == 2);
+  const CliResult unknown = cli_run({"reproduce", "tolly"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("reproduce --list") != std::string::npos);
 }
 
 TEST_CASE("reproduce NAME: the compiled-in config from any directory; the JSON's verdict follows the rule") {
