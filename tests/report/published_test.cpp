@@ -2,8 +2,9 @@
 // rule on hand-made distributions, a case on each side of each of its four
 // boundaries; the nearest-rank summary on a hand-made list; the metrics on a
 // fabric where the answer is known without ecmpsim (one spine: ECMP has one
-// path, so the completion is the ideal, every link delivers the NIC's speed
-// and no published gap can be reproduced: the negative control); the
+// path, so the completion is the ideal, every link delivers the NIC's speed,
+// a static table or more QPs change nothing, and no published gap can be
+// reproduced: the negative control); the
 // catalogue's rows against its configs; and `reproduce --list`.
 #include <doctest/doctest.h>
 
@@ -104,6 +105,33 @@ TEST_CASE("one path: effective Gb/s is the NIC speed and the gap to ideal is 0 i
   CHECK(gap.verdict == Verdict::NotReproduced);
   // ...and a published 0 lies inside: the rule reproduces what the model gives.
   CHECK(run_published(row(PublishedMetric::IdealGap, 0, axes), spec).verdict == Verdict::Reproduced);
+}
+
+TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothing up") {
+  const Spec spec = parse_config(std::string(kOneSpine) + "[[scenario]]\nname = \"static\"\nrouting = \"static\"\n"
+                                                          "policy = \"dst-mod\"\n",
+                                 "one-spine.toml");
+  const std::uint8_t axes = axis_bit(UnknownAxis::HashAlgo) | axis_bit(UnknownAxis::Placement);
+  PublishedExperiment fim = row(PublishedMetric::FimReduction, 30, axes);
+  fim.treatment = "static";
+  // Both leaves' single uplinks carry the same flows: ECMP's FIM is 0, so no
+  // reduction is defined, and an undefined metric reproduces nothing.
+  const PublishedResult r = run_published(fim, spec);
+  REQUIRE(r.cases.size() == 4 * 5);  // algos x placements (strided, random 0-3)
+  CHECK(std::isnan(r.cases.front().value));
+  CHECK(r.dist.cases == 0);
+  CHECK(r.verdict == Verdict::NotReproduced);
+  CHECK(r.reason == "no case defines the metric");
+  // The treatment with 4 QPs per connection: the same bytes on the same one
+  // path, so the same completion.
+  PublishedExperiment qps = row(PublishedMetric::CompletionGain, 40, axes);
+  qps.treatment = "ecmp";
+  qps.qps = 1;
+  qps.treatment_qps = 4;
+  const PublishedResult g = run_published(qps, spec);
+  CHECK(g.dist.min == doctest::Approx(0));
+  CHECK(g.dist.max == doctest::Approx(0));
+  CHECK(g.verdict == Verdict::NotReproduced);
 }
 
 TEST_CASE("case 0 holds the config's own assumptions, first in every axis") {
