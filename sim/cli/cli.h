@@ -15,6 +15,10 @@
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
 
+namespace ecmpsim {
+struct PublishedExperiment;  // sim/report/published.h
+}
+
 namespace ecmpsim::cli {
 
 // A subcommand's body, run after its flags are parsed.
@@ -56,6 +60,9 @@ std::string default_config_path();
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
+// A catalogue experiment's config (sim/report/published.h), compiled in
+// (sim/CMakeLists.txt), with these limits.
+Spec published_spec(const PublishedExperiment& e, const Limits& limits);
 // -f,--format on `sub`: the formats written from the shapes the command's
 // result comes in (sim/base/format.h), in the table's order, `fallback` by
 // default; `note` ends the help, after a semicolon.

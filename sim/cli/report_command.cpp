@@ -4,6 +4,7 @@
 #include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
 #include "sim/cli/cli.h"
+#include "sim/report/published.h"
 #include "sim/config/config.h"
 #include "sim/config/ranges.h"
 #include "sim/sweep/sweep.h"
@@ -35,6 +36,7 @@ Action add_report_command(CLI::App& app) {
     Limits limits;
     std::string config, out = "report.html", seeds = "0:1000", scenario;
     std::vector<std::string> emulation;
+    bool published = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
@@ -49,7 +51,19 @@ Action add_report_command(CLI::App& app) {
                   "JSON of `ecmpsim emulate --measure-time --format json` runs, shown measured beside predicted "
                   "(repeat or separate with commas)")
       ->delimiter(',');
+  sub->add_flag("--published", opt->published,
+                "The catalogue of published experiments instead of a config: an index and a section per experiment "
+                "with the published figure marked on ecmpsim's distribution (docs/published.md)");
   return [opt](Io io) {
+    if (opt->published) {
+      std::vector<PublishedResult> results;
+      for (const PublishedExperiment& e : published_experiments())
+        results.push_back(run_published(e, published_spec(e, opt->limits)));
+      const std::string page = published_html(results);
+      emit(io, page, opt->out);
+      if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
+      return 0;
+    }
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     std::vector<EmulationRun> emulation;

@@ -1,12 +1,16 @@
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "sim/base/error.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/published_configs.h"
 #include "sim/config/config.h"
 #include "sim/base/parallel.h"
 #include "sim/config/ranges.h"
 #include "sim/sweep/sweep.h"
 #include "sim/report/report.h"
+#include "sim/report/published.h"
 #include "sim/report/reproduce.h"
 #include "sim/report/sensitivity.h"
 #include "sim/model/simulation.h"
@@ -22,22 +26,56 @@ std::size_t index_of(const Spec& spec, const ScenarioSpec& s) {
 
 }  // namespace
 
+Spec published_spec(const PublishedExperiment& e, const Limits& limits) {
+  for (const PublishedConfig& c : kPublishedConfigs)
+    if (c.path == e.config) {
+      Spec spec = parse_config(c.text, std::string(e.config));
+      spec.limits = limits;
+      return spec;
+    }
+  throw InputError({{}, 0, 0, "NAME"}, "'" + std::string(e.name) + "' names " + std::string(e.config) +
+                                           ", which this build does not have");
+}
+
 Action add_reproduce_command(CLI::App& app) {
   struct Options {
     Limits limits;
     std::string config, out = "report.html", seeds = "0:1000", format;
+    bool list = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
-      "reproduce", "The FlowTracer experiment (configs/paper16.toml): ECMP's FIM over many seeds against the "
-                   "static table, with the config's assumptions; also writes the HTML report");
+      "reproduce", "A published experiment of the catalogue by NAME (--list names them; docs/published.md), or the "
+                   "FlowTracer comparison on a config (default configs/paper16.toml): ECMP's FIM over many seeds "
+                   "against the static table, with the config's assumptions; a config also writes the HTML report");
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B[:STEP] (half-open)")->capture_default_str();
-  sub->add_option("config,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
-  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json}, Format::Table,
-                  "the table holds the comparison, the sensitivity and the verdict");
+  sub->add_option("config,--config", opt->config,
+                  "A catalogue experiment's NAME, or an experiment config (TOML); default configs/paper16.toml");
+  sub->add_flag("--list", opt->list, "List the catalogue of published experiments with their sources");
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table,
+                  "the table holds the comparison, the sensitivity and the verdict; csv: a catalogue experiment's "
+                  "cases, or the list");
   return [opt](Io io) {
+    const Format format = chosen_format(opt->format);
+    if (opt->list) {
+      io.out << write(format, published_list_result()) << std::flush;
+      return 0;
+    }
+    if (const PublishedExperiment* e = find_published(opt->config)) {
+      const PublishedResult r = run_published(*e, published_spec(*e, opt->limits));
+      io.out << write(format, published_result(r)) << std::flush;
+      return 0;
+    }
+    std::error_code ec;
+    if (!opt->config.empty() && opt->config.find('/') == std::string::npos && !opt->config.ends_with(".toml") &&
+        !std::filesystem::exists(opt->config, ec))
+      throw InputError({{}, 0, 0, "NAME"}, "'" + opt->config + "' is neither an experiment of the catalogue "
+                                                               "(ecmpsim reproduce --list) nor a config file");
+    if (format == Format::Csv)
+      throw InputError({{}, 0, 0, "--format"}, "csv is written for a catalogue experiment (reproduce NAME) or --list, "
+                                               "not for a config");
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     const Simulation sim(load_spec(path, opt->limits));
@@ -56,7 +94,6 @@ Action add_reproduce_command(CLI::App& app) {
     emit(io, report_html(in), opt->out, spec_inputs(sim.spec()));
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
-    const Format format = chosen_format(opt->format);
     table << write(format, reproduce_result(sim.spec(), cmp, sens));
     // The JSON alone on its stream, so it parses; the table ends with where the page went.
     if (opt->out != "-") {

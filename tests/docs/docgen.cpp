@@ -1,5 +1,5 @@
 // ecmpsim_docgen ROOT: writes every generated reference page (sim/config/reference_docs.h)
-// under the repository root ROOT. The `docs` build target runs it on the
+// and the published-results catalogue (sim/report/published.h) under the repository root ROOT. The `docs` build target runs it on the
 // source tree; tests/reference_docs_test.cpp checks the committed pages.
 #include <exception>
 #include <iostream>
@@ -7,6 +7,7 @@
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
 #include "sim/config/reference_docs.h"
+#include "sim/report/published.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -19,6 +20,10 @@ int main(int argc, char** argv) {
       ecmpsim::write_output(path, page.render(), std::cout);
       std::cout << "wrote " << path << "\n";
     }
+    // The catalogue of published results, measured on this commit.
+    const std::string published = std::string(argv[1]) + "/docs/published.md";
+    ecmpsim::write_output(published, ecmpsim::published_page(ecmpsim::run_catalogue(argv[1])), std::cout);
+    std::cout << "wrote " << published << "\n";
   } catch (const ecmpsim::InputError& e) {
     std::cerr << "ecmpsim_docgen: " << e.describe() << "\n";
     return 2;

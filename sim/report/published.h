@@ -1,0 +1,167 @@
+// The catalogue of published ECMP results (`ecmpsim reproduce --list`,
+// `reproduce NAME`): each experiment one row naming its source, the figure it
+// published in the source's unit, the config that restates its inputs
+// (configs/published/), the metric ecmpsim computes and the axes the source
+// leaves open. Running a row evaluates the metric over every combination of
+// those axes, summarises the distribution (min, p10, median, p90, max), ranks
+// the axes by how far they move it and gives the verdict by the rule of
+// docs/published.md. The rule, the metrics and the axes are tables here, so
+// the list, the docs page and the outputs read the same text.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hashing/named.h"
+#include "sim/base/format.h"
+#include "sim/config/spec.h"
+
+namespace ecmpsim {
+
+// What ecmpsim computes for an experiment, in the unit its source uses.
+enum class PublishedMetric : std::uint8_t { FimReduction, BusbwGain, Busbw, EffectiveGbps, CompletionGain, IdealGap };
+
+struct PublishedMetricRow : Named<PublishedMetric> {
+  std::string_view unit;  // the source's unit
+  double scale;           // the metric's value x scale is in `unit`
+  bool treatment;         // compares a treatment scenario with the baseline
+};
+
+inline constexpr std::array<PublishedMetricRow, 6> kPublishedMetrics{{
+    {{PublishedMetric::FimReduction, "fim-reduction",
+      "1 - FIM(treatment) / FIM(baseline): the flow imbalance metric over switch-to-switch links"},
+     "%", 100, true},
+    {{PublishedMetric::BusbwGain, "busbw-gain",
+      "busbw(treatment) / busbw(baseline) - 1, nccl-tests' busbw from the size table (the mean over the sizes, "
+      "nccl-tests' \"Avg bus bandwidth\", or one size)"},
+     "%", 100, true},
+    {{PublishedMetric::Busbw, "busbw",
+      "the baseline's nccl-tests busbw from the size table (the mean over the sizes, or one size)"},
+     "GB/s", 1, false},
+    {{PublishedMetric::EffectiveGbps, "effective-gbps",
+      "NIC speed x ideal / predicted completion: what each link of the collective delivers on average"},
+     "Gb/s", 1, false},
+    {{PublishedMetric::CompletionGain, "completion-gain",
+      "completion(baseline) / completion(treatment) - 1: the collective's speed-up, predicted by the flow model"},
+     "%", 100, true},
+    {{PublishedMetric::IdealGap, "ideal-gap",
+      "1 - ideal / predicted completion: the throughput the baseline loses against a perfectly balanced fabric"},
+     "%", 100, false},
+}};
+
+const PublishedMetricRow& published_metric(PublishedMetric m) noexcept;
+
+// What a source leaves open; every combination of an experiment's axes is a case.
+enum class UnknownAxis : std::uint8_t { Placement, QpnBase, Channels, SeedMode, HashAlgo, HashSeed };
+
+inline constexpr std::array<Named<UnknownAxis>, 6> kUnknownAxes{{
+    {UnknownAxis::Placement, "placement",
+     "the nodes the job got: the config's placement, then random placements with seeds 0-3"},
+    {UnknownAxis::QpnBase, "qpn-base",
+     "the first QP number each NIC allocates: the config's, then 3 more 4099 apart (source ports follow)"},
+    {UnknownAxis::Channels, "channels", "NCCL channels: the config's, half and double"},
+    {UnknownAxis::SeedMode, "seed-mode",
+     "how the hash seed reaches the ECMP switches: the config's, then the same on every switch, one derived per "
+     "tier, one derived per switch (a fabric of one seed polarizes)"},
+    {UnknownAxis::HashAlgo, "hash-algo",
+     "every ECMP switch's hash: the config's, then crc16-ccitt, crc32, toeplitz, xxh3"},
+    {UnknownAxis::HashSeed, "hash-seed", "every ECMP switch's hash seed: the config's, then 1, 2, ..."},
+}};
+
+constexpr std::uint8_t axis_bit(UnknownAxis a) noexcept { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(a)); }
+
+// One published experiment: a row of the catalogue.
+struct PublishedExperiment {
+  std::string_view name;    // `reproduce NAME`
+  std::string_view source;  // title, venue, URL or arXiv id
+  std::string_view figure;  // the published figure as the source states it
+  double published;         // the same in the metric's unit
+  PublishedMetric metric;
+  std::string_view config;  // under the repository root: configs/published/X.toml
+  std::string_view baseline, treatment;  // scenario names; treatment empty for a one-run metric
+  std::uint32_t qps;            // QPs per connection of every job (0: the config's)
+  std::uint32_t treatment_qps;  // the treatment's (0: as the baseline's)
+  std::uint32_t nodes;          // every job's nodes (0: the config's), so one config serves a series
+  std::uint64_t at_size;        // busbw metrics: the size-table row in bytes (0: the mean over the sizes)
+  std::uint8_t axes;            // axis_bit()s of the unknown axes
+  std::uint32_t seeds;          // hash-seed axis: how many seeds
+  std::string_view lacks;       // what the model leaves out that could explain a miss
+};
+
+std::span<const PublishedExperiment> published_experiments() noexcept;
+// The row named `name`, or nullptr.
+const PublishedExperiment* find_published(std::string_view name) noexcept;
+
+// The verdict rule (docs/published.md), one row each with its condition.
+enum class Verdict : std::uint8_t { Reproduced, Consistent, NotReproduced };
+inline constexpr std::array<Named<Verdict>, 3> kVerdicts{{
+    {Verdict::Reproduced, "reproduced", "the published figure lies within ecmpsim's p10-p90"},
+    {Verdict::Consistent, "consistent", "the published figure lies within min-max but outside p10-p90"},
+    {Verdict::NotReproduced, "not reproduced", "the published figure lies outside min-max"},
+}};
+
+// Nearest-rank order statistics of the defined cases.
+struct Distribution {
+  std::uint64_t cases = 0;
+  double min = 0, p10 = 0, p50 = 0, p90 = 0, max = 0;
+};
+Distribution distribution_of(std::vector<double> values);  // NaNs left out
+// The rule over closed intervals; NotReproduced for an empty distribution.
+Verdict verdict_of(double published, const Distribution& d) noexcept;
+
+// How far one axis moves the metric: the median over the cases with each of
+// its values; spread = the largest median minus the smallest.
+struct AxisEffect {
+  UnknownAxis axis;
+  std::vector<std::string> values;
+  std::vector<double> medians;
+  double spread = 0;
+};
+
+struct PublishedCase {
+  std::vector<std::string> values;  // per declared axis, in kUnknownAxes order
+  double value = 0;                 // in the metric's unit; NaN when undefined
+};
+
+struct PublishedResult {
+  const PublishedExperiment* experiment = nullptr;
+  std::string config;              // the config's path as loaded
+  std::vector<UnknownAxis> axes;   // declared, kUnknownAxes order
+  std::vector<PublishedCase> cases;  // case 0: the config's own assumptions
+  double at_config = 0;            // case 0's value
+  Distribution dist;
+  std::vector<AxisEffect> effects;  // largest spread first
+  Verdict verdict = Verdict::NotReproduced;
+  std::string reason;  // one line: where the figure lies and, when missed, what the model lacks
+};
+
+// Runs `e` on `spec` (its config): every case, sequentially, so the result
+// never depends on threads. InputError naming the config when the config
+// lacks a scenario or size table the row needs.
+PublishedResult run_published(const PublishedExperiment& e, const Spec& spec);
+
+// Every row run on its config read under the repository root `root` (and
+// named by its repository path, so outputs do not depend on `root`).
+std::vector<PublishedResult> run_catalogue(const std::string& root);
+
+// `value` in the metric's unit, as every output prints it.
+std::string published_value(PublishedMetric m, double value);
+
+// `reproduce --list`: every row with its source, figure and config.
+Result published_list_result();
+// `reproduce NAME`: table, JSON and CSV (one row per case); `r` outlives it.
+Result published_result(const PublishedResult& r);
+
+// `ecmpsim report --published`: one self-contained HTML document, an index of
+// every experiment, then each one's distribution with the published figure
+// marked (sim/report/published_html.cpp).
+std::string published_html(std::span<const PublishedResult> results);
+
+// docs/published.md: the verdict rule and every experiment's result.
+std::string published_page(std::span<const PublishedResult> results);
+
+}  // namespace ecmpsim

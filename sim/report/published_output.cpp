@@ -1,0 +1,193 @@
+// The catalogue's outputs: `reproduce --list`, one experiment's table, JSON
+// and CSV, and docs/published.md, all from the tables of published.h.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "sim/base/text.h"
+#include "sim/report/published.h"
+
+namespace ecmpsim {
+namespace {
+
+Json number(double v) { return std::isnan(v) ? Json(nullptr) : Json(v); }
+
+std::string axes_text(const PublishedExperiment& e) {
+  std::string out;
+  for (const auto& a : kUnknownAxes)
+    if (e.axes & axis_bit(a.value)) out += (out.empty() ? "" : ", ") + std::string(a.name);
+  if (e.axes & axis_bit(UnknownAxis::HashSeed)) out += " (" + std::to_string(e.seeds) + " seeds)";
+  return out;
+}
+
+// What is compared, in words: "'ecmp' vs 'static'", with the QPs and nodes the row sets.
+std::string runs_text(const PublishedExperiment& e) {
+  std::string out = "'" + std::string(e.baseline) + "'";
+  if (e.qps) out += " with " + std::to_string(e.qps) + " QPs per connection";
+  if (published_metric(e.metric).treatment) {
+    out += " vs '" + std::string(e.treatment) + "'";
+    if (e.treatment_qps) out += " with " + std::to_string(e.treatment_qps) + " QPs per connection";
+  }
+  if (e.nodes) out += "; " + std::to_string(e.nodes) + " nodes";
+  if (e.at_size) out += "; at " + human_bytes(static_cast<double>(e.at_size));
+  return out;
+}
+
+std::string list_text() {
+  std::string out = pad_right("name", 13) + pad_left("published", 12) + "  " + pad_right("metric", 16) + "config\n";
+  for (const PublishedExperiment& e : published_experiments())
+    out += pad_right(std::string(e.name), 13) + pad_left(published_value(e.metric, e.published), 12) + "  " +
+           pad_right(std::string(published_metric(e.metric).name), 16) + std::string(e.config) + "\n    " +
+           std::string(e.figure) + "\n    source: " + std::string(e.source) + "\n";
+  return out;
+}
+
+Json experiment_json(const PublishedExperiment& e) {
+  Json axes = Json::array();
+  for (const auto& a : kUnknownAxes)
+    if (e.axes & axis_bit(a.value)) axes.push_back(a.name);
+  return {{"name", e.name},
+          {"source", e.source},
+          {"figure", e.figure},
+          {"published", e.published},
+          {"unit", published_metric(e.metric).unit},
+          {"metric", published_metric(e.metric).name},
+          {"config", e.config},
+          {"runs", runs_text(e)},
+          {"axes", std::move(axes)}};
+}
+
+std::string result_text(const PublishedResult& r) {
+  const PublishedExperiment& e = *r.experiment;
+  const auto v = [&](double x) { return pad_left(published_value(e.metric, x), 12); };
+  std::string out = std::string(e.name) + ": " + std::string(e.source) + "\n";
+  out += "published: " + std::string(e.figure) + "\n";
+  out += "config:    " + r.config + " (" + runs_text(e) + ")\n";
+  out += "metric:    " + std::string(published_metric(e.metric).name) + ", " +
+         std::string(published_metric(e.metric).doc) + "\n";
+  out += "unknown:   " + axes_text(e) + "; " + std::to_string(r.cases.size()) + " cases\n\n";
+  out += pad_right("at the config's assumptions", 30) + v(r.at_config) + "\n";
+  out += pad_right("min", 30) + v(r.dist.min) + "\n" + pad_right("p10", 30) + v(r.dist.p10) + "\n";
+  out += pad_right("median", 30) + v(r.dist.p50) + "\n" + pad_right("p90", 30) + v(r.dist.p90) + "\n";
+  out += pad_right("max", 30) + v(r.dist.max) + "\n" + pad_right("published", 30) + v(e.published) + "\n";
+  if (!r.effects.empty()) out += "\nwhat moves it most (median over the cases with each value):\n";
+  for (const AxisEffect& a : r.effects) {
+    out += "  " + pad_right(std::string(name_of(kUnknownAxes, a.axis)), 11) + pad_left(published_value(e.metric, a.spread), 9) +
+           " apart:";
+    for (std::size_t i = 0; i < a.values.size(); ++i)
+      out += (i ? ", " : " ") + a.values[i] + " " + published_value(e.metric, a.medians[i]);
+    out += "\n";
+  }
+  return out + "\nverdict: " + std::string(name_of(kVerdicts, r.verdict)) + ": " + r.reason + "\n";
+}
+
+Json result_json(const PublishedResult& r) {
+  Json j = experiment_json(*r.experiment);
+  j["config"] = r.config;
+  j["cases"] = r.cases.size();
+  j["at_config"] = number(r.at_config);
+  j["distribution"] = {{"cases", r.dist.cases}, {"min", r.dist.min}, {"p10", r.dist.p10}, {"p50", r.dist.p50},
+                       {"p90", r.dist.p90},     {"max", r.dist.max}};
+  Json effects = Json::array();
+  for (const AxisEffect& a : r.effects) {
+    Json values = Json::array();
+    for (std::size_t i = 0; i < a.values.size(); ++i) values.push_back({{"value", a.values[i]}, {"median", number(a.medians[i])}});
+    effects.push_back({{"axis", name_of(kUnknownAxes, a.axis)}, {"spread", a.spread}, {"values", std::move(values)}});
+  }
+  j["effects"] = std::move(effects);
+  j["verdict"] = name_of(kVerdicts, r.verdict);
+  j["reason"] = r.reason;
+  return j;
+}
+
+Csv result_csv(const PublishedResult& r) {
+  Csv csv;
+  for (UnknownAxis a : r.axes) csv.cell(name_of(kUnknownAxes, a));
+  csv.cell(std::string(published_metric(r.experiment->metric).name) + "_" +
+           (published_metric(r.experiment->metric).unit == "%" ? std::string("pct")
+                                                               : std::string(published_metric(r.experiment->metric).unit)));
+  csv.end_row();
+  for (const PublishedCase& c : r.cases) {
+    for (const std::string& v : c.values) csv.cell(v);
+    csv.cell(std::isnan(c.value) ? std::string() : fixed(c.value, 4));
+    csv.end_row();
+  }
+  return csv;
+}
+
+}  // namespace
+
+Result published_list_result() {
+  Result r;
+  r.text = [] { return list_text(); };
+  r.json = [] {
+    Json all = Json::array();
+    for (const PublishedExperiment& e : published_experiments()) all.push_back(experiment_json(e));
+    return all;
+  };
+  r.csv = [] {
+    Csv csv;
+    csv.cells({"name", "published", "unit", "metric", "config"}).end_row();
+    for (const PublishedExperiment& e : published_experiments()) {
+      csv.cells({e.name, fixed(e.published, 2), published_metric(e.metric).unit, published_metric(e.metric).name,
+                 e.config});
+      csv.end_row();
+    }
+    return csv;
+  };
+  return r;
+}
+
+Result published_result(const PublishedResult& pr) {
+  Result r;
+  r.text = [p = &pr] { return result_text(*p); };
+  r.json = [p = &pr] { return result_json(*p); };
+  r.csv = [p = &pr] { return result_csv(*p); };
+  return r;
+}
+
+std::string published_page(std::span<const PublishedResult> results) {
+  std::string out =
+      "# Published results\n\n"
+      "<!-- Generated by ecmpsim_docgen from sim/report/published*.cpp and the configs under configs/published/; "
+      "tests/report/published_docs_test.cpp fails when this page differs. -->\n\n"
+      "`ecmpsim reproduce --list` names every experiment below; `ecmpsim reproduce NAME` runs one (`--format json` "
+      "or `csv` for every case). Each experiment is a config under `configs/published/` whose comments quote every "
+      "input its source gives and justify every assumption the source leaves open, written before ecmpsim's "
+      "outcome was known. ecmpsim evaluates the metric at every combination of the values of the axes the source "
+      "leaves open (the *cases*) and compares the published figure with that distribution. "
+      "`ecmpsim report --published [-o FILE]` writes the same catalogue as one HTML document: an index, then each "
+      "experiment's histogram and CDF with the published figure marked.\n\n"
+      "Outputs of `reproduce NAME`: the table below; `--format json`, an object with `name`, `source`, `figure`, "
+      "`published`, `unit`, `metric`, `config`, `runs`, `axes`, `cases`, `at_config`, `distribution` (`cases`, "
+      "`min`, `p10`, `p50`, `p90`, `max`), `effects` (per axis `axis`, `spread` and `values` of `value` and "
+      "`median`), `verdict` and `reason`; `--format csv`, one row per case: a column per unknown axis and the "
+      "metric named with its unit (`busbw_GB/s`, `fim-reduction_pct`). `reproduce --list` prints the table, a "
+      "JSON array of the experiments (the same keys as above, `name` to `axes`) or CSV (`name`, `published`, "
+      "`unit`, `metric`, `config`).\n\n"
+      "## The verdict rule\n\n";
+  for (const auto& v : kVerdicts) out += "- **" + std::string(v.name) + "**: " + std::string(v.doc) + ".\n";
+  out += "\nThe intervals are closed; p10, median and p90 are nearest-rank percentiles over the cases where the "
+         "metric is defined. A \"not reproduced\" is a result: the reason names what the model lacks. A verdict "
+         "is only as sharp as its distribution: where p10-p90 is wide, the source's unknowns decide the outcome, "
+         "and \"reproduced\" says the model gives the figure under assumptions the source allows, not that it "
+         "predicts it; the axes' effects say which unknown to pin down first.\n\n"
+         "## Metrics\n\n| metric | unit | what ecmpsim computes |\n|---|---|---|\n";
+  for (const auto& m : kPublishedMetrics)
+    out += "| `" + std::string(m.name) + "` | " + std::string(m.unit) + " | " + std::string(m.doc) + " |\n";
+  out += "\n## Unknown axes\n\n| axis | values |\n|---|---|\n";
+  for (const auto& a : kUnknownAxes) out += "| `" + std::string(a.name) + "` | " + std::string(a.doc) + " |\n";
+  out += "\n## The catalogue, measured\n\n"
+         "| experiment | published | ecmpsim at the config | p10 - p90 | min - max | verdict |\n"
+         "|---|---|---|---|---|---|\n";
+  for (const PublishedResult& r : results) {
+    const auto v = [&](double x) { return published_value(r.experiment->metric, x); };
+    out += "| [" + std::string(r.experiment->name) + "](#" + std::string(r.experiment->name) + ") | " +
+           v(r.experiment->published) + " | " + v(r.at_config) + " | " + v(r.dist.p10) + " - " + v(r.dist.p90) +
+           " | " + v(r.dist.min) + " - " + v(r.dist.max) + " | " + std::string(name_of(kVerdicts, r.verdict)) +
+           " |\n";
+  }
+  for (const PublishedResult& r : results) out += "\n## " + std::string(r.experiment->name) + "\n\n```\n" + result_text(r) + "```\n";
+  return out;
+}
+
+}  // namespace ecmpsim

@@ -1,0 +1,218 @@
+// The catalogue of published results (sim/report/published.h): the verdict
+// rule on hand-made distributions, a case on each side of each of its four
+// boundaries; the nearest-rank summary on a hand-made list; the metrics on a
+// fabric where the answer is known without ecmpsim (one spine: ECMP has one
+// path, so the completion is the ideal, every link delivers the NIC's speed,
+// a static table or more QPs change nothing, and no published gap can be
+// reproduced: the negative control); the
+// catalogue's rows against its configs; and `reproduce --list`.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "sim/base/error.h"
+#include "sim/config/config.h"
+#include "sim/report/published.h"
+#include "tests/support/cli_capture.h"
+
+namespace published_test {
+
+using namespace ecmpsim;
+
+namespace {
+
+Distribution hand_made() {
+  Distribution d;
+  d.cases = 100;
+  d.min = 10;
+  d.p10 = 20;
+  d.p50 = 30;
+  d.p90 = 40;
+  d.max = 50;
+  return d;
+}
+
+// 2 leaves x 2 hosts, one spine: every cross-leaf flow has exactly one path.
+constexpr const char* kOneSpine = R"(
+[fabric]
+kind = "leaf-spine"
+leaves = 2
+spines = 1
+hosts_per_leaf = 2
+host_speed_gbps = 100
+fabric_speed_gbps = 200
+[workload]
+collective = "ring-allreduce"
+placement = "strided"
+message_bytes = "64MiB"
+channels = 2
+[[scenario]]
+name = "ecmp"
+[scenario.hash]
+algo = "crc16-ccitt"
+)";
+
+PublishedExperiment row(PublishedMetric m, double published, std::uint8_t axes) {
+  return {"test", "hand-made", "hand-made", published, m, "test.toml", "ecmp", "", 0, 0, 0, 0, axes, 4,
+          "nothing: one path"};
+}
+
+}  // namespace
+
+TEST_CASE("the verdict rule: a case on each side of p10, p90, min and max") {
+  const Distribution d = hand_made();
+  CHECK(verdict_of(20, d) == Verdict::Reproduced);      // p10, inside (closed)
+  CHECK(verdict_of(19.999, d) == Verdict::Consistent);  // just below p10
+  CHECK(verdict_of(40, d) == Verdict::Reproduced);      // p90, inside
+  CHECK(verdict_of(40.001, d) == Verdict::Consistent);  // just above p90
+  CHECK(verdict_of(10, d) == Verdict::Consistent);      // min, inside
+  CHECK(verdict_of(9.999, d) == Verdict::NotReproduced);
+  CHECK(verdict_of(50, d) == Verdict::Consistent);  // max, inside
+  CHECK(verdict_of(50.001, d) == Verdict::NotReproduced);
+  CHECK(verdict_of(30, Distribution{}) == Verdict::NotReproduced);  // no defined case
+}
+
+TEST_CASE("the distribution: nearest-rank percentiles, NaNs left out") {
+  const Distribution d = distribution_of({7, 3, 10, 1, std::nan(""), 5, 2, 9, 4, 8, 6});
+  CHECK(d.cases == 10);
+  CHECK(d.min == 1);
+  CHECK(d.p10 == 1);  // rank ceil(0.1 x 10) = 1
+  CHECK(d.p50 == 5);  // rank 5
+  CHECK(d.p90 == 9);  // rank 9
+  CHECK(d.max == 10);
+}
+
+TEST_CASE("one path: effective Gb/s is the NIC speed and the gap to ideal is 0 in every case") {
+  const Spec spec = parse_config(kOneSpine, "one-spine.toml");
+  const std::uint8_t axes = axis_bit(UnknownAxis::HashAlgo) | axis_bit(UnknownAxis::HashSeed) |
+                            axis_bit(UnknownAxis::QpnBase);
+  const PublishedExperiment eff = row(PublishedMetric::EffectiveGbps, 70, axes);
+  const PublishedResult r = run_published(eff, spec);
+  CHECK(r.cases.size() == 4 * 4 * 4);  // QP bases x algos (the config's crc16-ccitt once) x seeds
+  CHECK(r.dist.min == doctest::Approx(100));
+  CHECK(r.dist.max == doctest::Approx(100));
+  CHECK(r.verdict == Verdict::NotReproduced);
+  CHECK(r.reason.find("below every case") != std::string::npos);  // 70 < 100
+  CHECK(r.reason.find("nothing: one path") != std::string::npos);
+  for (const AxisEffect& a : r.effects) CHECK(a.spread == doctest::Approx(0));
+
+  const PublishedResult gap = run_published(row(PublishedMetric::IdealGap, 30, axes), spec);
+  CHECK(gap.dist.max == doctest::Approx(0).epsilon(1e-9));
+  CHECK(gap.verdict == Verdict::NotReproduced);
+  // ...and a published 0 lies inside: the rule reproduces what the model gives.
+  CHECK(run_published(row(PublishedMetric::IdealGap, 0, axes), spec).verdict == Verdict::Reproduced);
+}
+
+TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothing up") {
+  const Spec spec = parse_config(std::string(kOneSpine) + "[[scenario]]\nname = \"static\"\nrouting = \"static\"\n"
+                                                          "policy = \"dst-mod\"\n",
+                                 "one-spine.toml");
+  const std::uint8_t axes = axis_bit(UnknownAxis::HashAlgo) | axis_bit(UnknownAxis::Placement);
+  PublishedExperiment fim = row(PublishedMetric::FimReduction, 30, axes);
+  fim.treatment = "static";
+  // Both leaves' single uplinks carry the same flows: ECMP's FIM is 0, so no
+  // reduction is defined, and an undefined metric reproduces nothing.
+  const PublishedResult r = run_published(fim, spec);
+  REQUIRE(r.cases.size() == 4 * 5);  // algos x placements (strided, random 0-3)
+  CHECK(std::isnan(r.cases.front().value));
+  CHECK(r.dist.cases == 0);
+  CHECK(r.verdict == Verdict::NotReproduced);
+  CHECK(r.reason == "no case defines the metric");
+  // The treatment with 4 QPs per connection: the same bytes on the same one
+  // path, so the same completion.
+  PublishedExperiment qps = row(PublishedMetric::CompletionGain, 40, axes);
+  qps.treatment = "ecmp";
+  qps.qps = 1;
+  qps.treatment_qps = 4;
+  const PublishedResult g = run_published(qps, spec);
+  CHECK(g.dist.min == doctest::Approx(0));
+  CHECK(g.dist.max == doctest::Approx(0));
+  CHECK(g.verdict == Verdict::NotReproduced);
+}
+
+TEST_CASE("case 0 holds the config's own assumptions, first in every axis") {
+  const Spec spec = parse_config(kOneSpine, "one-spine.toml");
+  const PublishedResult r = run_published(
+      row(PublishedMetric::EffectiveGbps, 100, axis_bit(UnknownAxis::HashSeed) | axis_bit(UnknownAxis::Channels)),
+      spec);
+  REQUIRE(r.axes.size() == 2);
+  CHECK(r.cases.front().values == std::vector<std::string>{"2", "0"});
+  CHECK(r.cases.size() == 3 * 4);  // channels 2, 1, 4 x seeds 0-3
+}
+
+TEST_CASE("a row naming a scenario the config lacks is an error naming the config") {
+  const Spec spec = parse_config(kOneSpine, "one-spine.toml");
+  PublishedExperiment e = row(PublishedMetric::FimReduction, 30, 0);
+  e.treatment = "static";
+  try {
+    (void)run_published(e, spec);
+    FAIL("no error");
+  } catch (const InputError& err) {
+    CHECK(std::string(err.what()).find("'static'") != std::string::npos);
+    CHECK(err.where().file == "one-spine.toml");
+  }
+}
+
+TEST_CASE("the catalogue: unique names, every config shipped and used, the issue's six sources") {
+  std::set<std::string> names, configs;
+  for (const PublishedExperiment& e : published_experiments()) {
+    CHECK(names.insert(std::string(e.name)).second);
+    CHECK(find_published(e.name) == &e);
+    CHECK(std::filesystem::is_regular_file(std::string(ECMPSIM_SOURCE_DIR) + "/" + std::string(e.config)));
+    CHECK_FALSE(e.lacks.empty());
+    configs.insert(std::string(e.config));
+  }
+  for (const auto& f : std::filesystem::directory_iterator(std::string(ECMPSIM_SOURCE_DIR) + "/configs/published"))
+    CHECK(configs.count("configs/published/" + f.path().filename().string()) == 1);
+  CHECK(configs.size() >= 6);
+  CHECK(find_published("nope") == nullptr);
+}
+
+TEST_CASE("reproduce --list names every experiment with its source; csv one row each") {
+  const CliResult list = cli_run({"reproduce", "--list"});
+  CHECK(list.code == 0);
+  for (const PublishedExperiment& e : published_experiments()) {
+    CHECK(list.out.find(std::string(e.name)) != std::string::npos);
+    CHECK(list.out.find(std::string(e.source)) != std::string::npos);
+  }
+  const CliResult csv = cli_run({"reproduce", "--list", "--format", "csv"});
+  CHECK(csv.code == 0);
+  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == static_cast<long>(published_experiments().size() + 1));
+  const CliResult bad = cli_run({"reproduce", "configs/paper16.toml", "--format", "csv"});
+  CHECK(bad.code == 2);
+  const CliResult unknown = cli_run({"reproduce", "tolly"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("reproduce --list") != std::string::npos);
+}
+
+TEST_CASE("reproduce NAME: the compiled-in config from any directory; the JSON's verdict follows the rule") {
+  const auto here = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::temp_directory_path());
+  const CliResult r = cli_run({"reproduce", "nccl169-3n", "--format", "json"});
+  std::filesystem::current_path(here);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["name"] == "nccl169-3n");
+  CHECK(j["config"] == "configs/published/nccl-tests-169.toml");
+  CHECK(j["unit"] == "GB/s");
+  Distribution d;
+  d.cases = j["distribution"]["cases"];
+  d.min = j["distribution"]["min"];
+  d.p10 = j["distribution"]["p10"];
+  d.p50 = j["distribution"]["p50"];
+  d.p90 = j["distribution"]["p90"];
+  d.max = j["distribution"]["max"];
+  CHECK(d.cases == j["cases"]);
+  CHECK(d.min <= d.p10);
+  CHECK(d.p10 <= d.p50);
+  CHECK(d.p50 <= d.p90);
+  CHECK(d.p90 <= d.max);
+  CHECK(j["verdict"] == std::string(name_of(kVerdicts, verdict_of(j["published"], d))));
+  CHECK(j["effects"].size() == j["axes"].size());
+}
+
+}  // namespace published_test
