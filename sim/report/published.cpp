@@ -14,7 +14,7 @@
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
 #include "sim/sweep/sweep_stats.h"
-#include "workloads/placement.h"
+#include "workloads/generators/placement.h"
 
 namespace ecmpsim {
 namespace {
