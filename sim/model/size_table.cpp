@@ -34,6 +34,11 @@ void append_channel_path(const FlowNetwork& net, std::span<const std::uint32_t> 
   }
 }
 
+// nccl-tests' algbw: size / time, GB/s.
+double algbw_gbs(Bytes size, const NcclChoice& c) noexcept {
+  return c.time_us > 0 ? static_cast<double>(size.value) / (c.time_us * 1e3) : 0;
+}
+
 std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
   switch (c) {
     case workloads::Collective::RingAllReduce:
@@ -46,13 +51,12 @@ std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
   return std::nullopt;
 }
 
-// nccl-tests' busbw of a job whose network part takes `t` for message S.
-double net_busbw(const JobInfo& info, Seconds t) noexcept {
+}  // namespace
+
+double job_net_busbw(const JobInfo& info, Seconds t) noexcept {
   if (t.value <= 0) return std::numeric_limits<double>::infinity();
   return static_cast<double>(info.message.value) * bus_factor(info.pattern, info.ranks) / t.value * 1e-9;
 }
-
-}  // namespace
 
 std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
                                     std::span<const std::uint16_t> channel, std::size_t jobs) {
@@ -89,6 +93,14 @@ SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) n
   return {Bytes{per_rank * kElementBytes * ranks}, per_rank};
 }
 
+std::optional<double> size_busbw(const NcclComm& comm, BusPattern pattern, Bytes requested,
+                                 const workloads::NcclSizes& how) noexcept {
+  const SizeCount sc = nccl_tests_size(comm.coll, comm.ranks, requested);
+  const auto got = nccl_choose(comm, sc.size.value, how.algo, how.proto);
+  if (!got) return std::nullopt;
+  return algbw_gbs(sc.size, *got) * bus_factor(pattern, comm.ranks);
+}
+
 std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal, BusPattern pattern,
                                std::span<const Bytes> sizes, const workloads::NcclSizes& how) {
   std::vector<SizeRow> out;
@@ -98,7 +110,7 @@ std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const 
     const auto best = nccl_choose(ideal, sc.size.value, how.algo, how.proto);
     if (!got || !best) continue;
     SizeRow row{job, sc.size, sc.count, got->time_us, 0, 0, got->algo, got->proto, 1};
-    row.algbw_gbs = got->time_us > 0 ? static_cast<double>(sc.size.value) / (got->time_us * 1e3) : 0;
+    row.algbw_gbs = algbw_gbs(sc.size, *got);
     row.busbw_gbs = row.algbw_gbs * bus_factor(pattern, routed.ranks);
     row.slowdown = slowdown_of(Seconds{got->time_us * 1e-6}, Seconds{best->time_us * 1e-6});
     out.push_back(row);
@@ -108,6 +120,22 @@ std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const 
 
 bool wants_sizes(const Spec& spec) noexcept {
   return std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) { return j.nccl.sweep.enabled(); });
+}
+
+std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j) {
+  const Spec& spec = sim.spec();
+  const JobSpec& js = spec.jobs[j];
+  if (!js.nccl.sweep.enabled()) return std::nullopt;
+  const auto coll = nccl_coll(js.collective);
+  if (!coll)
+    throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
+                                   std::string(workloads::collective_name(js.collective)) +
+                                   " yet (all-reduce, allgather, reduce-scatter)");
+  const JobInfo& info = sim.jobs()[j];
+  if (info.ranks < 2) return std::nullopt;  // no peer: nothing for NCCL to time
+  return NcclComm{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
+                  js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
+                  js.channels, 0};
 }
 
 std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) {
@@ -120,21 +148,13 @@ std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) 
   std::vector<SizeRow> out;
   for (std::uint32_t j = 0; j < spec.jobs.size() && j < sim.jobs().size(); ++j) {
     const JobSpec& js = spec.jobs[j];
-    if (!js.nccl.sweep.enabled()) continue;
-    const auto coll = nccl_coll(js.collective);
-    if (!coll)
-      throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
-                                     std::string(workloads::collective_name(js.collective)) +
-                                     " yet (all-reduce, allgather, reduce-scatter)");
+    const std::optional<NcclComm> comm = size_comm(sim, j);
+    if (!comm) continue;
     const JobInfo& info = sim.jobs()[j];
-    if (info.ranks < 2) continue;  // no peer: nothing for NCCL to time
     const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
-    NcclComm routed{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
-                    js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
-                    js.channels, 0};
-    NcclComm ideal = routed;
-    routed.net_busbw = net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
-    ideal.net_busbw = net_busbw(info, sim.job_ideal()[j]);
+    NcclComm routed = *comm, ideal = *comm;
+    routed.net_busbw = job_net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
+    ideal.net_busbw = job_net_busbw(info, sim.job_ideal()[j]);
     std::vector<Bytes> sizes;
     for (const std::uint64_t b : workloads::sweep_sizes(js.nccl.sweep)) sizes.push_back(Bytes{b});
     const auto rows = size_rows(j, routed, ideal, info.pattern, sizes, js.nccl);

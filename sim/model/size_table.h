@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,6 +55,20 @@ struct SizeCount {
   std::uint64_t count = 0;
 };
 SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept;
+
+// nccl-tests' busbw (GB/s) for `requested` bytes on `comm`, as size_rows
+// prints it (NCCL's choice, or the forced algorithm and protocol); nullopt
+// when the forced algorithm does not run the collective.
+std::optional<double> size_busbw(const NcclComm& comm, BusPattern pattern, Bytes requested,
+                                 const workloads::NcclSizes& how) noexcept;
+
+// The communicator size_table prices job `j` with, its net_busbw left 0 (see
+// job_net_busbw); nullopt when the job asks for no sizes or has no peer.
+// InputError at the job's config for a collective NCCL's tuner does not price.
+std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j);
+// The busbw the network sustains for a job whose network part takes `t`
+// (NcclComm::net_busbw): +inf for t = 0.
+double job_net_busbw(const JobInfo& info, Seconds t) noexcept;
 
 // The rows of one job: `routed` and `ideal` differ only in net_busbw.
 std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal,
