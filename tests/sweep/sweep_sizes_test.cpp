@@ -190,4 +190,18 @@ TEST_CASE("without sizes no per-size metric appears; asking for one is a one-lin
   }
 }
 
+TEST_CASE("the vendor prediction of docs/prediction.md: the documented command gives the documented means") {
+  const std::string c = std::string(ECMPSIM_SOURCE_DIR) + "/tests/data/vendor/tolly225112.toml";
+  const CliResult r = cli_run({"sweep", c, "--qpn-base", "256:1256", "--metric", "busbw_avg", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["scenarios"].size() == 2);
+  const auto& ecmp = doc["scenarios"][0]["metrics"];
+  const auto& planned = doc["scenarios"][1]["metrics"];
+  CHECK(ecmp["busbw_avg"]["mean"].get<double>() == doctest::Approx(281.98).epsilon(5e-5));
+  CHECK(ecmp["busbw_at"]["mean"].get<double>() == doctest::Approx(299.81).epsilon(5e-5));
+  CHECK(planned["busbw_avg"]["min"].get<double>() == doctest::Approx(366.08).epsilon(5e-5));
+  CHECK(planned["busbw_at"]["max"].get<double>() == doctest::Approx(396.16).epsilon(5e-5));
+}
+
 }  // namespace sweep_sizes_test
