@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <utility>
 
 #include "sim/base/error.h"
@@ -60,30 +59,54 @@ double job_net_busbw(const JobInfo& info, Seconds t) noexcept {
 
 std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
                                     std::span<const std::uint16_t> channel, std::size_t jobs) {
-  std::map<std::pair<std::uint16_t, std::uint16_t>, std::vector<std::uint32_t>> channels;
-  for (std::uint32_t f = 0; f < net.bytes.size(); ++f)
-    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) channels[{job[f], channel[f]}].push_back(f);
-  std::vector<std::uint64_t> bytes;
-  std::vector<std::uint32_t> begin{0};
-  std::vector<LinkId> links;
-  std::vector<double> weights;
-  std::vector<std::pair<LinkId, double>> scratch;
-  std::vector<std::uint16_t> owner;
-  for (const auto& [key, flows] : channels) {
-    std::uint64_t largest = 0;
-    for (const std::uint32_t f : flows) largest = std::max(largest, net.bytes[f]);
-    append_channel_path(net, flows, largest, scratch, links, weights);
-    bytes.push_back(largest);
-    begin.push_back(static_cast<std::uint32_t>(links.size()));
-    owner.push_back(key.first);
+  LockstepSolver solver(job, channel, jobs);
+  const auto t = solver.solve(net);
+  return {t.begin(), t.end()};
+}
+
+LockstepSolver::LockstepSolver(std::span<const std::uint16_t> job, std::span<const std::uint16_t> channel,
+                               std::size_t jobs)
+    : out_(jobs) {
+  order_.resize(job.size());
+  for (std::uint32_t f = 0; f < order_.size(); ++f) order_[f] = f;
+  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::pair{job[a], channel[a]} < std::pair{job[b], channel[b]};
+  });
+  for (std::uint32_t i = 0; i < order_.size(); ++i) {
+    const std::uint32_t f = order_[i];
+    if (i == 0 || job[f] != job[order_[i - 1]] || channel[f] != channel[order_[i - 1]]) {
+      group_begin_.push_back(i);
+      group_job_.push_back(job[f]);
+    }
   }
-  FlowModel model;
-  FlowTimes times;
-  model.run({net.capacity, bytes, begin, links, weights}, times);
-  std::vector<Seconds> out(jobs);
-  for (std::size_t c = 0; c < owner.size(); ++c)
-    if (owner[c] < jobs) out[owner[c]] = std::max(out[owner[c]], times.finish[c]);
-  return out;
+  group_begin_.push_back(static_cast<std::uint32_t>(order_.size()));
+}
+
+std::span<const Seconds> LockstepSolver::solve(const FlowNetwork& net) {
+  bytes_.clear();
+  begin_.assign(1, 0);
+  links_.clear();
+  weights_.clear();
+  owner_.clear();
+  for (std::size_t g = 0; g + 1 < group_begin_.size(); ++g) {
+    flows_.clear();
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+      const std::uint32_t f = order_[i];
+      if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) flows_.push_back(f);
+    }
+    if (flows_.empty()) continue;
+    std::uint64_t largest = 0;
+    for (const std::uint32_t f : flows_) largest = std::max(largest, net.bytes[f]);
+    append_channel_path(net, flows_, largest, scratch_, links_, weights_);
+    bytes_.push_back(largest);
+    begin_.push_back(static_cast<std::uint32_t>(links_.size()));
+    owner_.push_back(group_job_[g]);
+  }
+  model_.run({net.capacity, bytes_, begin_, links_, weights_}, times_);
+  std::fill(out_.begin(), out_.end(), Seconds{0});
+  for (std::size_t c = 0; c < owner_.size(); ++c)
+    if (owner_[c] < out_.size()) out_[owner_[c]] = std::max(out_[owner_[c]], times_.finish[c]);
+  return out_;
 }
 
 SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/model/flow_model.h"
@@ -29,6 +30,32 @@ namespace ecmpsim {
 // job with nothing to send, +inf for one cut off). `jobs` sizes the result.
 std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
                                     std::span<const std::uint16_t> channel, std::size_t jobs);
+
+// lockstep_times for many routings of one flow set (a sweep's variants):
+// the flows are grouped into channels once, and the solve reuses its
+// buffers, so a solve allocates nothing once the first has sized them.
+class LockstepSolver {
+ public:
+  LockstepSolver() = default;
+  LockstepSolver(std::span<const std::uint16_t> job, std::span<const std::uint16_t> channel, std::size_t jobs);
+  // lockstep_times(net, job, channel, jobs) for the flows given at construction.
+  std::span<const Seconds> solve(const FlowNetwork& net);
+
+ private:
+  std::vector<std::uint32_t> order_;        // flows by (job, channel), each channel in flow order
+  std::vector<std::uint32_t> group_begin_;  // per channel + 1, into order_
+  std::vector<std::uint16_t> group_job_;    // per channel
+  std::vector<std::uint32_t> flows_;
+  std::vector<std::uint64_t> bytes_;
+  std::vector<std::uint32_t> begin_;
+  std::vector<LinkId> links_;
+  std::vector<double> weights_;
+  std::vector<std::pair<LinkId, double>> scratch_;
+  std::vector<std::uint16_t> owner_;
+  FlowModel model_;
+  FlowTimes times_;
+  std::vector<Seconds> out_;
+};
 
 // nccl-tests' element type: float, 4 bytes (its default -d float).
 inline constexpr std::uint64_t kElementBytes = 4;

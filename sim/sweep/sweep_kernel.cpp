@@ -144,6 +144,7 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
   path_links_.clear();
   if (plan.slowdown_) ideal_ = plan.base().cuts().ideal(flows_);
   memo_.assign(plan.sized_.size(), {});
+  if (plan.lockstep_) lockstep_ = LockstepSolver(flows_.job, flows_.channel, plan.base().jobs().size());
 }
 
 std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop) const {
@@ -280,17 +281,18 @@ double SweepWorker::predict(std::span<double> busbw) {
 void SweepWorker::price_sizes(std::span<double> row) {
   const SweepPlan& plan = *plan_;
   const auto& jobs = plan.base().jobs();
+  std::span<const Seconds> lockstep;
   if (plan.lockstep_) {
     const FlowNetwork net = plan.general_ ? FlowNetwork{plan.capacity_, flows_.bytes, trace_.path_begin,
                                                         trace_.path_links, trace_.split_fraction}
                                           : FlowNetwork{plan.capacity_, flows_.bytes, path_begin_, path_links_};
-    lockstep_ = lockstep_times(net, flows_.job, flows_.channel, jobs.size());
+    lockstep = lockstep_.solve(net);
   }
   double at = std::numeric_limits<double>::infinity(), avg = at;
   for (std::size_t k = 0; k < plan.sized_.size(); ++k) {
     const SweepPlan::SizedJob& s = plan.sized_[k];
     const bool lock = s.how.coupling == workloads::ChannelCoupling::Lockstep;
-    const Priced& p = priced(k, job_net_busbw(jobs[s.job], lock ? lockstep_[s.job] : job_completion_[s.job]));
+    const Priced& p = priced(k, job_net_busbw(jobs[s.job], lock ? lockstep[s.job] : job_completion_[s.job]));
     at = std::min(at, p.at);
     avg = std::min(avg, p.avg);
   }

@@ -33,6 +33,7 @@
 #include "sim/model/flow_model.h"
 #include "sim/model/nccl_cost.h"
 #include "sim/model/simulation.h"
+#include "sim/model/size_table.h"
 #include "sim/model/trace.h"
 #include "sim/config/sweep_metric.h"
 
@@ -164,7 +165,7 @@ class SweepWorker {
   FlowModel model_;
   FlowTimes times_;
   std::vector<Seconds> job_completion_;
-  std::vector<Seconds> lockstep_;             // per job: its channels' lockstep finish
+  LockstepSolver lockstep_;                   // this workload's channels (lockstep sized jobs only)
   std::vector<std::array<Priced, 64>> memo_;  // per sized job, direct-mapped by net busbw
   std::uint64_t decisions_ = 0;
 };
