@@ -4,6 +4,7 @@
 #include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/size_flags.h"
 #include "sim/report/published.h"
 #include "sim/config/config.h"
 #include "sim/config/ranges.h"
@@ -37,6 +38,7 @@ Action add_report_command(CLI::App& app) {
     std::string config, out = "report.html", seeds = "0:1000", scenario;
     std::vector<std::string> emulation;
     bool published = false;
+    SizeFlags sizes;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
@@ -54,6 +56,7 @@ Action add_report_command(CLI::App& app) {
   sub->add_flag("--published", opt->published,
                 "The catalogue of published experiments instead of a config: an index and a section per experiment "
                 "with the published figure marked on ecmpsim's distribution (docs/published.md)");
+  add_size_flags(sub, opt->sizes);
   return [opt](Io io) {
     if (opt->published) {
       std::vector<PublishedResult> results;
@@ -69,13 +72,15 @@ Action add_report_command(CLI::App& app) {
     std::vector<EmulationRun> emulation;
     for (const std::string& file : opt->emulation)
       emulation.push_back(parse_emulation(file, read_input_file(file, {{}, 0, 0, "--emulation"}, file)));
-    const Simulation sim(load_spec(path, opt->limits));
+    Spec spec = load_spec(path, opt->limits);
+    apply_size_flags(spec, opt->sizes);
+    const Simulation sim(std::move(spec));
     const auto results = sim.run_all();
     // Each ECMP scenario's seeds on their own: one distribution per scenario.
     const std::vector<const ScenarioSpec*> ecmp = swept_scenarios(sim.spec(), opt->scenario);
     std::vector<SeedSweep> dists;
     for (const ScenarioSpec* s : ecmp) dists.push_back(sweep_seeds(sim.spec(), *s, seeds, default_threads()));
-    ReportInput in{&sim, &results, dists, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds};
+    ReportInput in{&sim, &results, dists, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds + size_flags_text(opt->sizes)};
     FlowTracerComparison cmp;
     const ScenarioSpec* stat = nullptr;
     for (const ScenarioSpec& s : sim.spec().scenarios)

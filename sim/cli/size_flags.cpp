@@ -50,4 +50,15 @@ void apply_size_flags(Spec& spec, const SizeFlags& f) {
   }
 }
 
+std::string size_flags_text(const SizeFlags& f) {
+  std::string out;
+  for (const auto& [flag, v] : {std::pair{" -b ", f.minbytes}, std::pair{" -e ", f.maxbytes},
+                                std::pair{" --stepfactor ", f.stepfactor}})
+    if (v) out += flag + std::to_string(*v);
+  for (const auto& [flag, v] : {std::pair{" --nccl-algo ", &f.algo}, std::pair{" --nccl-proto ", &f.proto},
+                                std::pair{" --size-coupling ", &f.coupling}})
+    if (!v->empty()) out += flag + *v;
+  return out;
+}
+
 }  // namespace ecmpsim::cli

@@ -24,4 +24,7 @@ void add_size_flags(CLI::App* sub, SizeFlags& f);
 // a factor without sizes, or one bound without the other.
 void apply_size_flags(Spec& spec, const SizeFlags& f);
 
+// The flags as given, each " --name value", for a command line a page shows.
+std::string size_flags_text(const SizeFlags& f);
+
 }  // namespace ecmpsim::cli

@@ -12,9 +12,11 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
+#include "sim/cli/size_flags.h"
 #include "sim/config/config.h"
 #include "sim/base/parallel.h"
 #include "sim/config/ranges.h"
+#include "sim/model/size_table.h"
 #include "sim/routing/seeds.h"
 #include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_notes.h"
@@ -40,6 +42,8 @@ struct Options {
   unsigned bins = 20;
   std::string format;
   std::string out;
+  SizeFlags sizes;
+  std::optional<std::uint64_t> busbw_at;
 };
 
 SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
@@ -59,11 +63,25 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
   if (!o.metric.empty()) s.metric = *parse_name(kSweepMetricNames, o.metric);
   if (o.no_slowdown) s.slowdown = false;
   if (o.max_variants) s.max_variants = *o.max_variants;
+  if (o.busbw_at) s.busbw_at = Bytes{*o.busbw_at};
   if (s.metric == SweepMetric::Slowdown && !s.slowdown)
     throw InputError(flag(o.no_slowdown ? "--no-slowdown" : "--metric"),
                      "metric slowdown needs the flow model that " +
                          std::string(o.no_slowdown ? "--no-slowdown" : "[sweep] slowdown = false") + " turns off");
   return s;
+}
+
+// busbw_at and busbw_avg price sizes: they need a size table and the flow model.
+void check_size_metrics(const Options& o, const Spec& spec, const SweepSpec& axes, const std::string& path) {
+  const bool priced = axes.slowdown && wants_sizes(spec);
+  if (priced) return;
+  const char* why = axes.slowdown ? "a size table: give -b/--minbytes and -e/--maxbytes, or [workload] sizes"
+                                  : "the flow model that --no-slowdown (or [sweep] slowdown = false) turns off";
+  if (o.busbw_at) throw InputError(flag("--busbw-at"), std::string("needs ") + why);
+  if (spec.sweep.busbw_at.value != 0) throw InputError({path, 0, 0, "sweep.busbw_at"}, std::string("needs ") + why);
+  if (per_size(axes.metric))
+    throw InputError(o.metric.empty() ? SourcePos{path, 0, 0, "sweep.metric"} : flag("--metric"),
+                     "metric " + std::string(sweep_metric_name(axes.metric)) + " needs " + why);
 }
 
 // --rank-by and --over checked against the sweep's axes, before it runs.
@@ -91,7 +109,9 @@ std::optional<RankSpec> rank_spec_from(const Options& o, const VariantSpace& spa
 std::unique_ptr<const Sweep> make_sweep(const Options& o) {
   const std::string path = o.config.empty() ? default_config_path() : o.config;
   Spec spec = load_spec(path, o.limits);
+  apply_size_flags(spec, o.sizes);
   const SweepSpec axes = axes_from(o, spec.sweep);
+  check_size_metrics(o, spec, axes, path);
   const VariantSpace space(spec, axes);
   if (space.size() == ~0ULL) throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
   if (space.size() > axes.max_variants && !o.force)
@@ -187,8 +207,9 @@ Action add_sweep_command(CLI::App& app) {
       ->type_name("NAME,...");
   sub->add_option("-j,--threads", opt->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   sub->add_option("--metric", opt->metric,
-                  "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows or "
-                  "slowdown (default fim)")
+                  "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows, "
+                  "slowdown, or with a size table busbw_at (GB/s at --busbw-at) or busbw_avg (GB/s, mean over "
+                  "the sizes) (default fim)")
       ->check(one_of(kSweepMetricNames));
   sub->add_option("--rank-by", opt->rank_by,
                   "Rank one axis by the mean of --metric over the --over axes, best first, with each value's mean, "
@@ -209,6 +230,10 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
   sub->add_flag("--pooled", opt->pooled,
                 "Also summarize every scenario and algorithm together (each is always summarized on its own)");
+  add_size_flags(sub, opt->sizes);
+  sub->add_option("--busbw-at", opt->busbw_at,
+                  "Message size of the busbw_at metric (default: the largest of -b/-e or sizes)")
+      ->transform(byte_size());
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits);

@@ -4,7 +4,19 @@
 #include "sim/config/ranges.h"
 
 namespace ecmpsim::config {
+
 namespace {
+
+// A size whose absence (0) means each job's largest: no default to show.
+Knob<SweepSpec> busbw_at_knob() {
+  Knob<SweepSpec> k = bytes_knob<SweepSpec>(
+      "busbw_at",
+      "Message size of the busbw_at metric (bytes, or \"16G\"); default each job's largest size. Needs a size "
+      "table ([workload] sizes or -b/-e).",
+      [](auto& s) -> auto& { return s.busbw_at; });
+  k.show_default = nullptr;
+  return k;
+}
 
 Knob<SweepSpec> range_knob(std::string_view key, std::string_view doc, std::uint64_t max,
                            std::optional<UintRange> SweepSpec::*member) {
@@ -66,7 +78,8 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                              }),
       enum_knob<SweepSpec>("metric",
                            "The metric that ranks the best and worst variants and that the threshold "
-                           "applies to (Jain's index: highest is best; others: lowest).",
+                           "applies to (Jain's index, busbw_at and busbw_avg: highest is best; others: lowest). "
+                           "busbw_at and busbw_avg (GB/s) need a size table ([workload] sizes or -b/-e).",
                            kSweepMetricNames, [](auto& s) -> auto& { return s.metric; }),
       {"threshold", "number", "Report the fraction of variants whose metric is above this.",
        [](const toml::node& n, SweepSpec& s, const SourcePos& at) {
@@ -79,6 +92,7 @@ const std::vector<Knob<SweepSpec>>& sweep_knobs() {
                            "Run the flow model on every variant for its predicted slowdown; false skips it "
                            "(faster on large fabrics) and leaves the metric out.",
                            [](auto& s) -> auto& { return s.slowdown; }),
+      busbw_at_knob(),
       uint_knob<SweepSpec>("max_variants", "Refuse larger sweeps unless --force is given.", 1, ~0ULL >> 1,
                            [](auto& s) -> auto& { return s.max_variants; }),
   };

@@ -79,6 +79,7 @@ struct SweepSpec {
   SweepMetric metric = SweepMetric::Fim;  // ranks best and worst; the threshold applies to it
   std::optional<double> threshold;
   bool slowdown = true;                   // run the flow model per variant for the predicted slowdown
+  Bytes busbw_at{0};                      // the busbw_at metric's message size; 0: each job's largest
   std::uint64_t max_variants = 10'000'000;
 };
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <utility>
 
 #include "sim/base/error.h"
@@ -35,6 +34,11 @@ void append_channel_path(const FlowNetwork& net, std::span<const std::uint32_t> 
   }
 }
 
+// nccl-tests' algbw: size / time, GB/s.
+double algbw_gbs(Bytes size, const NcclChoice& c) noexcept {
+  return c.time_us > 0 ? static_cast<double>(size.value) / (c.time_us * 1e3) : 0;
+}
+
 std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
   switch (c) {
     case workloads::Collective::RingAllReduce:
@@ -47,40 +51,63 @@ std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
   return std::nullopt;
 }
 
-// nccl-tests' busbw of a job whose network part takes `t` for message S.
-double net_busbw(const JobInfo& info, Seconds t) noexcept {
+}  // namespace
+
+double job_net_busbw(const JobInfo& info, Seconds t) noexcept {
   if (t.value <= 0) return std::numeric_limits<double>::infinity();
   return static_cast<double>(info.message.value) * bus_factor(info.pattern, info.ranks) / t.value * 1e-9;
 }
 
-}  // namespace
-
 std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
                                     std::span<const std::uint16_t> channel, std::size_t jobs) {
-  std::map<std::pair<std::uint16_t, std::uint16_t>, std::vector<std::uint32_t>> channels;
-  for (std::uint32_t f = 0; f < net.bytes.size(); ++f)
-    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) channels[{job[f], channel[f]}].push_back(f);
-  std::vector<std::uint64_t> bytes;
-  std::vector<std::uint32_t> begin{0};
-  std::vector<LinkId> links;
-  std::vector<double> weights;
-  std::vector<std::pair<LinkId, double>> scratch;
-  std::vector<std::uint16_t> owner;
-  for (const auto& [key, flows] : channels) {
-    std::uint64_t largest = 0;
-    for (const std::uint32_t f : flows) largest = std::max(largest, net.bytes[f]);
-    append_channel_path(net, flows, largest, scratch, links, weights);
-    bytes.push_back(largest);
-    begin.push_back(static_cast<std::uint32_t>(links.size()));
-    owner.push_back(key.first);
+  LockstepSolver solver(job, channel, jobs);
+  const auto t = solver.solve(net);
+  return {t.begin(), t.end()};
+}
+
+LockstepSolver::LockstepSolver(std::span<const std::uint16_t> job, std::span<const std::uint16_t> channel,
+                               std::size_t jobs)
+    : out_(jobs) {
+  order_.resize(job.size());
+  for (std::uint32_t f = 0; f < order_.size(); ++f) order_[f] = f;
+  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::pair{job[a], channel[a]} < std::pair{job[b], channel[b]};
+  });
+  for (std::uint32_t i = 0; i < order_.size(); ++i) {
+    const std::uint32_t f = order_[i];
+    if (i == 0 || job[f] != job[order_[i - 1]] || channel[f] != channel[order_[i - 1]]) {
+      group_begin_.push_back(i);
+      group_job_.push_back(job[f]);
+    }
   }
-  FlowModel model;
-  FlowTimes times;
-  model.run({net.capacity, bytes, begin, links, weights}, times);
-  std::vector<Seconds> out(jobs);
-  for (std::size_t c = 0; c < owner.size(); ++c)
-    if (owner[c] < jobs) out[owner[c]] = std::max(out[owner[c]], times.finish[c]);
-  return out;
+  group_begin_.push_back(static_cast<std::uint32_t>(order_.size()));
+}
+
+std::span<const Seconds> LockstepSolver::solve(const FlowNetwork& net) {
+  bytes_.clear();
+  begin_.assign(1, 0);
+  links_.clear();
+  weights_.clear();
+  owner_.clear();
+  for (std::size_t g = 0; g + 1 < group_begin_.size(); ++g) {
+    flows_.clear();
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+      const std::uint32_t f = order_[i];
+      if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) flows_.push_back(f);
+    }
+    if (flows_.empty()) continue;
+    std::uint64_t largest = 0;
+    for (const std::uint32_t f : flows_) largest = std::max(largest, net.bytes[f]);
+    append_channel_path(net, flows_, largest, scratch_, links_, weights_);
+    bytes_.push_back(largest);
+    begin_.push_back(static_cast<std::uint32_t>(links_.size()));
+    owner_.push_back(group_job_[g]);
+  }
+  model_.run({net.capacity, bytes_, begin_, links_, weights_}, times_);
+  std::fill(out_.begin(), out_.end(), Seconds{0});
+  for (std::size_t c = 0; c < owner_.size(); ++c)
+    if (owner_[c] < out_.size()) out_[owner_[c]] = std::max(out_[owner_[c]], times_.finish[c]);
+  return out_;
 }
 
 SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept {
@@ -88,6 +115,14 @@ SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) n
   if (coll == NcclColl::AllReduce || ranks == 0) return {Bytes{count * kElementBytes}, count};
   const std::uint64_t per_rank = (count / ranks) & ~(16 / kElementBytes - 1);
   return {Bytes{per_rank * kElementBytes * ranks}, per_rank};
+}
+
+std::optional<double> size_busbw(const NcclComm& comm, BusPattern pattern, Bytes requested,
+                                 const workloads::NcclSizes& how) noexcept {
+  const SizeCount sc = nccl_tests_size(comm.coll, comm.ranks, requested);
+  const auto got = nccl_choose(comm, sc.size.value, how.algo, how.proto);
+  if (!got) return std::nullopt;
+  return algbw_gbs(sc.size, *got) * bus_factor(pattern, comm.ranks);
 }
 
 std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal, BusPattern pattern,
@@ -99,7 +134,7 @@ std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const 
     const auto best = nccl_choose(ideal, sc.size.value, how.algo, how.proto);
     if (!got || !best) continue;
     SizeRow row{job, sc.size, sc.count, got->time_us, 0, 0, got->algo, got->proto, 1};
-    row.algbw_gbs = got->time_us > 0 ? static_cast<double>(sc.size.value) / (got->time_us * 1e3) : 0;
+    row.algbw_gbs = algbw_gbs(sc.size, *got);
     row.busbw_gbs = row.algbw_gbs * bus_factor(pattern, routed.ranks);
     row.slowdown = slowdown_of(Seconds{got->time_us * 1e-6}, Seconds{best->time_us * 1e-6});
     out.push_back(row);
@@ -119,6 +154,22 @@ NcclHost nccl_host(const HostSpec& h) noexcept {
 double host_goodput(const Spec& spec) noexcept {
   const bool v6 = !spec.fabric.address_base.is_v4();
   return workloads::roce_goodput_fraction(spec.hosts.roce_mtu, v6) * spec.hosts.nic_efficiency;
+}
+
+std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j) {
+  const Spec& spec = sim.spec();
+  const JobSpec& js = spec.jobs[j];
+  if (!js.nccl.sweep.enabled()) return std::nullopt;
+  const auto coll = nccl_coll(js.collective);
+  if (!coll)
+    throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
+                                   std::string(workloads::collective_name(js.collective)) +
+                                   " yet (all-reduce, allgather, reduce-scatter)");
+  const JobInfo& info = sim.jobs()[j];
+  if (info.ranks < 2) return std::nullopt;  // no peer: nothing for NCCL to time
+  return NcclComm{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
+                  js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
+                  js.channels, 0, nccl_host(spec.hosts)};
 }
 
 std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
@@ -141,8 +192,8 @@ std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
                     js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
                     js.channels, 0, host};
     NcclComm ideal = routed;
-    routed.net_busbw = goodput * net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
-    ideal.net_busbw = goodput * net_busbw(info, sim.job_ideal()[j]);
+    routed.net_busbw = goodput * job_net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
+    ideal.net_busbw = goodput * job_net_busbw(info, sim.job_ideal()[j]);
     out.push_back({j, routed, ideal, info.pattern});
   }
   return out;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/model/flow_model.h"
@@ -28,6 +30,32 @@ namespace ecmpsim {
 // job with nothing to send, +inf for one cut off). `jobs` sizes the result.
 std::vector<Seconds> lockstep_times(const FlowNetwork& net, std::span<const std::uint16_t> job,
                                     std::span<const std::uint16_t> channel, std::size_t jobs);
+
+// lockstep_times for many routings of one flow set (a sweep's variants):
+// the flows are grouped into channels once, and the solve reuses its
+// buffers, so a solve allocates nothing once the first has sized them.
+class LockstepSolver {
+ public:
+  LockstepSolver() = default;
+  LockstepSolver(std::span<const std::uint16_t> job, std::span<const std::uint16_t> channel, std::size_t jobs);
+  // lockstep_times(net, job, channel, jobs) for the flows given at construction.
+  std::span<const Seconds> solve(const FlowNetwork& net);
+
+ private:
+  std::vector<std::uint32_t> order_;        // flows by (job, channel), each channel in flow order
+  std::vector<std::uint32_t> group_begin_;  // per channel + 1, into order_
+  std::vector<std::uint16_t> group_job_;    // per channel
+  std::vector<std::uint32_t> flows_;
+  std::vector<std::uint64_t> bytes_;
+  std::vector<std::uint32_t> begin_;
+  std::vector<LinkId> links_;
+  std::vector<double> weights_;
+  std::vector<std::pair<LinkId, double>> scratch_;
+  std::vector<std::uint16_t> owner_;
+  FlowModel model_;
+  FlowTimes times_;
+  std::vector<Seconds> out_;
+};
 
 // nccl-tests' element type: float, 4 bytes (its default -d float).
 inline constexpr std::uint64_t kElementBytes = 4;
@@ -54,6 +82,21 @@ struct SizeCount {
   std::uint64_t count = 0;
 };
 SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept;
+
+// nccl-tests' busbw (GB/s) for `requested` bytes on `comm`, as size_rows
+// prints it (NCCL's choice, or the forced algorithm and protocol); nullopt
+// when the forced algorithm does not run the collective.
+std::optional<double> size_busbw(const NcclComm& comm, BusPattern pattern, Bytes requested,
+                                 const workloads::NcclSizes& how) noexcept;
+
+// The communicator size_table prices job `j` with (the hosts' parameters
+// in), its net_busbw left 0: size_table sets it to host_goodput(spec) *
+// job_net_busbw(...); nullopt when the job asks for no sizes or has no peer.
+// InputError at the job's config for a collective NCCL's tuner does not price.
+std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j);
+// The busbw the network sustains for a job whose network part takes `t`
+// (NcclComm::net_busbw): +inf for t = 0.
+double job_net_busbw(const JobInfo& info, Seconds t) noexcept;
 
 // The rows of one job: `routed` and `ideal` differ only in net_busbw.
 std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const NcclComm& ideal,

@@ -14,25 +14,45 @@ namespace {
 
 using json = Json;
 
-constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",  "max/mean (flows)",    "CoV (flows)",
-                                                "Jain (flows)", "max flows on a link", "predicted slowdown"};
+constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",        "max/mean (flows)",    "CoV (flows)",
+                                                "Jain (flows)",       "max flows on a link", "predicted slowdown",
+                                                "busbw@size (GB/s)", "busbw avg (GB/s)"};
 // nccl-tests prints bus bandwidth in GB/s (10^9 bytes); the flow model's unit is Gb/s.
 constexpr double kGBperGb = 1.0 / 8;
 
 bool predicted(const SweepReport& r) { return r.sweep.space().axes().slowdown; }
 
-// The metrics the sweep computed, in SweepMetric order: all but the slowdown
-// when the flow model was off.
-std::vector<std::size_t> shown(const SweepReport& r) {
-  std::vector<std::size_t> out;
-  for (std::size_t k = 0; k < kSweepMetrics; ++k)
-    if (k != static_cast<std::size_t>(SweepMetric::Slowdown) || predicted(r)) out.push_back(k);
-  return out;
-}
-
 // The jobs whose busbw the sweep computed: all of them under the flow model, else none.
 std::size_t busbw_jobs(const SweepReport& r) { return predicted(r) ? r.sweep.base().jobs().size() : 0; }
 const std::string& job_name(const SweepReport& r, std::size_t j) { return r.sweep.base().jobs()[j].name; }
+
+// Whether the variants were priced per message size (busbw_at, busbw_avg).
+bool sized(const SweepReport& r) { return r.sweep.space().combos() > 0 && !r.sweep.plan(0).sized().empty(); }
+
+// The metrics the sweep computed, in SweepMetric order: all but the slowdown
+// when the flow model was off, and the per-size ones only with a size table.
+std::vector<std::size_t> shown(const SweepReport& r) {
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < kSweepMetrics; ++k) {
+    const auto m = static_cast<SweepMetric>(k);
+    if ((m != SweepMetric::Slowdown || predicted(r)) && (!per_size(m) || sized(r))) out.push_back(k);
+  }
+  return out;
+}
+
+// The sized jobs' sizes: what busbw_at and busbw_avg were priced at.
+json sized_json(const SweepReport& r) {
+  json out = json::array();
+  for (const SweepPlan::SizedJob& s : r.sweep.plan(0).sized()) {
+    std::vector<std::uint64_t> sizes;
+    for (const Bytes b : s.sizes) sizes.push_back(b.value);
+    out.push_back({{"job", job_name(r, s.job)},
+                   {"busbw_at", s.at.value},
+                   {"sizes", sizes},
+                   {"coupling", name_of(workloads::kChannelCouplings, s.how.coupling)}});
+  }
+  return out;
+}
 
 // "busbw (Gb/s)" for the only job, "busbw NAME (Gb/s)" among several.
 std::string busbw_label(const SweepReport& r, std::size_t j, const char* unit) {
@@ -213,6 +233,7 @@ Json sweep_json(const SweepReport& r) {
   doc["interrupted"] = r.run.interrupted;
   doc["percentiles"] = "nearest-rank";
   doc["ranked_by"] = sweep_metric_name(space.axes().metric);
+  if (sized(r)) doc["sizes"] = sized_json(r);
   doc["notes"] = std::vector<std::string>(r.notes.begin(), r.notes.end());
   if (r.pooled != nullptr) add_summary(doc, r, *r.pooled);
   json each = json::array();
@@ -242,6 +263,12 @@ std::string sweep_table(const SweepReport& r) {
   for (const std::string& name : space.hashless())
     out += "note       '" + name + "' hashes nothing (adaptive or spray): one variant per workload, not one per "
            "seed or algorithm\n";
+  if (sized(r))
+    for (const SweepPlan::SizedJob& sj : r.sweep.plan(0).sized())
+        out += "sizes      " + job_name(r, sj.job) + ": " + std::to_string(sj.sizes.size()) + " sizes, " +
+             std::to_string(sj.sizes.front().value) + " to " + std::to_string(sj.sizes.back().value) +
+             " B; busbw_at " + std::to_string(sj.at.value) + " B; " +
+             std::string(name_of(workloads::kChannelCouplings, sj.how.coupling)) + " channels\n";
   out += "variants   " + std::to_string(r.run.values.size()) + " of " + std::to_string(space.size()) +
          (r.run.interrupted ? " (interrupted)" : "") + "\n";
   for (const std::string& note : r.notes) out += "note       " + wrap(note, 100, 11) + "\n";

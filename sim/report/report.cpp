@@ -6,11 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/output/metrics_json.h"
+#include "sim/output/sizes_output.h"
 #include "sim/report/assumptions.h"
 #include "sim/report/html.h"
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
 #include "sim/report/report_charts.h"
+#include "sim/report/report_sizes.h"
 #include "sim/report/report_style.h"
 #include "sim/report/report_sweep.h"
 
@@ -310,6 +312,7 @@ std::string report_data_json(const ReportInput& in) {
     s["collisions"] = r.collisions;
     s["predicted"] = prediction_json(r.predicted.all);
     s["links"] = links_json(sim, r);
+    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, r);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
       json tuples = json::array();
@@ -381,12 +384,14 @@ std::string report_html(const ReportInput& in) {
     out += "<a href=\"#" + report::sweep_id(i) + "\">Seeds" +
            (in.sweeps.size() > 1 ? " \u00b7 " + escape(in.sweeps[i].scenario) : std::string()) + "</a>";
   if (in.emulation) out += "<a href=\"#emulation\">Measured</a>";
+  if (report::has_sizes(in)) out += "<a href=\"#sizes\">Sizes</a>";
   out += "<a href=\"#hottest\">Hottest link</a><a href=\"#assumptions\">Assumptions</a></nav>\n<main>\n";
   out += summary_section(in) + fabric_section(in, top) + bars_section(in, top) + comparison_section(in);
   if (in.flowtracer) out += flowtracer_section(*in.flowtracer);
   for (std::size_t i = 0; i < in.sweeps.size(); ++i)
     if (!in.sweeps[i].values.empty()) out += report::sweep_section(in, i);
   if (in.emulation) out += emulation_section(*in.emulation, *in.results);
+  if (report::has_sizes(in)) out += report::sizes_section(in);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
   out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";

@@ -1,5 +1,6 @@
 #include "sim/base/text.h"
 #include "sim/report/report_charts.h"
+#include "sim/report/chart_frame.h"
 
 #include <algorithm>
 #include <array>
@@ -278,14 +279,6 @@ std::string link_bars_svg(const Fabric& fabric, std::span<const LinkId> links, c
 
 namespace {
 
-// The frame shared by the histogram and the CDF: axes, grid, tick labels and markers.
-struct Frame {
-  static constexpr double kW = 560, kH = 270, kL = 56, kR = 18, kT = 52, kB = 46;
-  double lo = 0, hi = 1, ymax = 1;
-  double x(double v) const { return kL + (kW - kL - kR) * (v - lo) / (hi - lo); }
-  double y(double v) const { return kH - kB - (kH - kB - kT) * v / ymax; }
-};
-
 Frame make_frame(std::span<const double> sorted, std::span<const Marker> markers) {
   Frame f;
   double lo = sorted.front(), hi = sorted.back();
@@ -304,16 +297,25 @@ Frame make_frame(std::span<const double> sorted, std::span<const Marker> markers
 
 std::string axes(const Frame& f, std::span<const double> yticks, int ydigits, std::string_view x_label,
                  std::string_view y_label) {
+  const auto ticks = html::nice_ticks(f.lo, f.hi, 6);
+  const int xdigits = html::tick_digits(ticks.size() > 1 ? ticks[1] - ticks[0] : 1);
+  std::vector<Tick> xticks;
+  for (double t : ticks) xticks.push_back({t, fixed(t, xdigits)});
+  return axes(f, yticks, ydigits, xticks, x_label, y_label);
+}
+
+}  // namespace
+
+std::string axes(const Frame& f, std::span<const double> yticks, int ydigits, std::span<const Tick> xticks,
+                 std::string_view x_label, std::string_view y_label) {
   std::string out;
-  const auto xticks = html::nice_ticks(f.lo, f.hi, 6);
-  const int xdigits = html::tick_digits(xticks.size() > 1 ? xticks[1] - xticks[0] : 1);
   for (double t : yticks) {
     out += line(Frame::kL, f.y(t), Frame::kW - Frame::kR, f.y(t), "class=\"grid\"");
     out += text(Frame::kL - 6, f.y(t) + 4, fixed(t, ydigits), "text-anchor=\"end\" class=\"tick-label\"");
   }
-  for (double t : xticks) {
-    out += line(f.x(t), Frame::kH - Frame::kB, f.x(t), Frame::kH - Frame::kB + 4, "class=\"tick\"");
-    out += text(f.x(t), Frame::kH - Frame::kB + 17, fixed(t, xdigits), "text-anchor=\"middle\" class=\"tick-label\"");
+  for (const Tick& t : xticks) {
+    out += line(f.x(t.at), Frame::kH - Frame::kB, f.x(t.at), Frame::kH - Frame::kB + 4, "class=\"tick\"");
+    out += text(f.x(t.at), Frame::kH - Frame::kB + 17, t.label, "text-anchor=\"middle\" class=\"tick-label\"");
   }
   out += line(Frame::kL, Frame::kH - Frame::kB, Frame::kW - Frame::kR, Frame::kH - Frame::kB, "class=\"axis\"");
   out += line(Frame::kL, Frame::kT - 4, Frame::kL, Frame::kH - Frame::kB, "class=\"axis\"");
@@ -324,6 +326,8 @@ std::string axes(const Frame& f, std::span<const double> yticks, int ydigits, st
               "text-anchor=\"middle\" class=\"axis-label\" transform=\"rotate(-90 14 " + num(cy) + ")\"");
   return out;
 }
+
+namespace {
 
 // Marker lines with their labels stacked in rows above the plot so none overlap.
 std::string markers_svg(const Frame& f, std::span<const Marker> markers) {

@@ -154,7 +154,8 @@ Sweep::Sweep(Spec spec, const SweepSpec& axes) : spec_(std::move(spec)), space_(
     o.seed.reset();
     apply_overrides(s, o);
     plans_.push_back(
-        std::make_unique<SweepPlan>(*base_, s.scenarios.front(), seed_axis, axes.seed_mode, axes.slowdown));
+        std::make_unique<SweepPlan>(*base_, s.scenarios.front(), seed_axis, axes.seed_mode, axes.slowdown,
+                                    axes.busbw_at));
   }
 }
 

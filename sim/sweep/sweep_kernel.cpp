@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <limits>
 
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
 #include "sim/config/overrides.h"
 #include "sim/model/metrics.h"
 #include "sim/model/prediction.h"
+#include "sim/model/size_table.h"
 #include "sim/routing/next_link.h"
 #include "sim/routing/seeds.h"
 
@@ -15,7 +18,7 @@ namespace ecmpsim {
 
 
 SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode,
-                     bool slowdown)
+                     bool slowdown, Bytes busbw_at)
     : base_(&base), scenario_(scenario), sets_(base.sets_for(scenario_)),
       fwd_(base.fabric(), *sets_, scenario_, base.spec().source, &base.flows()),
       seed_axis_(seed_axis),
@@ -75,6 +78,17 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   capacity_ = base.capacity();
   for (LinkId l = 0; l < down.size(); ++l)
     if (down[l]) capacity_[l] = Gbps{0};
+  if (!slowdown) return;
+  for (std::uint32_t j = 0; j < base.spec().jobs.size() && j < base.jobs().size(); ++j) {
+    const auto comm = size_comm(base, j);
+    if (!comm) continue;
+    const workloads::NcclSizes& how = base.spec().jobs[j].nccl;
+    SizedJob sj{j, *comm, how, {}, busbw_at, host_goodput(base.spec())};
+    for (const std::uint64_t b : workloads::sweep_sizes(how.sweep)) sj.sizes.push_back(Bytes{b});
+    if (sj.at.value == 0 && !sj.sizes.empty()) sj.at = sj.sizes.back();
+    lockstep_ = lockstep_ || how.coupling == workloads::ChannelCoupling::Lockstep;
+    sized_.push_back(std::move(sj));
+  }
 }
 
 void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
@@ -129,6 +143,8 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
   path_begin_.assign(n + 1, 0);
   path_links_.clear();
   if (plan.slowdown_) ideal_ = plan.base().cuts().ideal(flows_);
+  memo_.assign(plan.sized_.size(), {});
+  if (plan.lockstep_) lockstep_ = LockstepSolver(flows_.job, flows_.channel, plan.base().jobs().size());
 }
 
 std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop) const {
@@ -201,8 +217,11 @@ void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
   row[static_cast<std::size_t>(SweepMetric::Jain)] = m.jain;
   row[static_cast<std::size_t>(SweepMetric::MaxFlows)] = m.max;
   const std::span<double> busbw = row.subspan(kSweepMetrics);
+  row[static_cast<std::size_t>(SweepMetric::BusbwAt)] = 0;
+  row[static_cast<std::size_t>(SweepMetric::BusbwAvg)] = 0;
   if (plan.slowdown_) {
     row[static_cast<std::size_t>(SweepMetric::Slowdown)] = predict(busbw);
+    if (!plan.sized_.empty()) price_sizes(row);
   } else {
     row[static_cast<std::size_t>(SweepMetric::Slowdown)] = 0;
     std::fill(busbw.begin(), busbw.end(), 0.0);
@@ -257,6 +276,47 @@ double SweepWorker::predict(std::span<double> busbw) {
   for (std::size_t j = 0; j < busbw.size() && j < jobs.size(); ++j)
     busbw[j] = busbw_of(jobs[j], job_completion_[j]).value;
   return slowdown_of(completion, ideal_);
+}
+
+void SweepWorker::price_sizes(std::span<double> row) {
+  const SweepPlan& plan = *plan_;
+  const auto& jobs = plan.base().jobs();
+  std::span<const Seconds> lockstep;
+  if (plan.lockstep_) {
+    const FlowNetwork net = plan.general_ ? FlowNetwork{plan.capacity_, flows_.bytes, trace_.path_begin,
+                                                        trace_.path_links, trace_.split_fraction}
+                                          : FlowNetwork{plan.capacity_, flows_.bytes, path_begin_, path_links_};
+    lockstep = lockstep_.solve(net);
+  }
+  double at = std::numeric_limits<double>::infinity(), avg = at;
+  for (std::size_t k = 0; k < plan.sized_.size(); ++k) {
+    const SweepPlan::SizedJob& s = plan.sized_[k];
+    const bool lock = s.how.coupling == workloads::ChannelCoupling::Lockstep;
+    const Priced& p =
+        priced(k, s.goodput * job_net_busbw(jobs[s.job], lock ? lockstep[s.job] : job_completion_[s.job]));
+    at = std::min(at, p.at);
+    avg = std::min(avg, p.avg);
+  }
+  row[static_cast<std::size_t>(SweepMetric::BusbwAt)] = at;
+  row[static_cast<std::size_t>(SweepMetric::BusbwAvg)] = avg;
+}
+
+const SweepWorker::Priced& SweepWorker::priced(std::size_t k, double net_busbw) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &net_busbw, sizeof bits);
+  Priced& slot = memo_[k][(bits ^ bits >> 29 ^ bits >> 43) & 63];
+  if (slot.net_busbw == net_busbw) return slot;
+  const SweepPlan::SizedJob& s = plan_->sized_[k];
+  const BusPattern pattern = plan_->base().jobs()[s.job].pattern;
+  NcclComm comm = s.comm;
+  comm.net_busbw = net_busbw;
+  slot = {net_busbw, size_busbw(comm, pattern, s.at, s.how).value_or(0), 0};
+  double sum = 0;
+  std::size_t n = 0;
+  for (const Bytes b : s.sizes)
+    if (const auto bw = size_busbw(comm, pattern, b, s.how)) sum += *bw, ++n;
+  slot.avg = n > 0 ? sum / static_cast<double>(n) : 0;
+  return slot;
 }
 
 }  // namespace ecmpsim

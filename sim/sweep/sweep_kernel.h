@@ -31,7 +31,9 @@
 #include "sim/routing/forwarding.h"
 #include "sim/routing/next_link.h"
 #include "sim/model/flow_model.h"
+#include "sim/model/nccl_cost.h"
 #include "sim/model/simulation.h"
+#include "sim/model/size_table.h"
 #include "sim/model/trace.h"
 #include "sim/config/sweep_metric.h"
 
@@ -40,10 +42,26 @@ namespace ecmpsim {
 // The routing of one scenario (with its algorithm), compiled; read-only and
 // shared by all threads. With `seed_axis`, switch seeds come from each
 // variant's seed through `mode`; otherwise from the scenario's own hash.
-// With `slowdown`, every variant also runs the flow model.
+// With `slowdown`, every variant also runs the flow model, and the jobs that
+// ask for sizes are priced per message size (the busbw_at metric at
+// `busbw_at`, 0 for each job's largest size, and busbw_avg).
 class SweepPlan {
  public:
-  SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode, bool slowdown);
+  SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool seed_axis, SeedMode mode, bool slowdown,
+            Bytes busbw_at = {});
+
+  // A job priced per message size: the routed fabric gives its network
+  // busbw once per variant (as `run`'s size table: its flows' completion, or
+  // its channels' lockstep solve), and each size is NCCL's arithmetic on it.
+  struct SizedJob {
+    std::uint32_t job = 0;
+    NcclComm comm;               // net_busbw set per variant
+    workloads::NcclSizes how;    // forced algorithm, protocol; coupling
+    std::vector<Bytes> sizes;    // the job's sweep, for busbw_avg
+    Bytes at;                    // busbw_at's size
+    double goodput = 1;          // the hosts' share of line rate (host_goodput)
+  };
+  std::span<const SizedJob> sized() const noexcept { return sized_; }
 
   struct KeyConfig {
     hashing::KeyLayout layout;
@@ -89,6 +107,8 @@ class SweepPlan {
   std::size_t bases_ = 0;
   std::vector<std::uint32_t> sw_class_;      // per switch
   std::vector<std::uint32_t> sw_tier_;       // per switch
+  std::vector<SizedJob> sized_;
+  bool lockstep_ = false;                    // a sized job takes the channels' lockstep solve
 };
 
 // One thread's state: a workload's flows bound to a plan, and every buffer a
@@ -115,6 +135,15 @@ class SweepWorker {
   std::uint64_t route_general(std::uint32_t seed);
   // The slowdown of all flows; each job's busbw into `busbw`.
   double predict(std::span<double> busbw);
+  // The busbw_at and busbw_avg metrics of the sized jobs, after predict().
+  void price_sizes(std::span<double> row);
+  struct Priced {
+    double net_busbw = -1;  // the key: a variant's net busbw (NaN never occurs: t >= 0)
+    double at = 0, avg = 0;
+  };
+  // busbw_at and busbw_avg of sized job k at `net_busbw`: NCCL's arithmetic,
+  // memoized, since a seed sweep's max-min rates take few distinct values.
+  const Priced& priced(std::size_t k, double net_busbw);
 
   const SweepPlan* plan_ = nullptr;
   workloads::Flows flows_;
@@ -137,6 +166,8 @@ class SweepWorker {
   FlowModel model_;
   FlowTimes times_;
   std::vector<Seconds> job_completion_;
+  LockstepSolver lockstep_;                   // this workload's channels (lockstep sized jobs only)
+  std::vector<std::array<Priced, 64>> memo_;  // per sized job, direct-mapped by net busbw
   std::uint64_t decisions_ = 0;
 };
 

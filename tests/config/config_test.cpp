@@ -61,7 +61,7 @@ TEST_CASE("bad input names file, line, column or key, and the cause") {
   CHECK(error_of("[sweep]\nslowdown = 1\n") == "t.toml:2:12: sweep.slowdown: expected true or false");
   CHECK(error_of("[sweep]\nmetric = \"p99\"\n") ==
         "t.toml:2:10: sweep.metric: unknown value 'p99', expected one of \"fim\" | \"max_mean\" | \"cov\" | \"jain\" | \"max_flows\" | "
-        "\"slowdown\"");
+        "\"slowdown\" | \"busbw_at\" | \"busbw_avg\"");
   CHECK(error_of("[sweep]\nmetric = \"slowdown\"\nslowdown = false\n") ==
         "t.toml:3:12: sweep.slowdown: metric \"slowdown\" needs the flow model that slowdown = false turns off");
 }

@@ -42,3 +42,21 @@ rail="file://$work/rail.html"
 timeout 180 "$browser" "${flags[@]}" --dump-dom "$rail" >"$work/rail-dom.html" 2>>"$work/chromium.log"
 timeout 180 "$browser" "${flags[@]}" --window-size=1280,9000 --screenshot="$work/rail.png" "$rail" 2>>"$work/chromium.log"
 python3 "$here/check_heatmap.py" "$work/rail-dom.html" "$work/rail.png"
+
+# With sizes: one busbw-vs-size chart, a line per scenario plus the ideal
+# fabric's, each a path through every size (paper16 -b 8 -e 1G: 28 sizes).
+"$bin" report "$root/configs/paper16.toml" --seeds 0:20 -b 8 -e 1G --out "$work/sizes.html" >/dev/null
+timeout 180 "$browser" "${flags[@]}" --dump-dom "file://$work/sizes.html" >"$work/sizes-dom.html" 2>>"$work/chromium.log"
+python3 - "$work/sizes-dom.html" <<'PY'
+import json, re, sys
+dom = open(sys.argv[1], encoding='utf-8').read()
+data = json.loads(re.search(r'<script type="application/json" id="ecmpsim-data">(.*?)</script>', dom, re.S).group(1))
+series = re.findall(r'<g class="busbw-series" data-series="([^"]*)"><title>[^<]*</title><path d="([^"]*)"', dom)
+names = [s['name'] for s in data['scenarios']]
+assert [n for n, _ in series] == names + ['ideal fabric'], series
+for name, d in series:
+    points = len(re.findall(r'[ML]', d))
+    assert points == 28, f'{name}: {points} points, expected 28'
+assert all(len(s['sizes']) == 28 for s in data['scenarios'])
+print(f'ok    busbw-vs-size chart: {len(series)} lines of 28 sizes')
+PY

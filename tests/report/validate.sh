@@ -26,7 +26,8 @@ routing = "static"
 policy = "dst-mod"
 TOML
 "$bin" report "$root/configs/paper16.toml" --seeds 0:100 --out "$work/paper16.html" >/dev/null
-"$bin" report "$work/hostile.toml" --seeds 0:50 --out "$work/hostile.html" >/dev/null
+# With sizes: the busbw-vs-size chart and tables, hostile scenario names in their titles and attributes.
+"$bin" report "$work/hostile.toml" --seeds 0:50 -b 8 -e 1G --out "$work/hostile.html" >/dev/null
 (cd "$work" && "$bin" reproduce --config "$root/configs/paper16.toml" --seeds 0:50 --out reproduce.html >/dev/null)
 "$bin" report "$root/configs/rail.toml" --seeds 0:10 --out "$work/rail.html" >/dev/null  # heatmaps
 "$bin" report --published --out "$work/published.html" >/dev/null
