@@ -103,15 +103,17 @@ TEST_CASE("busbw_at and busbw_avg of every variant are run's size table for that
 TEST_CASE("busbw_avg hand-worked: a two-node ring all-reduce, Ring/Simple forced, 1M, 4M, 16M") {
   // Two hosts on two leaves, 100 Gb/s everywhere, one channel: each rank
   // sends S (2(n-1)/n S, n = 2) on its own NIC, so the network busbw is the
-  // line rate, 12.5 GB/s, under every seed. NCCL 2.23 (docs/prediction.md):
-  // Ring/Simple latency = baseLat 8.4 + nInterSteps 2 x hwLat[NET][Tree row,
-  // one GPU per node] 14.0 = 36.4 us, x 1.4 (the ring plateau: S / (1 ch x 2
-  // ranks) >= 64) = 50.96 us; algbw = busBw x nRanks / nSteps = 12.5 GB/s.
-  // time(S) = 50.96 + S / 12500 us; busbw = algbw x 2(n-1)/n = S / time.
-  //   1 MiB: 134.84608 us -> 7.776095530548608 GB/s
-  //   4 MiB: 386.50432 us -> 10.851894229798 GB/s
-  //  16 MiB: 1393.13728 us -> 12.042758628927077 GB/s
-  // mean: 10.22358279642456 GB/s.
+  // line rate, 12.5 GB/s, times the hosts' RoCEv2 goodput at MTU 4096,
+  // 4096 / (4096 + 82) (docs/prediction.md, Hosts): 12.25466... GB/s under
+  // every seed. NCCL 2.23: Ring/Simple latency = baseLat 8.4 + nInterSteps 2
+  // x hwLat[NET][Tree row, one GPU per node] 14.0 = 36.4 us, x 1.4 (the ring
+  // plateau: S / (1 ch x 2 ranks) >= 64) = 50.96 us; algbw = busBw x nRanks /
+  // nSteps = that busBw. time(S) = 50.96 + S x 4178 / (4096 x 12500) us;
+  // busbw = algbw x 2(n-1)/n = S / time.
+  //   1 MiB: 136.52544 us -> 7.6804440256702335 GB/s
+  //   4 MiB: 393.22176 us -> 10.66651041895545 GB/s
+  //  16 MiB: 1420.00704 us -> 11.814882269879448 GB/s
+  // mean: 10.05394557150171 GB/s.
   const std::string c = temp_config("two", R"(
 [fabric]
 leaves = 2
@@ -130,9 +132,9 @@ channels = 1
   const auto doc = nlohmann::json::parse(r.out);
   CHECK(doc["ranked_by"] == "busbw_avg");
   const auto& m = doc["metrics"];
-  CHECK(m["busbw_avg"]["min"].get<double>() == doctest::Approx(10.22358279642456).epsilon(1e-12));
-  CHECK(m["busbw_avg"]["max"].get<double>() == doctest::Approx(10.22358279642456).epsilon(1e-12));
-  CHECK(m["busbw_at"]["mean"].get<double>() == doctest::Approx(12.042758628927077).epsilon(1e-12));
+  CHECK(m["busbw_avg"]["min"].get<double>() == doctest::Approx(10.05394557150171).epsilon(1e-12));
+  CHECK(m["busbw_avg"]["max"].get<double>() == doctest::Approx(10.05394557150171).epsilon(1e-12));
+  CHECK(m["busbw_at"]["mean"].get<double>() == doctest::Approx(11.814882269879448).epsilon(1e-12));
   CHECK(doc["sizes"][0]["sizes"] == nlohmann::json::array({1048576, 4194304, 16777216}));
   CHECK(doc["sizes"][0]["busbw_at"] == 16777216);
   // --busbw-at picks the size: 1 MiB's row.
@@ -140,11 +142,11 @@ channels = 1
                                 "--nccl-algo", "Ring", "--nccl-proto", "Simple", "--busbw-at", "1M", "--format", "json"});
   REQUIRE(at.code == 0);
   CHECK(nlohmann::json::parse(at.out)["metrics"]["busbw_at"]["mean"].get<double>() ==
-        doctest::Approx(7.776095530548608).epsilon(1e-12));
+        doctest::Approx(7.6804440256702335).epsilon(1e-12));
   // Negative control: the mean of the busbw is not the busbw of the mean size
-  // (7 MiB: 50.96 + 587.202560 us -> 11.49 GB/s), nor the middle size's.
-  CHECK(m["busbw_avg"]["mean"].get<double>() != doctest::Approx(11.4946).epsilon(1e-3));
-  CHECK(m["busbw_avg"]["mean"].get<double>() != doctest::Approx(10.851894229798).epsilon(1e-6));
+  // (7 MiB: 50.96 + 598.95808 us -> 11.29 GB/s), nor the middle size's.
+  CHECK(m["busbw_avg"]["mean"].get<double>() != doctest::Approx(11.293780286894004).epsilon(1e-3));
+  CHECK(m["busbw_avg"]["mean"].get<double>() != doctest::Approx(10.66651041895545).epsilon(1e-6));
 }
 
 TEST_CASE("ranking by busbw: higher is better, in the JSON, CSV and table") {
@@ -198,10 +200,10 @@ TEST_CASE("the vendor prediction of docs/prediction.md: the documented command g
   REQUIRE(doc["scenarios"].size() == 2);
   const auto& ecmp = doc["scenarios"][0]["metrics"];
   const auto& planned = doc["scenarios"][1]["metrics"];
-  CHECK(ecmp["busbw_avg"]["mean"].get<double>() == doctest::Approx(281.98).epsilon(5e-5));
-  CHECK(ecmp["busbw_at"]["mean"].get<double>() == doctest::Approx(299.81).epsilon(5e-5));
-  CHECK(planned["busbw_avg"]["min"].get<double>() == doctest::Approx(366.08).epsilon(5e-5));
-  CHECK(planned["busbw_at"]["max"].get<double>() == doctest::Approx(396.16).epsilon(5e-5));
+  CHECK(ecmp["busbw_avg"]["mean"].get<double>() == doctest::Approx(270.71).epsilon(5e-5));
+  CHECK(ecmp["busbw_at"]["mean"].get<double>() == doctest::Approx(286.99).epsilon(5e-5));
+  CHECK(planned["busbw_avg"]["min"].get<double>() == doctest::Approx(341.31).epsilon(5e-5));
+  CHECK(planned["busbw_at"]["max"].get<double>() == doctest::Approx(367.50).epsilon(5e-5));
 }
 
 }  // namespace sweep_sizes_test
