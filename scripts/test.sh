@@ -6,7 +6,7 @@
 #   build-asan  the whole suite under ASan+UBSan (-O1), less the
 #               flavour-independent tests;
 #   build-tsan  the whole suite under ThreadSanitizer, less those and the
-#               single-threaded emulation tests;
+#               tests that start no thread (labels netns, single-threaded);
 #   build       Release with the MPI layer beside the plain `ecmpsim`: every
 #               test (the mpi ones too), the layer checks, the benchmarks run
 #               once briefly. Ends with CTest's summary.
@@ -78,7 +78,7 @@ phase "tsan configure" cmake -S . -B build-tsan "${common[@]}" -DCMAKE_BUILD_TYP
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DECMPSIM_TSAN=ON -DECMPSIM_TESTS=ON >/dev/null
 phase "tsan build" cmake --build build-tsan -j "$jobs"
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-phase "tsan test" run_tests build-tsan -LE 'flavour-independent|netns'
+phase "tsan test" run_tests build-tsan -LE 'flavour-independent|netns|single-threaded'
 
 # The MPI executable as build/ecmpsim-mpi, so that the plain build/ecmpsim
 # and the MPI layer share one tree's objects.
