@@ -156,20 +156,33 @@ double host_goodput(const Spec& spec) noexcept {
   return workloads::roce_goodput_fraction(spec.hosts.roce_mtu, v6) * spec.hosts.nic_efficiency;
 }
 
+namespace {
+
+// A job that asks for sizes must run a collective NCCL's tuner prices.
+void require_priced(const JobSpec& js) {
+  if (js.nccl.sweep.enabled() && !nccl_coll(js.collective))
+    throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
+                                   std::string(workloads::collective_name(js.collective)) +
+                                   " yet (all-reduce, allgather, reduce-scatter)");
+}
+
+// The communicator NCCL's tuner sees for job `js`, its net_busbw left 0.
+NcclComm comm_of(const Spec& spec, const JobSpec& js, const JobInfo& info, NcclColl coll, const NcclHost& host) {
+  return NcclComm{coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
+                  js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
+                  js.channels, 0, host};
+}
+
+}  // namespace
+
 std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j) {
   const Spec& spec = sim.spec();
   const JobSpec& js = spec.jobs[j];
   if (!js.nccl.sweep.enabled()) return std::nullopt;
-  const auto coll = nccl_coll(js.collective);
-  if (!coll)
-    throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
-                                   std::string(workloads::collective_name(js.collective)) +
-                                   " yet (all-reduce, allgather, reduce-scatter)");
+  require_priced(js);
   const JobInfo& info = sim.jobs()[j];
   if (info.ranks < 2) return std::nullopt;  // no peer: nothing for NCCL to time
-  return NcclComm{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
-                  js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
-                  js.channels, 0, nccl_host(spec.hosts)};
+  return comm_of(spec, js, info, *nccl_coll(js.collective), nccl_host(spec.hosts));
 }
 
 std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
@@ -188,9 +201,7 @@ std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
     const JobInfo& info = sim.jobs()[j];
     if (!coll || info.ranks < 2) continue;  // no peer: nothing for NCCL to time
     const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
-    NcclComm routed{*coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
-                    js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
-                    js.channels, 0, host};
+    NcclComm routed = comm_of(spec, js, info, *coll, host);
     NcclComm ideal = routed;
     routed.net_busbw = goodput * job_net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
     ideal.net_busbw = goodput * job_net_busbw(info, sim.job_ideal()[j]);
@@ -201,11 +212,7 @@ std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
 
 std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) {
   const Spec& spec = sim.spec();
-  for (const JobSpec& js : spec.jobs)
-    if (js.nccl.sweep.enabled() && !nccl_coll(js.collective))
-      throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
-                                     std::string(workloads::collective_name(js.collective)) +
-                                     " yet (all-reduce, allgather, reduce-scatter)");
+  for (const JobSpec& js : spec.jobs) require_priced(js);
   std::vector<SizeRow> out;
   for (const JobComm& jc : job_comms(sim, r)) {
     const JobSpec& js = spec.jobs[jc.job];
