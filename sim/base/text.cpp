@@ -103,4 +103,8 @@ std::string wrap(std::string_view s, std::size_t width, std::size_t indent) {
   return out;
 }
 
+std::string plural(std::uint64_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
 }  // namespace ecmpsim

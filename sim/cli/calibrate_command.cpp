@@ -18,7 +18,7 @@
 namespace ecmpsim::cli {
 namespace {
 
-struct Options {
+struct CalibrateOptions {
   Limits limits;
   std::string input, config, scenario, job, fit_sizes, snippet, format, out;
 };
@@ -68,7 +68,7 @@ void check_match(const NcclTestsTable& t, const JobComm& c, const JobSpec& js) {
                              std::to_string(c.routed.nodes));
 }
 
-int calibrate_main(const Options& o, Io io) {
+int calibrate_main(const CalibrateOptions& o, Io io) {
   CalibrationOptions copt;
   if (!o.fit_sizes.empty()) read_fit_sizes(o.fit_sizes, copt);
   CalibrationReport report;
@@ -101,7 +101,7 @@ int calibrate_main(const Options& o, Io io) {
 }  // namespace
 
 Action add_calibrate_command(CLI::App& app) {
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<CalibrateOptions>();
   CLI::App* sub = app.add_subcommand(
       "calibrate", "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric");
   sub->add_option("nccl_tests_output", opt->input, "nccl-tests stdout (all_reduce_perf, all_gather_perf or "

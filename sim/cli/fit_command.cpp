@@ -22,7 +22,7 @@
 namespace ecmpsim::cli {
 namespace {
 
-struct Options {
+struct FitOptions {
   std::string observations, predict, out, format, seeds = "0:65536", only_switch;
   std::uint32_t members = 0, buckets = 128, threads = 0, top = 20;
   std::vector<std::uint32_t> weights;
@@ -37,7 +37,7 @@ std::string read_named(const std::string& path) {
   return std::move(*text);
 }
 
-fit::FitOptions fit_options(const Options& o, const fit::Observations& obs) {
+fit::FitOptions fit_options(const FitOptions& o, const fit::Observations& obs) {
   fit::FitOptions f;
   f.group.members = o.members;
   f.group.weights = o.weights;
@@ -115,7 +115,7 @@ class Progress {
   std::thread thread_;
 };
 
-std::string predictions(const Options& o, const fit::FitResult& r) {
+std::string predictions(const FitOptions& o, const fit::FitResult& r) {
   const fit::Predictor predict(r);
   const std::string name = o.predict == "-" ? "<stdin>" : o.predict;
   std::string text = "member\n";
@@ -134,7 +134,7 @@ std::string predictions(const Options& o, const fit::FitResult& r) {
   return text;
 }
 
-int run_fit(const Options& o, Io io) {
+int run_fit(const FitOptions& o, Io io) {
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
   const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
   fit::FitOptions f = fit_options(o, obs);
@@ -159,7 +159,7 @@ int run_fit(const Options& o, Io io) {
 }  // namespace
 
 Action add_fit_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<FitOptions>();
   CLI::App* sub = app.add_subcommand("fit", "Learn a switch's hash from the members its flows were seen to take");
   sub->add_option("observations", o->observations,
                   "CSV: src,dst,proto,sport,dport,member (+ optional dst_qp,flow_label,in_port,switch); '-' = stdin")

@@ -13,7 +13,7 @@ namespace ecmpsim::cli {
 
 namespace {
 
-struct Options {
+struct FlowsOptions {
   Limits limits;
   std::string config;
   std::string format;
@@ -22,7 +22,7 @@ struct Options {
 };
 
 // The flows as a scenario's source-port plan routes them.
-int print_plan(Io io, const Options& opt, const Spec& spec) {
+int print_plan(Io io, const FlowsOptions& opt, const Spec& spec) {
   const auto it = std::find_if(spec.scenarios.begin(), spec.scenarios.end(),
                                [&](const ScenarioSpec& s) { return s.name == opt.scenario; });
   if (it == spec.scenarios.end()) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, opt.scenario));
@@ -40,7 +40,7 @@ int print_plan(Io io, const Options& opt, const Spec& spec) {
 }  // namespace
 
 Action add_flows_command(CLI::App& app) {
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<FlowsOptions>();
   CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   add_format_flag(sub, opt->format, {Shape::Json, Shape::Csv}, Format::Json);

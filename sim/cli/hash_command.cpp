@@ -15,7 +15,7 @@
 namespace ecmpsim::cli {
 namespace {
 
-struct Options {
+struct HashOptions {
   bool list = false;
   std::string algo;
   std::string src, dst;
@@ -45,7 +45,7 @@ hashing::IpAddr address(const std::string& flag, const std::string& v, std::opti
   return *ip;
 }
 
-HashQuery make_query(const Options& o) {
+HashQuery make_query(const HashOptions& o) {
   HashQuery q;
   q.algo = hashing::find(o.algo);
   if (q.algo == nullptr) throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(o.algo));
@@ -105,7 +105,7 @@ std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
 
 // The addresses and source port the key hashes must be given: hashing a
 // forgotten one as zero would print a plausible, wrong member.
-void require_hashed(const Options& o, const HashQuery& q) {
+void require_hashed(const HashOptions& o, const HashQuery& q) {
   const auto fixed = hashing::key_layout(q.algo->layout).fixed;
   auto hashed = [&](hashing::Field f) {
     if (!fixed.empty()) return std::find(fixed.begin(), fixed.end(), f) != fixed.end();
@@ -119,7 +119,7 @@ void require_hashed(const Options& o, const HashQuery& q) {
       throw InputError({{}, 0, 0, flag}, "required: the key hashes it (or give flows with --tuples FILE)");
 }
 
-int run_hash(const Options& o, Io io) {
+int run_hash(const HashOptions& o, Io io) {
   if (o.list) {
     std::string text;
     for (const auto& a : hashing::catalogue())
@@ -196,7 +196,7 @@ int run_hash(const Options& o, Io io) {
 }  // namespace
 
 Action add_hash_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<HashOptions>();
   CLI::App* sub = app.add_subcommand("hash", "Hash one flow (or a CSV of flows) and pick its ECMP member");
   sub->add_flag("--list", o->list, "List the hash algorithms");
   sub->add_option("--algo", o->algo, "Hash algorithm, by catalogue or SAI name (see --list)");

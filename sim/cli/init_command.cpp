@@ -21,12 +21,12 @@ constexpr std::array<Starter, 3> kStarters{{{"leaf-spine", "configs/paper16.toml
                                             {"fat-tree", "configs/fattree-k8.toml", kStarter_fattree_k8},
                                             {"rail", "configs/rail.toml", kStarter_rail}}};
 
-struct Options {
+struct InitOptions {
   std::string fabric = "leaf-spine", out;
   bool force = false;
 };
 
-int run_init(const Options& o, Io io) {
+int run_init(const InitOptions& o, Io io) {
   for (const Starter& s : kStarters) {
     if (s.fabric != o.fabric) continue;
     std::error_code ec;
@@ -41,7 +41,7 @@ int run_init(const Options& o, Io io) {
 }  // namespace
 
 Action add_init_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<InitOptions>();
   CLI::App* sub = app.add_subcommand("init", "Write a commented starter config (a shipped config of the fabric kind)");
   std::vector<std::string> kinds;
   std::string help = "Fabric kind:";

@@ -27,7 +27,7 @@
 namespace ecmpsim::cli {
 namespace {
 
-struct Options {
+struct SweepOptions {
   Limits limits;
   std::string config;
   std::string seeds, seed_mode, sport_base, qpn_base, qps, algos, placement_seeds, scenario;
@@ -49,7 +49,7 @@ struct Options {
 SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
 
 // Flags override the config's [sweep] section axis by axis.
-SweepSpec axes_from(const Options& o, SweepSpec s) {
+SweepSpec axes_from(const SweepOptions& o, SweepSpec s) {
   if (!o.seeds.empty()) s.seeds = parse_range(o.seeds, 0xFFFFFFFFu, flag("--seeds"));
   if (!o.seed_mode.empty()) s.seed_mode = *parse_name(kSeedModes, o.seed_mode);
   if (!o.sport_base.empty()) s.sport_base = parse_range(o.sport_base, 0xFFFF, flag("--sport-base"));
@@ -72,7 +72,7 @@ SweepSpec axes_from(const Options& o, SweepSpec s) {
 }
 
 // busbw_at and busbw_avg price sizes: they need a size table and the flow model.
-void check_size_metrics(const Options& o, const Spec& spec, const SweepSpec& axes, const std::string& path) {
+void check_size_metrics(const SweepOptions& o, const Spec& spec, const SweepSpec& axes, const std::string& path) {
   const bool priced = axes.slowdown && wants_sizes(spec);
   if (priced) return;
   const char* why = axes.slowdown ? "a size table: give -b/--minbytes and -e/--maxbytes, or [workload] sizes"
@@ -85,7 +85,7 @@ void check_size_metrics(const Options& o, const Spec& spec, const SweepSpec& axe
 }
 
 // --rank-by and --over checked against the sweep's axes, before it runs.
-std::optional<RankSpec> rank_spec_from(const Options& o, const VariantSpace& space) {
+std::optional<RankSpec> rank_spec_from(const SweepOptions& o, const VariantSpace& space) {
   if (o.rank_by.empty()) {
     if (!o.over.empty()) throw InputError(flag("--over"), "--over names the nuisance axes of --rank-by; give --rank-by");
     return std::nullopt;
@@ -106,7 +106,7 @@ std::optional<RankSpec> rank_spec_from(const Options& o, const VariantSpace& spa
 
 // The sweep the options describe: the config, the axes (flags over its
 // [sweep] section) and the variant limit checked.
-std::unique_ptr<const Sweep> make_sweep(const Options& o) {
+std::unique_ptr<const Sweep> make_sweep(const SweepOptions& o) {
   const std::string path = o.config.empty() ? default_config_path() : o.config;
   Spec spec = load_spec(path, o.limits);
   apply_size_flags(spec, o.sizes);
@@ -191,7 +191,7 @@ std::string axis_help() {
 }  // namespace
 
 Action add_sweep_command(CLI::App& app) {
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<SweepOptions>();
   CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                               "and placements in parallel; report the imbalance distribution");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");

@@ -20,13 +20,11 @@
 #include "sim/base/error.h"
 #include "sim/base/text.h"
 #include "sim/emulate/emulate_time.h"
+#include "sim/base/clock.h"
 #include "workloads/generators/collective.h"
 
 namespace ecmpsim {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Fewer segments than this per flow and the handshake and the first
 // window decide its time, not the sharing.
@@ -259,7 +257,7 @@ EmulatedFabric::TimeRun EmulatedFabric::measure_time(const workloads::Flows& flo
       if (position[u] != kNone) timed[k].upstream.push_back(position[u]);
     timed[k].step = ring->step[index[k]];
   }
-  run.setup_seconds = since(start);
+  run.setup_seconds = seconds_since(start);
   TransferOptions opt = transfer;
   opt.check_stop = [this] { check_stop(); };
   TransferResult got = run_transfers(timed, opt);

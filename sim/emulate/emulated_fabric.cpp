@@ -21,12 +21,10 @@
 #include "sim/base/error.h"
 #include "sim/base/text.h"
 #include "sim/emulate/sockaddr.h"
+#include "sim/base/clock.h"
 
 namespace ecmpsim {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Datagrams of a flow in flight at most: far fewer than a default receive buffer holds.
 constexpr unsigned kBurst = 32;
@@ -267,7 +265,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_packets(const workloads::Flo
     }
     before = after;
   }
-  m.seconds = since(start);
+  m.seconds = seconds_since(start);
   return m;
 }
 
@@ -364,7 +362,7 @@ EmulatedFabric::Measurement EmulatedFabric::measure_route_get(const workloads::F
     }
     m.trace.path_begin.push_back(static_cast<std::uint32_t>(m.trace.path_links.size()));
   }
-  m.seconds = since(start);
+  m.seconds = seconds_since(start);
   return m;
 }
 

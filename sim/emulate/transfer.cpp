@@ -26,12 +26,10 @@
 
 #include "sim/base/text.h"
 #include "sim/emulate/sockaddr.h"
+#include "sim/base/clock.h"
 
 namespace ecmpsim {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
 
@@ -246,7 +244,7 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
   const auto deadline = begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.timeout_s));
   std::vector<Conn> conns(flows.size());
   establish(flows, conns, opt, deadline);
-  r.connect_seconds = since(begin);
+  r.connect_seconds = seconds_since(begin);
 
   std::vector<std::uint8_t> done(flows.size(), 0);
   std::size_t left = flows.size();
@@ -287,12 +285,12 @@ TransferResult run_transfers(std::span<const TransferFlow> flows, const Transfer
       done[i] = 1;
       --left;
       if (broken) ++r.failed;
-      else r.finish[i] = since(start);
+      else r.finish[i] = seconds_since(start);
       conns[i].rx.reset();
       conns[i].tx.reset();
     }
   }
-  r.seconds = since(start);
+  r.seconds = seconds_since(start);
   const auto [total1, kernel1] = cpu_times();
   if (total1 > total0) r.cpu_kernel = (kernel1 - kernel0) / (total1 - total0);
   return r;

@@ -9,12 +9,10 @@ namespace ecmpsim {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // Time to push `bytes` through `gbps`; +inf through a cut of capacity 0.
 double cut_time(double bytes, double gbps) {
   if (bytes == 0) return 0;
-  return gbps > 0 ? bytes * 8e-9 / gbps : kInf;
+  return gbps > 0 ? bytes * 8e-9 / gbps : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace

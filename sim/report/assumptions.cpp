@@ -34,10 +34,6 @@ std::string fields_text(const std::vector<hashing::Field>& fields) {
   return out;
 }
 
-std::string plural(std::size_t n, const std::string& what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
 std::string hash_text(const HashSpec& h) {
   std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) + " " +
                     std::string(doc_of(kSeedModes, h.seed_mode)) + ", " +

@@ -13,15 +13,15 @@
 #include "sim/config/routing_kind.h"
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
+#include "sim/report/unknown_values.h"
 #include "sim/sweep/sweep_stats.h"
 #include "workloads/generators/placement.h"
 
 namespace ecmpsim {
 namespace {
 
-constexpr std::uint32_t kQpnStep = 4099, kQpnBases = 4;
+constexpr std::uint32_t kCatalogueQpnBases = 4;
 constexpr std::uint64_t kPlacementSeeds = 4;
-constexpr std::array<std::string_view, 4> kOtherAlgos{"crc16-ccitt", "crc32", "toeplitz", "xxh3"};
 
 struct PlacementValue {
   std::string label;
@@ -39,11 +39,6 @@ struct AxisValues {
   std::vector<std::uint32_t> seeds;
 };
 
-template <class T>
-void add_unique(std::vector<T>& v, const T& x) {
-  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
-}
-
 std::string placement_label(workloads::Placement p, std::uint64_t seed) {
   std::string label(workloads::placement_name(p));
   return p == workloads::Placement::Random ? label + ":" + std::to_string(seed) : label;
@@ -58,19 +53,13 @@ AxisValues axis_values(const PublishedExperiment& e, const Spec& spec, const Sce
     const std::string label = placement_label(workloads::Placement::Random, s);
     if (label != v.placements.front().label) v.placements.push_back({label, workloads::Placement::Random, s});
   }
-  v.qpns.push_back(job.roce.qpn_base);
-  for (std::uint32_t k = 1; on(UnknownAxis::QpnBase) && k < kQpnBases; ++k)
-    add_unique(v.qpns, (job.roce.qpn_base + k * kQpnStep) % (1u << 24));
-  v.channels.push_back(job.channels);
-  if (on(UnknownAxis::Channels)) {
-    add_unique(v.channels, std::max(1u, job.channels / 2));
-    add_unique(v.channels, job.channels * 2);
-  }
+  v.qpns = qpn_bases(job.roce.qpn_base, on(UnknownAxis::QpnBase) ? kCatalogueQpnBases : 1);
+  v.channels = on(UnknownAxis::Channels) ? channel_counts(job.channels) : std::vector<std::uint32_t>{job.channels};
   v.modes.push_back(baseline.hash.seed_mode);
   for (const auto& m : kSeedModes)
     if (on(UnknownAxis::SeedMode)) add_unique(v.modes, m.value);
   v.algos.push_back(baseline.hash.algo);
-  for (std::string_view a : kOtherAlgos)
+  for (std::string_view a : kUnknownAlgos)
     if (on(UnknownAxis::HashAlgo)) add_unique(v.algos, std::string(a));
   v.seeds.push_back(baseline.hash.seed);
   for (std::uint32_t s = 0; on(UnknownAxis::HashSeed) && v.seeds.size() < e.seeds; ++s) add_unique(v.seeds, s);

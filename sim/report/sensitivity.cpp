@@ -9,13 +9,14 @@
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
 #include "sim/report/reproduce.h"
+#include "sim/report/unknown_values.h"
 #include "sim/sweep/sweep.h"
 
 namespace ecmpsim {
 namespace {
 
 constexpr std::uint64_t kMaxSeeds = 100;
-constexpr std::uint32_t kQpnStep = 4099, kQpnBases = 8;
+constexpr std::uint32_t kSensitivityQpnBases = 8;
 constexpr double kNear = 0.05;  // "within 5 points of 30%"
 
 struct PlacementCase {
@@ -23,11 +24,6 @@ struct PlacementCase {
   std::optional<workloads::Placement> kind;  // nullopt: the config's own
   std::uint64_t seed = 0;
 };
-
-template <class T>
-void add_unique(std::vector<T>& v, const T& x) {
-  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
-}
 
 std::string placement_label(const JobSpec& j) {
   std::string label(workloads::placement_name(j.placement));
@@ -163,12 +159,9 @@ Sensitivity sensitivity(const Spec& spec, const ScenarioSpec& ecmp, const Scenar
   out.config_reduction = config_reduction;
   const JobSpec& job = spec.jobs.front();
   std::vector<std::string> algos{ecmp.hash.algo};
-  for (const char* a : {"crc16-ccitt", "crc32", "toeplitz", "xxh3"}) add_unique(algos, std::string(a));
-  std::vector<std::uint32_t> channels{job.channels};
-  add_unique(channels, std::max(1u, job.channels / 2));
-  add_unique(channels, job.channels * 2);
-  std::vector<std::uint32_t> qpns;
-  for (std::uint32_t k = 0; k < kQpnBases; ++k) add_unique(qpns, (job.roce.qpn_base + k * kQpnStep) % (1u << 24));
+  for (std::string_view a : kUnknownAlgos) add_unique(algos, std::string(a));
+  const std::vector<std::uint32_t> channels = channel_counts(job.channels);
+  const std::vector<std::uint32_t> qpns = qpn_bases(job.roce.qpn_base, kSensitivityQpnBases);
   const std::vector<PlacementCase> places = placements(spec);
   for (const PlacementCase& p : places)
     for (std::uint32_t c : channels)

@@ -21,13 +21,9 @@ std::string known_columns() {
   return s;
 }
 
-struct Failure {
-  InputError error;
-};
-
 [[noreturn]] void fail(const std::string& file, std::uint32_t line, std::uint32_t column, std::string field,
                        std::string message) {
-  throw Failure{InputError({file, line, column, std::move(field)}, message)};
+  throw InputError({file, line, column, std::move(field)}, message);
 }
 
 std::uint64_t number(const std::string& file, std::uint32_t line, const CsvField& f, Column c,
@@ -124,8 +120,8 @@ ImportedFlows parse(std::string_view bytes, const std::string& name) {
 ImportResult parse_flows_csv(std::string_view bytes, const std::string& name) {
   try {
     return parse(bytes, name);
-  } catch (Failure& f) {
-    return std::move(f.error);
+  } catch (InputError& e) {
+    return std::move(e);
   }
 }
 

@@ -10,6 +10,8 @@
 #include <optional>
 #include <tuple>
 
+#include "sim/base/text.h"
+
 namespace ecmpsim::workloads {
 
 namespace {
@@ -111,10 +113,6 @@ constexpr Control control_of(std::uint8_t opcode) noexcept {
   if (op == 0x11) return Control::Ack;
   if (op == 0x12) return Control::AtomicAck;
   return Control::None;
-}
-
-std::string plural(std::uint64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 // What was not a flow, by kind.

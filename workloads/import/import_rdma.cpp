@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/csv_reader.h"
+#include "sim/base/text.h"
 #include "workloads/import/import_rdma_text.h"
 #include "workloads/roce.h"
 
@@ -16,13 +17,9 @@ namespace {
 
 using json = nlohmann::json;
 
-struct Failure {
-  InputError error;
-};
-
 [[noreturn]] void fail(std::string file, std::uint32_t line, std::uint32_t column, std::uint32_t record,
                        std::string field, std::string message) {
-  throw Failure{InputError({std::move(file), line, column, std::move(field), record}, message)};
+  throw InputError({std::move(file), line, column, std::move(field), record}, message);
 }
 
 struct Qp {
@@ -169,7 +166,7 @@ bool is_json(std::string_view text) {
 
 void read_text_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
   auto parsed = parse_rdma_text(dump.text, dump.name);
-  if (auto* e = std::get_if<InputError>(&parsed)) throw Failure{std::move(*e)};
+  if (auto* e = std::get_if<InputError>(&parsed)) throw std::move(*e);
   for (RdmaQp& r : std::get<std::vector<RdmaQp>>(parsed)) {
     Qp q{index, r.record, r.line, std::move(r.ifname), r.lqpn, r.rqpn, r.has_rqpn, r.type == "RC" && r.state == "RTS"};
     if (q.rc_rts && !q.has_rqpn) fail_at(dump.name, q, describe(q) + ": RC QP in RTS state without rqpn");
@@ -214,10 +211,6 @@ void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) 
     if (q.rc_rts && !q.has_rqpn) fail(dump.name, 0, 0, r, {}, describe(q) + ": RC QP in RTS state without rqpn");
     out.push_back(std::move(q));
   }
-}
-
-std::string plural(std::uint64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 using PairIndex = std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>>;
@@ -320,8 +313,8 @@ ImportResult parse_rdma(std::span<const RdmaDump> dumps, std::string_view map, c
                         const RdmaOptions& options) {
   try {
     return parse(dumps, map, map_name, options);
-  } catch (Failure& f) {
-    return std::move(f.error);
+  } catch (InputError& e) {
+    return std::move(e);
   }
 }
 

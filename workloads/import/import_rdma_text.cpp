@@ -41,14 +41,10 @@ std::optional<std::uint32_t> qpn_of(std::string_view s) {
   return v;
 }
 
-struct Failure {
-  InputError error;
-};
-
 // One `link DEV/PORT key value ...` line.
 RdmaQp parse_line(const std::vector<Token>& t, std::uint32_t line, std::uint32_t line_end, const std::string& name) {
   auto fail = [&](std::uint32_t column, std::string field, std::string message) {
-    throw Failure{InputError({name, line, column, std::move(field)}, message)};
+    throw InputError({name, line, column, std::move(field)}, message);
   };
   if (t[0].text != "link")
     fail(t[0].column, {},
@@ -96,8 +92,8 @@ RdmaQps parse_rdma_text(std::string_view text, const std::string& name) {
       out.push_back(parse_line(t, number, static_cast<std::uint32_t>(line.size() + 1), name));
       out.back().record = static_cast<std::uint32_t>(out.size());
     }
-  } catch (Failure& f) {
-    return std::move(f.error);
+  } catch (InputError& e) {
+    return std::move(e);
   }
   return out;
 }
