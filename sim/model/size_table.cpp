@@ -13,27 +13,6 @@ namespace ecmpsim {
 
 namespace {
 
-// The links one channel crosses, each once, with its flows' weights summed.
-void append_channel_path(const FlowNetwork& net, std::span<const std::uint32_t> flows, std::uint64_t largest,
-                         std::vector<std::pair<LinkId, double>>& scratch, std::vector<LinkId>& links,
-                         std::vector<double>& weights) {
-  scratch.clear();
-  for (const std::uint32_t f : flows) {
-    const double w = static_cast<double>(net.bytes[f]) / static_cast<double>(largest);
-    for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i)
-      scratch.emplace_back(net.path_links[i], w * (net.fraction.empty() ? 1.0 : net.fraction[i]));
-  }
-  std::sort(scratch.begin(), scratch.end());
-  for (std::size_t i = 0; i < scratch.size(); ++i) {
-    if (i > 0 && scratch[i].first == scratch[i - 1].first) {
-      weights.back() += scratch[i].second;
-      continue;
-    }
-    links.push_back(scratch[i].first);
-    weights.push_back(scratch[i].second);
-  }
-}
-
 // nccl-tests' algbw: size / time, GB/s.
 double algbw_gbs(Bytes size, const NcclChoice& c) noexcept {
   return c.time_us > 0 ? static_cast<double>(size.value) / (c.time_us * 1e3) : 0;
@@ -83,7 +62,38 @@ LockstepSolver::LockstepSolver(std::span<const std::uint16_t> job, std::span<con
   group_begin_.push_back(static_cast<std::uint32_t>(order_.size()));
 }
 
+// The links one channel (flows_) crosses, each once, in first-crossed order,
+// with its flows' weights summed: a stamp per link marks the links this
+// channel has already listed, so a channel costs one pass over its hops (a
+// sort of the hops cost as much again as routing them, bench/RESULTS.md).
+void LockstepSolver::append_channel_path(const FlowNetwork& net, std::uint64_t largest) {
+  if (++epoch_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0u);
+    epoch_ = 1;
+  }
+  for (const std::uint32_t f : flows_) {
+    const double w = static_cast<double>(net.bytes[f]) / static_cast<double>(largest);
+    for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
+      const LinkId l = net.path_links[i];
+      const double x = w * (net.fraction.empty() ? 1.0 : net.fraction[i]);
+      if (stamp_[l] == epoch_) {
+        weights_[slot_[l]] += x;
+        continue;
+      }
+      stamp_[l] = epoch_;
+      slot_[l] = static_cast<std::uint32_t>(links_.size());
+      links_.push_back(l);
+      weights_.push_back(x);
+    }
+  }
+}
+
 std::span<const Seconds> LockstepSolver::solve(const FlowNetwork& net) {
+  if (stamp_.size() < net.capacity.size()) {
+    stamp_.assign(net.capacity.size(), 0u);
+    slot_.resize(net.capacity.size());
+    epoch_ = 0;
+  }
   bytes_.clear();
   begin_.assign(1, 0);
   links_.clear();
@@ -98,7 +108,7 @@ std::span<const Seconds> LockstepSolver::solve(const FlowNetwork& net) {
     if (flows_.empty()) continue;
     std::uint64_t largest = 0;
     for (const std::uint32_t f : flows_) largest = std::max(largest, net.bytes[f]);
-    append_channel_path(net, flows_, largest, scratch_, links_, weights_);
+    append_channel_path(net, largest);
     bytes_.push_back(largest);
     begin_.push_back(static_cast<std::uint32_t>(links_.size()));
     owner_.push_back(group_job_[g]);

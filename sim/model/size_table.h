@@ -42,6 +42,8 @@ class LockstepSolver {
   std::span<const Seconds> solve(const FlowNetwork& net);
 
  private:
+  void append_channel_path(const FlowNetwork& net, std::uint64_t largest);
+
   std::vector<std::uint32_t> order_;        // flows by (job, channel), each channel in flow order
   std::vector<std::uint32_t> group_begin_;  // per channel + 1, into order_
   std::vector<std::uint16_t> group_job_;    // per channel
@@ -50,7 +52,8 @@ class LockstepSolver {
   std::vector<std::uint32_t> begin_;
   std::vector<LinkId> links_;
   std::vector<double> weights_;
-  std::vector<std::pair<LinkId, double>> scratch_;
+  std::vector<std::uint32_t> stamp_, slot_;  // per link: the channel that last listed it, and where
+  std::uint32_t epoch_ = 0;
   std::vector<std::uint16_t> owner_;
   FlowModel model_;
   FlowTimes times_;
