@@ -51,15 +51,31 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
                          0, 2, [](auto& s) -> auto& { return s.cross_nic; }),
       enum_knob<JobSpec>(
           "ring_cross_nic",
-          "The crossNic of the ring graph NCCL ends with (its log: \"Pattern 4, crossNic N\"). \"auto\": 0 for "
-          "cross_nic 0 and 2 on these identical rail-aligned nodes (each channel enters and leaves a node by one "
-          "NIC), 1 for cross_nic 1; \"off\" forces 0; \"on\" forces cross_nic's value (2: channels pair NICs "
-          "and swap on odd nodes).",
+          "The crossNic of the ring graph NCCL ends with (its log: \"Pattern 4, crossNic N\"). \"auto\": 1 for "
+          "cross_nic 1; for cross_nic 2, 0 (each channel enters and leaves a node by one NIC) unless PXN is off "
+          "with more than one and fewer than 2 x nics_per_node GPUs per node, where the ring must cross and ends "
+          "with nccl_version's fallback; \"off\" forces 0; \"on\" forces crossing (cross_nic 2: the version's "
+          "fallback).",
           kCrossNicOutcomes, [](auto& s) -> auto& { return s.ring_cross_nic; }),
       bool_knob<JobSpec>("pxn",
                          "PXN (NCCL >= 2.12, NCCL_PXN_DISABLE=0): all-to-all and send/recv leave the sender's node "
                          "by the NIC of the destination GPU's rail, reached over NVLink; false = the sender's own NIC.",
                          [](auto& s) -> auto& { return s.pxn; }),
+      {"nccl_version", "string",
+       "NCCL release whose ring-graph rules apply (\"2.22.3\", \"2.22.3-1\", \"v2.22.3-1\" or \"2.22\"): the "
+       "crossNic a crossing search ends with and when odd nodes swap channel pairs (docs/nccl-fidelity.md, \"NCCL "
+       "versions\"). Default \"2.30.7\".",
+       [](const toml::node& n, JobSpec& s, const SourcePos& at) {
+         const auto v = n.value<std::string>();
+         const auto parsed = v ? parse_nccl_version(*v) : std::nullopt;
+         if (!n.is_string() || !parsed)
+           throw InputError(at, "expected an NCCL version such as \"2.22.3\", \"2.22.3-1\" or \"2.22\"");
+         if (*parsed < kNcclRingRules.front().from || parsed->major != 2)
+           throw InputError(at, "NCCL " + nccl_version_text(*parsed) + " is not modelled: rings follow releases from " +
+                                    nccl_version_text(kNcclRingRules.front().from) + " on (PXN came with 2.12)");
+         s.nccl_version = *parsed;
+       },
+       nullptr},
       uint_knob<JobSpec>("peer_offset", "Send/recv: rank r sends to rank (r + peer_offset) mod ranks.", 1, 1u << 24,
                          [](auto& s) -> auto& { return s.peer_offset; }),
       enum_knob<JobSpec>("sport_model",

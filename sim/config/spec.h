@@ -38,6 +38,7 @@ struct JobSpec {
   std::uint8_t cross_nic = 2;
   workloads::CrossNicOutcome ring_cross_nic = workloads::CrossNicOutcome::Auto;
   bool pxn = true;
+  workloads::NcclVersion nccl_version = workloads::kDefaultNcclVersion;
   std::uint32_t peer_offset = 1;
   workloads::RoceParams roce;
   workloads::NcclSizes nccl;  // the size table (`sizes`, `nccl_algo`, ...); off by default

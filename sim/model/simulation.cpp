@@ -67,6 +67,7 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     p.cross_nic = job.cross_nic;
     p.ring_cross_nic = job.ring_cross_nic;
     p.pxn = job.pxn;
+    p.nccl_version = job.nccl_version;
     p.peer_offset = job.peer_offset;
     workloads::QpnAllocator qpns(endpoints.size(), job.roce);
     workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);

@@ -136,18 +136,26 @@ std::string routing_summary(const ScenarioSpec& s) {
 
 // How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
 // the search channel for trees.
-std::string nic_choice(const JobSpec& j) {
+std::string nic_choice(const JobSpec& j, const FabricSpec& fabric) {
   using workloads::Collective;
   if (j.collective == Collective::AllToAll || j.collective == Collective::SendRecv)
     return j.pxn || j.cross_nic == 0 ? "; the sender uses the NIC of the destination GPU's rail (PXN)"
                                      : "; each GPU sends on its own NIC (PXN off)";
   if (j.collective == Collective::TreeAllReduce)
     return "; tree edges of channel c use NIC (c mod P) mod K at both ends";
-  const auto g = workloads::ring_graph(j.cross_nic, j.ring_cross_nic);
-  std::string s = "; NCCL_CROSS_NIC " + std::to_string(j.cross_nic) + ", ring graph crossNic ";
+  const auto& rules = workloads::ring_rules(j.nccl_version);
+  const auto g = workloads::ring_graph(
+      j.cross_nic, j.ring_cross_nic,
+      workloads::same_nic_falls_short(fabric.gpus_per_node, fabric.nics_per_node, j.pxn), rules);
+  std::string s = "; NCCL " + workloads::nccl_version_text(j.nccl_version) + ", NCCL_CROSS_NIC " +
+                  std::to_string(j.cross_nic) + ", ring graph crossNic ";
   if (g == workloads::RingGraph::SameNic) return s + "0 (each channel enters and leaves a node by one NIC)";
-  if (g == workloads::RingGraph::CrossNic1) return s + "1 (channels pair NICs)";
-  return s + "2 (channels pair NICs and swap on odd nodes)";
+  s += g == workloads::RingGraph::CrossNic1 ? "1 (channels pair NICs" : "2 (channels pair NICs";
+  const std::uint32_t search = j.search_channels ? j.search_channels : workloads::default_search_channels(j.channels);
+  // The node count is the fabric's to say; an exchange that depends on it is named as such.
+  if (rules.swap == workloads::RingSwap::NonZeroEvenNodes && search % 2 == 0)
+    return s + "; odd nodes swap channel pairs when the job has an even node count)";
+  return s + (workloads::ring_swaps(g, rules, 2, search) ? " and swap them on odd nodes)" : ")");
 }
 
 std::vector<Assumption> assumptions(const Spec& spec) {
@@ -172,7 +180,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     out.push_back({"collective" + p, coll});
     out.push_back({"message" + p, "S = " + size_text(j.message)});
     out.push_back({"channels" + p, std::to_string(j.channels) + " NCCL channels, each with its own connections" +
-                                       (fs.nics_per_node > 1 ? nic_choice(j) : std::string())});
+                                       (fs.nics_per_node > 1 ? nic_choice(j, fs) : std::string())});
     const workloads::RoceParams& r = j.roce;
     std::string qps = std::to_string(j.qps_per_connection) + " QP" + (j.qps_per_connection == 1 ? "" : "s") +
                       " per connection (bytes split evenly); QP numbers ";

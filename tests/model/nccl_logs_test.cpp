@@ -117,6 +117,48 @@ TEST_CASE("nccl#1412, 2 nodes x 8 GPUs x 4 NICs: every ring channel enters and l
   CHECK(unmatched(crossed, kIssue1412, 8) == std::vector<std::string>{kIssue1412[0], kIssue1412[2]});
 }
 
+// NVIDIA/nccl issue #1189 (zhou9402, 2024): 2 H20 nodes, 2 ranks per node,
+// NCCL_PXN_DISABLE=1, NCCL_CROSS_NIC unset. The ring graph node 0 logged
+// ("Pattern 4, crossNic 1, nChannels 4", NET/3 on GPU 0's PCI switch, NET/2 on
+// GPU 1's):
+//    0 : NET/3 GPU/0 GPU/1 NET/2      1 : NET/2 GPU/1 GPU/0 NET/3
+//    2 : NET/3 GPU/0 GPU/1 NET/2      3 : NET/2 GPU/1 GPU/0 NET/3
+// crossNic 1 under the default NCCL_CROSS_NIC 2 is the 2.19-2.22 retry value;
+// in ecmpsim's NIC order NET/3 is NIC 0 and NET/2 NIC 1, so search channel c
+// enters node 0 on NIC c mod 2 and leaves on NIC (c+1) mod 2.
+std::string pxn_off_pair(const std::string& version, bool pxn) {
+  return "[fabric]\nkind = \"rail\"\nnodes = 2\nnics_per_node = 2\ngpus_per_node = 2\nspines = 2\n"
+         "host_speed_gbps = 200\nfabric_speed_gbps = 200\n"
+         "[[job]]\ncollective = \"ring-allreduce\"\nplacement = \"contiguous\"\nmessage_bytes = \"1GiB\"\n"
+         "channels = 8\nsearch_channels = 4\nnccl_version = \"" + version + "\"\npxn = " + (pxn ? "true" : "false") +
+         "\n[[scenario]]\nname = \"ecmp\"\n";
+}
+
+// Node 0's (receive NIC, send NIC) per search channel, from the generated flows.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> node0_nics(const Generated& g) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out(4, {9, 9});
+  for (std::size_t f = 0; f < g.flows.size(); ++f) {
+    const unsigned c = g.flows.channel[f] % 4u;
+    const auto [src_node, src_nic] = g.where(g.flows.src[f]);
+    const auto [dst_node, dst_nic] = g.where(g.flows.dst[f]);
+    if (src_node == 0) out[c].second = src_nic;
+    if (dst_node == 0) out[c].first = dst_nic;
+  }
+  return out;
+}
+
+TEST_CASE("nccl#1189, 2 nodes x 2 GPUs x 2 NICs with PXN off: the ring crosses NICs as the logged graph") {
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> logged{{0, 1}, {1, 0}, {0, 1}, {1, 0}};
+  CHECK(node0_nics(Generated(pxn_off_pair("2.22.3", false))) == logged);
+  CHECK(node0_nics(Generated(pxn_off_pair("2.19.3", false))) == logged);
+  // Negative control: with PXN on, the same-NIC search succeeds and every
+  // channel leaves node 0 by the NIC it entered, which the log contradicts.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> same{{0, 0}, {1, 1}, {0, 0}, {1, 1}};
+  CHECK(node0_nics(Generated(pxn_off_pair("2.22.3", true))) == same);
+  // Before 2.19 the retry could not leave the entry NIC at all.
+  CHECK(node0_nics(Generated(pxn_off_pair("2.18.6", false))) == same);
+}
+
 TEST_CASE("nccl#514-shaped, 4 nodes x 8 GPUs x 8 NICs: each hop stays on the rail of its channel") {
   // 16 channels, 8 found by the search: channel c uses NIC c mod 8 on both
   // ends of every inter-node hop.

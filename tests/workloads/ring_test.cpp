@@ -85,22 +85,23 @@ TEST_CASE("bytes that do not divide evenly go one each to the first channels") {
 // to node 0's NIC 0: every hop stays on one rail. Channels 4..7 repeat 0..3.
 TEST_CASE("ring NICs per channel on 2 nodes x 8 GPUs x 8 NICs with a crossNic 2 graph, worked by hand") {
   constexpr RingGraph x2 = RingGraph::CrossNic2;
-  CHECK(ring_nics(0, 0, 4, 8, x2) == RingNics{0, 1});
-  CHECK(ring_nics(0, 1, 4, 8, x2) == RingNics{1, 0});
-  CHECK(ring_nics(0, 2, 4, 8, x2) == RingNics{2, 3});
-  CHECK(ring_nics(0, 3, 4, 8, x2) == RingNics{3, 2});
-  CHECK(ring_nics(1, 0, 4, 8, x2) == RingNics{1, 0});
-  CHECK(ring_nics(1, 1, 4, 8, x2) == RingNics{0, 1});
-  CHECK(ring_nics(1, 2, 4, 8, x2) == RingNics{3, 2});
-  CHECK(ring_nics(1, 7, 4, 8, x2) == RingNics{2, 3});  // channel 7 is search channel 3
+  CHECK(ring_nics(0, 0, 4, 8, x2, true) == RingNics{0, 1});
+  CHECK(ring_nics(0, 1, 4, 8, x2, true) == RingNics{1, 0});
+  CHECK(ring_nics(0, 2, 4, 8, x2, true) == RingNics{2, 3});
+  CHECK(ring_nics(0, 3, 4, 8, x2, true) == RingNics{3, 2});
+  CHECK(ring_nics(1, 0, 4, 8, x2, true) == RingNics{1, 0});
+  CHECK(ring_nics(1, 1, 4, 8, x2, true) == RingNics{0, 1});
+  CHECK(ring_nics(1, 2, 4, 8, x2, true) == RingNics{3, 2});
+  CHECK(ring_nics(1, 7, 4, 8, x2, true) == RingNics{2, 3});  // channel 7 is search channel 3
   // A crossNic 0 graph: in and out by the same NIC, no swap.
-  CHECK(ring_nics(1, 2, 4, 8, RingGraph::SameNic) == RingNics{2, 2});
+  CHECK(ring_nics(1, 2, 4, 8, RingGraph::SameNic, false) == RingNics{2, 2});
   // crossNic 1: paired, but no swap on odd nodes.
-  CHECK(ring_nics(1, 0, 4, 8, RingGraph::CrossNic1) == RingNics{0, 1});
+  CHECK(ring_nics(1, 0, 4, 8, RingGraph::CrossNic1, false) == RingNics{0, 1});
   // An odd number of search channels: no swap on odd nodes.
-  CHECK(ring_nics(1, 0, 3, 8, x2) == RingNics{0, 1});
+  CHECK(!ring_swaps(x2, ring_rules(kDefaultNcclVersion), 2, 3));
+  CHECK(ring_nics(1, 0, 3, 8, x2, false) == RingNics{0, 1});
   // One NIC: everything on NIC 0.
-  CHECK(ring_nics(1, 5, 4, 1, x2) == RingNics{0, 0});
+  CHECK(ring_nics(1, 5, 4, 1, x2, true) == RingNics{0, 0});
 
   Fixture fx(2, 8, 8);  // node 0 NICs = endpoints 0..7, node 1 = 8..15
   CollectiveParams p;
@@ -143,15 +144,17 @@ TEST_CASE("with a crossNic 2 graph an odd number of nodes leaves one cross-rail 
 
 TEST_CASE("the ring graph's crossNic: NCCL_CROSS_NIC is a permission, the outcome is derived or forced") {
   using O = CrossNicOutcome;
+  const NcclRingRules& now = ring_rules(kDefaultNcclVersion);
   // ncclTopoCompute keeps crossNic 0 when that search reaches full bandwidth,
-  // which it always does on identical rail-aligned nodes.
-  CHECK(ring_graph(2, O::Auto) == RingGraph::SameNic);
-  CHECK(ring_graph(0, O::Auto) == RingGraph::SameNic);
-  CHECK(ring_graph(1, O::Auto) == RingGraph::CrossNic1);
-  CHECK(ring_graph(2, O::On) == RingGraph::CrossNic2);
-  CHECK(ring_graph(1, O::On) == RingGraph::CrossNic1);
-  CHECK(ring_graph(2, O::Off) == RingGraph::SameNic);
-  CHECK(ring_graph(1, O::Off) == RingGraph::SameNic);
+  // which it does on identical rail-aligned nodes unless PXN is off.
+  CHECK(ring_graph(2, O::Auto, false, now) == RingGraph::SameNic);
+  CHECK(ring_graph(0, O::Auto, true, now) == RingGraph::SameNic);
+  CHECK(ring_graph(1, O::Auto, false, now) == RingGraph::CrossNic1);
+  CHECK(ring_graph(2, O::Auto, true, now) == RingGraph::CrossNic2);
+  CHECK(ring_graph(2, O::On, false, now) == RingGraph::CrossNic2);
+  CHECK(ring_graph(1, O::On, false, now) == RingGraph::CrossNic1);
+  CHECK(ring_graph(2, O::Off, true, now) == RingGraph::SameNic);
+  CHECK(ring_graph(1, O::Off, false, now) == RingGraph::SameNic);
 }
 
 TEST_CASE("by default a ring channel enters and leaves every node by NIC (c mod P) mod K") {

@@ -8,6 +8,7 @@
 
 #include "hashing/named.h"
 #include "workloads/generators/collective.h"
+#include "workloads/generators/nccl_version.h"
 #include "workloads/flow.h"
 #include "workloads/roce.h"
 
@@ -40,6 +41,7 @@ struct CollectiveParams {
   std::uint8_t cross_nic = 2;       // NCCL_CROSS_NIC: 0, 1 or 2
   CrossNicOutcome ring_cross_nic = CrossNicOutcome::Auto;
   bool pxn = true;                  // NCCL_PXN_DISABLE=0: p2p sends via the destination GPU's rail
+  NcclVersion nccl_version = kDefaultNcclVersion;  // whose ring-graph rules apply (nccl_version.h)
   std::uint32_t peer_offset = 1;    // send/recv: rank r sends to rank r + offset
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "workloads/generators/job.h"
+#include "workloads/generators/nccl_version.h"
 
 namespace ecmpsim::workloads {
 
@@ -20,29 +21,53 @@ struct RingNics {
 // The crossNic value of the ring graph NCCL's search ended with. NCCL_CROSS_NIC
 // is a permission, not an outcome: with 2 (the default) ncclTopoCompute
 // (src/graph/search.cc) sets graph->crossNic = 0, searches, and retries with
-// crossNic 2 only after every crossNic 0 search at that speed fell short; the
-// crossNic 2 graph replaces the first one only if it has more bandwidth
-// (ncclTopoCompareGraphs). With 1 it searches with crossNic 1 from the start.
+// crossing allowed only after every crossNic 0 search at that speed fell
+// short; which crossNic that retry uses depends on the version
+// (NcclRingRules::fallback). With 1 it searches with crossNic 1 from the start.
 enum class RingGraph : std::uint8_t {
   SameNic,    // crossNic 0: a channel leaves every node by the NIC it entered
-  CrossNic1,  // crossNic 1: channels pair NICs (enter a, leave b), no exchange
-  CrossNic2,  // crossNic 2: paired, and channels c, c^1 swap on odd nodes
+  CrossNic1,  // crossNic 1: channels pair NICs (enter a, leave b)
+  CrossNic2,  // crossNic 2: channels pair NICs
 };
 
-// The crossNic 0 search falls short only where a ring cannot leave a node by
-// the NIC it entered at the bandwidth a crossing ring gets. ecmpsim's nodes
-// are identical and rail-aligned (NIC k close to GPUs floor(kG/K) ..
-// floor((k+1)G/K)-1) and a ring's last GPU reaches its entry NIC at full
-// bandwidth: from the same GPU (G = 1), from a second GPU close to it
-// (G >= 2K), or over NVLink through a GPU close to it (a PXN path, NCCL >=
-// 2.12). So Auto never needs cross-NIC here: NCCL_CROSS_NIC 0 and 2 give
-// SameNic, 1 gives CrossNic1. Nodes outside this model (a path back that
-// crosses CPU sockets, NICs of unequal speed, asymmetric nodes) make NCCL log
-// "Pattern 4, crossNic 2" for its ring graph: force On for them.
-constexpr RingGraph ring_graph(std::uint8_t cross_nic, CrossNicOutcome outcome) noexcept {
+// Whether the same-NIC search falls short. It does where a ring's last GPU
+// cannot reach its entry NIC at the bandwidth a crossing ring gets. ecmpsim's
+// nodes are identical and rail-aligned (NIC k close to GPUs floor(kG/K) ..
+// floor((k+1)G/K)-1); the last GPU reaches the entry NIC at full bandwidth
+// from the same GPU (G = 1), from a second GPU close to it (G >= 2K), or over
+// NVLink through a GPU close to it: a PXN path (NCCL >= 2.12), which
+// NCCL_PXN_DISABLE=1 takes away (nccl#1189: 2 GPUs, 2 NICs per node, PXN off,
+// "Pattern 4, crossNic 1"). Nodes outside this model (a path back that
+// crosses CPU sockets, NICs of unequal speed) make NCCL cross too: force
+// ring_cross_nic "on" for them.
+constexpr bool same_nic_falls_short(std::uint32_t gpus, std::uint32_t nics, bool pxn) noexcept {
+  return !pxn && nics > 1 && gpus > 1 && gpus < 2 * nics;
+}
+
+// The ring graph of NCCL_CROSS_NIC `cross_nic` under `outcome`: Auto crosses
+// where the same-NIC search falls short, On where NCCL_CROSS_NIC permits it;
+// a crossing search with NCCL_CROSS_NIC 2 ends with the version's fallback.
+constexpr RingGraph ring_graph(std::uint8_t cross_nic, CrossNicOutcome outcome, bool falls_short,
+                               const NcclRingRules& rules) noexcept {
   if (cross_nic == 0 || outcome == CrossNicOutcome::Off) return RingGraph::SameNic;
   if (cross_nic == 1) return RingGraph::CrossNic1;
-  return outcome == CrossNicOutcome::On ? RingGraph::CrossNic2 : RingGraph::SameNic;
+  if (outcome == CrossNicOutcome::Auto && !falls_short) return RingGraph::SameNic;
+  return rules.fallback == 0 ? RingGraph::SameNic : rules.fallback == 1 ? RingGraph::CrossNic1 : RingGraph::CrossNic2;
+}
+
+// Whether odd nodes exchange the NICs of channels c and c^1 (ncclTopoPostset,
+// "Alternate rings to avoid crossing rails"): never for a same-NIC graph,
+// only with an even number of search channels, and as the version's rule says.
+constexpr bool ring_swaps(RingGraph graph, const NcclRingRules& rules, std::uint32_t nodes,
+                          std::uint32_t search_channels) noexcept {
+  if (graph == RingGraph::SameNic || search_channels % 2 != 0) return false;
+  switch (rules.swap) {
+    case RingSwap::Never: return false;
+    case RingSwap::NonZeroEvenNodes: return nodes % 2 == 0;
+    case RingSwap::NonZero: return true;
+    case RingSwap::Two: return graph == RingGraph::CrossNic2;
+  }
+  return false;
 }
 
 // The model of NCCL's ring graph (src/graph/search.cc, connect.cc):
@@ -51,15 +76,14 @@ constexpr RingGraph ring_graph(std::uint8_t cross_nic, CrossNicOutcome outcome) 
 //    nets[(nChannels + i) % netCount] first);
 //  - crossNic 0: the ring leaves by the NIC it entered (ncclTopoSearchCheckNet);
 //  - crossNic 1 or 2: channels pair up, 2p entering on NIC a = 2p mod K and
-//    leaving on b = (2p+1) mod K, 2p+1 entering on b and leaving on a (with
-//    crossNic 2 an odd channel must reuse its partner's NICs swapped);
-//  - crossNic 2, an even number of search channels and an odd node index:
-//    channels c and c^1 swap on that node (ncclTopoPostset, "Alternate rings
-//    to avoid crossing rails"), so node n's send NIC is node n+1's receive NIC.
+//    leaving on b = (2p+1) mod K, 2p+1 entering on b and leaving on a (from
+//    2.20 an odd channel must reuse its partner's NICs swapped);
+//  - `swap` (ring_swaps) and an odd node index: channels c and c^1 exchange
+//    on that node, so node n's send NIC is node n+1's receive NIC.
 constexpr RingNics ring_nics(std::uint32_t node, std::uint32_t channel, std::uint32_t search_channels,
-                             std::uint32_t nics, RingGraph graph) noexcept {
+                             std::uint32_t nics, RingGraph graph, bool swap) noexcept {
   std::uint32_t ch = channel % search_channels;
-  if (graph == RingGraph::CrossNic2 && search_channels % 2 == 0 && node % 2 == 1) ch ^= 1;
+  if (swap && node % 2 == 1) ch ^= 1;
   const std::uint32_t recv = ch % nics;
   return {recv, graph == RingGraph::SameNic ? recv : (ch ^ 1) % nics};
 }
