@@ -546,6 +546,25 @@ const std::vector<ErrorCase> kCases{
      "ecmpsim: --algos: hash algorithm 'random' is ASIC-specific (SAI_HASH_ALGORITHM_RANDOM: a random member per "
      "packet, not a function of the flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow "
      "hash), and `ecmpsim fit` tells which one a switch runs from the members it chose"},
+    {"hash --algo SAI_HASH_ALGORITHM_ROUND_ROBIN (SAI's full spelling, per-packet spraying)",
+     {},
+     {"hash", "--algo", "SAI_HASH_ALGORITHM_ROUND_ROBIN", "--members", "2"},
+     "ecmpsim: --algo: hash algorithm 'SAI_HASH_ALGORITHM_ROUND_ROBIN' is ASIC-specific "
+     "(SAI_HASH_ALGORITHM_ROUND_ROBIN: the next member per packet (round-robin spraying), not a function of the "
+     "flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow hash), and "
+     "`ecmpsim fit` tells which one a switch runs from the members it chose"},
+    {"hash algo NONE (SAI: not set)",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"NONE\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:8: scenario.hash.algo: hash algorithm 'NONE' is ASIC-specific (SAI_HASH_ALGORITHM_NONE: "
+     "no algorithm set: the ASIC's default runs (SAI's default ECMP algorithm is CRC)); the closest catalogue models "
+     "are crc16-ccitt, crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c, and `ecmpsim fit` tells which one a "
+     "switch runs from the members it chose"},
+    {"hash --fields NVUE tunnel field",
+     {},
+     {"hash", "--algo", "crc32", "--members", "2", "--fields", "source-ip,inner-source-ip", "--src", "10.0.0.1"},
+     "ecmpsim: --fields: hash field 'inner-source-ip' is a tunnel field (the encapsulated packet's header): the "
+     "fabric carries no tunnels"},
     {"hash field tunnel (SONiC INNER_*)",
      {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"SRC_IP\", \"INNER_DST_IP\"]\n"}},
      {"run", "{d}/c.toml"},
