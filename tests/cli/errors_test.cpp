@@ -242,7 +242,7 @@ const std::vector<ErrorCase> kCases{
     {"capture snap length",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--flows", "{src}/tests/data/roce_snap50.pcap"},
-     "ecmpsim: {src}/tests/data/roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (snap length 50)"},
+     "ecmpsim: {src}/tests/data/roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (captured length 50)"},
     {"flows list empty name",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--flows", "a.csv,,b.csv"},
