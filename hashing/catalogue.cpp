@@ -67,7 +67,8 @@ constexpr std::array kAlgorithms{
 };
 
 // opencomputeproject/SAI inc/saiswitch.h, sai_hash_algorithm_t: these name
-// no polynomial, word size or combination, so each ASIC's is its own.
+// no polynomial, word size or combination, so each ASIC's is its own; two
+// spray per packet (RANDOM, ROUND_ROBIN) and NONE sets none.
 constexpr std::array kVendorDefined{
     VendorDefined{"CRC", "a CRC of the vendor's choosing (SAI's default algorithm)",
                   "crc16-ccitt, crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c"},
@@ -76,7 +77,20 @@ constexpr std::array kVendorDefined{
                   "crc16-ccitt, crc32-lo, xor16"},
     VendorDefined{"RANDOM", "a random member per packet, not a function of the flow: routing = \"spray\" models it",
                   "xxh3 (a well-mixed per-flow hash)"},
+    VendorDefined{"ROUND_ROBIN",
+                  "the next member per packet (round-robin spraying), not a function of the flow: routing = \"spray\" "
+                  "models it",
+                  "xxh3 (a well-mixed per-flow hash)"},
+    VendorDefined{"NONE", "no algorithm set: the ASIC's default runs (SAI's default ECMP algorithm is CRC)",
+                  "crc16-ccitt, crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c"},
 };
+
+// The full enum spelling (saiswitch.h): "SAI_HASH_ALGORITHM_CRC_CCITT" names CRC_CCITT.
+constexpr std::string_view kSaiAlgorithmPrefix = "SAI_HASH_ALGORITHM_";
+
+constexpr std::string_view sai_short_name(std::string_view name) noexcept {
+  return name.starts_with(kSaiAlgorithmPrefix) ? name.substr(kSaiAlgorithmPrefix.size()) : name;
+}
 
 constexpr char upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
@@ -85,14 +99,16 @@ constexpr char upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cas
 std::span<const Algorithm> catalogue() noexcept { return kAlgorithms; }
 
 const Algorithm* find(std::string_view name) noexcept {
+  const std::string_view sai = sai_short_name(name);
   for (const Algorithm& a : kAlgorithms)
-    if (a.name == name || (!a.sai.empty() && a.sai == name)) return &a;
+    if (a.name == name || (!a.sai.empty() && a.sai == sai)) return &a;
   return nullptr;
 }
 
 std::span<const VendorDefined> vendor_defined() noexcept { return kVendorDefined; }
 
 const VendorDefined* find_vendor_defined(std::string_view name) noexcept {
+  name = sai_short_name(name);
   for (const VendorDefined& v : kVendorDefined)
     if (v.name.size() == name.size() &&
         std::equal(name.begin(), name.end(), v.name.begin(), [](char a, char b) { return upper(a) == b; }))

@@ -35,13 +35,15 @@ struct Algorithm {
   std::string_view doc;  // one line: definition, how the seed enters, source
   // The SAI / SONiC name of the same function (SAI_HASH_ALGORITHM_<sai>,
   // SONiC's ecmp_hash_algorithm value), accepted wherever an algorithm is
-  // named; empty when SAI names none that is exactly this algorithm.
+  // named, short or in full; empty when SAI names none that is exactly this
+  // algorithm.
   std::string_view sai = {};
 };
 
 // A SAI algorithm name that defines no function of its own: what the ASIC
-// implements (CRC, XOR, CRC_XOR) or a per-packet choice (RANDOM). Naming one
-// is an error that lists the catalogue models closest to it.
+// implements (CRC, XOR, CRC_XOR), a per-packet choice (RANDOM, ROUND_ROBIN) or
+// none set (NONE). Naming one is an error that lists the catalogue models
+// closest to it.
 struct VendorDefined {
   std::string_view name;     // as SAI and SONiC spell it
   std::string_view what;     // what SAI says it is
@@ -51,11 +53,12 @@ struct VendorDefined {
 // Every algorithm, in a stable order.
 std::span<const Algorithm> catalogue() noexcept;
 
-// The algorithm with that catalogue or SAI name; nullptr when none has it.
+// The algorithm with that catalogue or SAI name ("CRC_CCITT" or
+// "SAI_HASH_ALGORITHM_CRC_CCITT"); nullptr when none has it.
 const Algorithm* find(std::string_view name) noexcept;
 
-// Every vendor-defined SAI name, and the row for `name` (any letter case);
-// nullptr when it is not one.
+// Every vendor-defined SAI name, and the row for `name` (any letter case,
+// short or with the SAI_HASH_ALGORITHM_ prefix); nullptr when it is not one.
 std::span<const VendorDefined> vendor_defined() noexcept;
 const VendorDefined* find_vendor_defined(std::string_view name) noexcept;
 

@@ -49,9 +49,33 @@ inline constexpr std::array<Named<Field>, 12> kSonicFields{{{Field::SrcIp, "SRC_
                                                            {Field::EtherType, "ETHERTYPE"},
                                                            {Field::VlanId, "VLAN_ID"}}};
 
+// The same fields as Cumulus Linux's NVUE names them (`nv set system forwarding
+// ecmp-hash|lag-hash NAME`; NVIDIA, NVUE Command Reference, "System
+// Forwarding", Cumulus Linux 5.2 and later:
+// docs.nvidia.com/networking-ethernet-software/nvue-reference/Show-Commands/System-Forwarding/),
+// accepted wherever a field is named. ipv6-label is the IPv6 flow label,
+// ingress-interface the port the packet came in on; NVUE names no BTH field.
+// The inner-* (tunnel) and gtp-teid fields have no row.
+inline constexpr std::array<Named<Field>, 11> kNvueFields{{{Field::SrcIp, "source-ip"},
+                                                          {Field::DstIp, "destination-ip"},
+                                                          {Field::Proto, "ip-protocol"},
+                                                          {Field::SrcPort, "source-port"},
+                                                          {Field::DstPort, "destination-port"},
+                                                          {Field::FlowLabel, "ipv6-label"},
+                                                          {Field::InPort, "ingress-interface"},
+                                                          {Field::SrcMac, "source-mac"},
+                                                          {Field::DstMac, "destination-mac"},
+                                                          {Field::EtherType, "ether-type"},
+                                                          {Field::VlanId, "vlan"}}};
+
+// saihash.h's full spelling of a SONiC name: SAI_NATIVE_HASH_FIELD_SRC_IP.
+inline constexpr std::string_view kSaiFieldPrefix = "SAI_NATIVE_HASH_FIELD_";
+
 constexpr std::string_view field_name(Field f) noexcept { return name_of(kFields, f); }
 constexpr std::optional<Field> parse_field(std::string_view name) noexcept {
   if (const auto f = parse_name(kFields, name)) return f;
+  if (const auto f = parse_name(kNvueFields, name)) return f;
+  if (name.starts_with(kSaiFieldPrefix)) name.remove_prefix(kSaiFieldPrefix.size());
   return parse_name(kSonicFields, name);
 }
 // Whether the field's value changes from hop to hop (the port a packet came

@@ -60,11 +60,13 @@ std::string unknown_algorithm(std::string_view given) {
 }
 
 std::string unknown_field(std::string_view given) {
-  if (given.starts_with("INNER_"))
+  std::string_view sonic = given;
+  if (sonic.starts_with(hashing::kSaiFieldPrefix)) sonic.remove_prefix(hashing::kSaiFieldPrefix.size());
+  if (sonic.starts_with("INNER_") || given.starts_with("inner-"))
     return "hash field '" + std::string(given) +
            "' is a tunnel field (the encapsulated packet's header): the fabric carries no tunnels";
-  if (given == "RDMA_BTH_OPCODE")
-    return "hash field 'RDMA_BTH_OPCODE' is not modelled: a flow's BTH opcode changes from packet to packet";
+  if (sonic == "RDMA_BTH_OPCODE")
+    return "hash field '" + std::string(given) + "' is not modelled: a flow's BTH opcode changes from packet to packet";
   std::vector<std::string_view> names;
   for (const auto& f : hashing::kFields) names.push_back(f.name);
   return "unknown hash field '" + std::string(given) + "'" + did_you_mean(given, names);

@@ -1,10 +1,12 @@
 // `ecmpsim fit OBS.csv --members N`: learn a switch's hash from the members
 // its flows were seen to take (sim/fit), print the ranked models, or with
-// --predict the best model's member for each flow of a tuples file.
+// --predict the best model's member for each flow of a tuples file. A file
+// with a switch column is fitted switch by switch (sim/fit/switches.h).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -23,8 +25,8 @@ namespace ecmpsim::cli {
 namespace {
 
 struct FitOptions {
-  std::string observations, predict, out, format, seeds = "0:65536", only_switch;
-  std::uint32_t members = 0, buckets = 128, threads = 0, top = 20;
+  std::string observations, predict, out, format, seeds = "0:65536", only_switch, members;
+  std::uint32_t buckets = 128, threads = 0, top = 20;
   std::vector<std::uint32_t> weights;
   std::vector<std::string> algos, fields;
   bool exhaustive = false;
@@ -37,14 +39,16 @@ std::string read_named(const std::string& path) {
   return std::move(*text);
 }
 
-fit::FitOptions fit_options(const FitOptions& o, const fit::Observations& obs) {
+// `members` is the group's size: every switch's when several are fitted
+// (each fit sets its own), so the weights are checked against it only for one.
+fit::FitOptions fit_options(const FitOptions& o, const fit::Observations& obs, std::uint32_t members) {
   fit::FitOptions f;
-  f.group.members = o.members;
+  f.group.members = members;
   f.group.weights = o.weights;
   f.group.buckets = o.buckets;
-  if (!o.weights.empty() && o.weights.size() != o.members)
-    throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(o.members) + " weights, one per member");
-  if (!o.weights.empty() && o.buckets < o.members)
+  if (!o.weights.empty() && o.weights.size() != members)
+    throw InputError({{}, 0, 0, "--weights"}, "expected " + std::to_string(members) + " weights, one per member");
+  if (!o.weights.empty() && o.buckets < members)
     throw InputError({{}, 0, 0, "--buckets"}, "need at least one bucket per member");
   for (const std::string& name : o.algos) {
     const hashing::Algorithm* a = hashing::find(name);
@@ -134,26 +138,84 @@ std::string predictions(const FitOptions& o, const fit::FitResult& r) {
   return text;
 }
 
-int run_fit(const FitOptions& o, Io io) {
-  const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
-  const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
-  fit::FitOptions f = fit_options(o, obs);
-  fit::SearchProgress progress;
-  f.progress = &progress;
-  const fit::FitResult r = [&] {
-    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
-    return fit::fit(obs, f);
-  }();
-  if (o.predict.empty()) {
-    emit(io, write(chosen_format(o.format), fit::fit_result(obs, r)), o.out, {&o.observations, 1});
-    return 0;
-  }
+int emit_predictions(const FitOptions& o, Io io, const fit::FitResult& r) {
   const std::string text = predictions(o, r);
   if (!r.certain)
     io.err << "ecmpsim: note: the fitted model is not certain; add about " << r.more_needed
            << " more observations (run without --predict for the candidates)\n";
   emit(io, text, o.out, {&o.observations, 1});
   return 0;
+}
+
+// The rows of --switch NAME as a one-switch trace, with its group size.
+fit::SwitchRows one_switch(const fit::Observations& obs, const std::string& only, const fit::MembersSpec& members) {
+  fit::Observations mine = obs;
+  mine.switch_names = {only};
+  for (fit::Observation& row : mine.rows) row.sw = 0;
+  fit::MembersSpec spec;
+  spec.all = members.all;
+  if (const auto it = members.named.find(only); it != members.named.end()) spec.named.emplace(only, it->second);
+  for (const auto& [name, n] : members.named)
+    if (std::find(obs.switch_names.begin(), obs.switch_names.end(), name) == obs.switch_names.end())
+      throw InputError({{}, 0, 0, "--members"}, "no switch '" + name + "' in " + obs.source);
+  return fit::split_switches(mine, spec).front();
+}
+
+// A file with a switch column and no --switch: every switch, one model per
+// group of switches that share it.
+int run_switches(const FitOptions& o, Io io, const fit::Observations& obs, const fit::MembersSpec& members) {
+  const std::vector<fit::SwitchRows> switches = fit::split_switches(obs, members);
+  if (!o.weights.empty() && switches.size() > 1)
+    throw InputError({{}, 0, 0, "--weights"}, "weights are one group's: give --switch NAME (the file holds " +
+                                                  std::to_string(switches.size()) + " switches)");
+  fit::FitOptions f = fit_options(o, obs, switches.front().members);
+  fit::SearchProgress progress;
+  f.progress = &progress;
+  const std::vector<fit::SwitchGroupFit> groups = [&] {
+    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
+    return fit::fit_switches(switches, f);
+  }();
+  if (o.predict.empty()) {
+    emit(io, write(chosen_format(o.format), fit::switches_result(switches, groups)), o.out, {&o.observations, 1});
+    return 0;
+  }
+  if (groups.size() > 1)
+    throw InputError({{}, 0, 0, "--predict"}, "the switches of " + obs.source + " follow " +
+                                                  std::to_string(groups.size()) +
+                                                  " different models: give --switch NAME to predict one's members");
+  return emit_predictions(o, io, groups.front().result);
+}
+
+int run_fit(const FitOptions& o, Io io) {
+  const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
+  const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
+  const fit::MembersSpec members = o.members.empty() ? fit::MembersSpec{} : fit::parse_members(o.members);
+  if (!obs.switch_names.empty() && o.only_switch.empty()) return run_switches(o, io, obs, members);
+  std::optional<fit::SwitchRows> picked;
+  if (!o.only_switch.empty()) {
+    picked = one_switch(obs, o.only_switch, members);
+  } else if (!members.named.empty()) {
+    throw InputError({{}, 0, 0, "--members"}, "NAME=N names a switch, but " + obs.source + " has no 'switch' column");
+  } else if (!members.all) {
+    throw InputError({{}, 0, 0, "--members"},
+                     "required: " + obs.source + " has no 'switch' column to take each switch's group size from");
+  }
+  const fit::Observations& rows = picked ? picked->obs : obs;
+  fit::FitOptions f = fit_options(o, rows, picked ? picked->members : *members.all);
+  if (picked && picked->members_from_rows)
+    io.err << "ecmpsim: note: " << rows.whose << ": members " << picked->members << " from the "
+           << fit::members_origin(*picked) << "\n";
+  fit::SearchProgress progress;
+  f.progress = &progress;
+  const fit::FitResult r = [&] {
+    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
+    return fit::fit(rows, f);
+  }();
+  if (o.predict.empty()) {
+    emit(io, write(chosen_format(o.format), fit::fit_result(rows, r)), o.out, {&o.observations, 1});
+    return 0;
+  }
+  return emit_predictions(o, io, r);
 }
 
 }  // namespace
@@ -164,9 +226,10 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("observations", o->observations,
                   "CSV: src,dst,proto,sport,dport,member (+ optional dst_qp,flow_label,in_port,switch); '-' = stdin")
       ->required();
-  sub->add_option("-n,--members", o->members, "Members in the switch's ECMP group")
-      ->required()
-      ->check(integer_in(2, 1u << 16));
+  sub->add_option("-n,--members", o->members,
+                  "Members in the switch's ECMP group (2..65536): N for every switch, NAME=N,... per switch of "
+                  "the file's switch column, or both (N,NAME=N,...); with a switch column, a switch not given "
+                  "takes the largest member of its rows + 1. Required without a switch column");
   sub->add_option("--weights", o->weights, "Per-member weights (threshold and resilient are then searched)")
       ->delimiter(',')
       ->check(integer_in(1, 1u << 24));
@@ -179,7 +242,9 @@ Action add_fit_command(CLI::App& app) {
                                        "affine; 0:4294967296 is the full space")
       ->capture_default_str();
   sub->add_flag("--exhaustive", o->exhaustive, "Run the seed search even when an affine map explains the observations");
-  sub->add_option("--switch", o->only_switch, "Only the rows of this switch (the file's switch column)");
+  sub->add_option("--switch", o->only_switch,
+                  "Only the rows of this switch (the file's switch column); without it every switch is fitted "
+                  "and switches sharing a model are reported together");
   sub->add_option("--top", o->top, "Models listed")->capture_default_str()->check(integer_in(1, 100000));
   sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow");
   sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));

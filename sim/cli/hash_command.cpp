@@ -219,7 +219,7 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--rss-key", o->rss_key, "toeplitz: a 40-byte key as 80 hex digits (default the standard RSS key)");
   sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
   sub->add_option("--fields", o->fields,
-                  "Hashed fields in order, comma-separated, by name or SONiC name (default "
+                  "Hashed fields in order, comma-separated, by name, SONiC/SAI name or Cumulus NVUE name (default "
                   "src-ip,dst-ip,proto,src-port,dst-port)")
       ->delimiter(',');
   sub->add_option("-n,--members", o->members, "Members in the ECMP group (required)");

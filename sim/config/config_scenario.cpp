@@ -116,7 +116,8 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
 const std::vector<Knob<HashSpec>>& hash_knobs() {
   static const std::vector<Knob<HashSpec>> k{
       {"algo", "string",
-       "Hash algorithm, by catalogue name or its SAI/SONiC name (CRC_CCITT, CRC_32LO, CRC_32HI; see "
+       "Hash algorithm, by catalogue name or its SAI/SONiC name (CRC_CCITT or SAI_HASH_ALGORITHM_CRC_CCITT, "
+       "CRC_32LO, CRC_32HI; see "
        "`ecmpsim hash --list` and docs/hash-catalogue.md).",
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
@@ -128,7 +129,8 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
        [](const HashSpec& s) { return "\"" + s.algo + "\""; }},
       {"fields", "array of strings",
        "Header fields hashed, in order: src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp, "
-       "src-mac, dst-mac, ethertype, vlan-id, or their SONiC ECMP_HASH names (SRC_IP, L4_SRC_PORT, IN_PORT, ...; "
+       "src-mac, dst-mac, ethertype, vlan-id, or their SONiC ECMP_HASH names (SRC_IP, L4_SRC_PORT, IN_PORT, ..., "
+       "also as SAI_NATIVE_HASH_FIELD_SRC_IP) or Cumulus NVUE names (source-ip, ingress-interface, ...; "
        "docs/hash-catalogue.md). The MACs are those of the hop (docs/hash-models.md).",
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto* arr = n.as_array();

@@ -83,7 +83,8 @@ std::string hash_catalogue_markdown() {
          "  hash; over a power-of-two group with modulo selection such a seed changes no balance, and\n"
          "  a sweep turns a new seed into one XOR per flow.\n\n"
          "- *SAI name*: the `sai_hash_algorithm_t` name (`SAI_HASH_ALGORITHM_` + it), which SONiC's\n"
-         "  `ecmp_hash_algorithm` also uses, accepted as a synonym wherever an algorithm is named.\n\n"
+         "  `ecmp_hash_algorithm` also uses, accepted as a synonym wherever an algorithm is named, short\n"
+         "  (`CRC_CCITT`) or in full (`SAI_HASH_ALGORITHM_CRC_CCITT`).\n\n"
          "| name | SAI name | bits | key layout | seed-affine | definition; how a non-zero seed enters |\n"
          "|---|---|---|---|---|---|\n";
   for (const hashing::Algorithm& a : hashing::catalogue())
@@ -94,21 +95,26 @@ std::string hash_catalogue_markdown() {
          "SAI defines these by kind only, so each ASIC computes its own; naming one is an error that lists\n"
          "the catalogue models below and points at [`ecmpsim fit`](fit.md), which tells from observed\n"
          "member choices which model a switch runs.\n\n"
-         "| SAI name | what SAI says | closest catalogue models |\n|---|---|---|\n";
+         "| SAI name | what it is | closest catalogue models |\n|---|---|---|\n";
   for (const hashing::VendorDefined& v : hashing::vendor_defined())
     out += "| `" + std::string(v.name) + "` | " + cell(v.what) + " | " + cell(v.closest) + " |\n";
   out += "\n## Key fields\n\n"
-         "The fields a `fields` list (and `ecmpsim hash --fields`) names, by ecmpsim name or by the name\n"
-         "SONiC's `ECMP_HASH` lists use (`SAI_NATIVE_HASH_FIELD_` + it). Tunnel fields (`INNER_*`) are\n"
-         "an error: the fabric carries no tunnels. Fields marked *per hop* take the value the hop sees\n"
-         "([Hash models](hash-models.md#per-hop-fields)).\n\n"
-         "| field | SONiC name | bytes in the key | per hop |\n|---|---|---|---|\n";
+         "The fields a `fields` list (and `ecmpsim hash --fields`, `ecmpsim fit --fields`) names, by\n"
+         "ecmpsim name, by the name SONiC's `ECMP_HASH` lists use (short, or in full as\n"
+         "`SAI_NATIVE_HASH_FIELD_` + it, opencomputeproject/SAI `inc/saihash.h`) or by the name\n"
+         "Cumulus Linux's NVUE gives it (`nv set system forwarding ecmp-hash NAME`; NVIDIA's NVUE\n"
+         "Command Reference, *System Forwarding*). Outputs print the ecmpsim name. Tunnel fields\n"
+         "(`INNER_*`, `inner-*`) are an error: the fabric carries no tunnels. Fields marked *per hop*\n"
+         "take the value the hop sees ([Hash models](hash-models.md#per-hop-fields)).\n\n"
+         "| field | SONiC name | Cumulus NVUE name | bytes in the key | per hop |\n|---|---|---|---|---|\n";
   for (const auto& f : hashing::kFields) {
     hashing::KeyBuffer key;
     const hashing::Field one[] = {f.value};
     const std::size_t bytes = hashing::build_key(hashing::KeyLayout::Fields, one, hashing::Tuple{}, key);
+    const std::string_view nvue = name_of(hashing::kNvueFields, f.value);
     out += "| `" + std::string(f.name) + "` | `" + std::string(name_of(hashing::kSonicFields, f.value)) + "` | " +
-           std::to_string(bytes) + " | " + (hashing::per_hop(f.value) ? "yes" : "") + " |\n";
+           (nvue == "?" ? std::string() : "`" + std::string(nvue) + "`") + " | " + std::to_string(bytes) + " | " +
+           (hashing::per_hop(f.value) ? "yes" : "") + " |\n";
   }
   return out;
 }

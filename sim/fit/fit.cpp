@@ -143,8 +143,8 @@ void judge(FitResult& r) {
 std::string range_text(std::uint64_t a, std::uint64_t b) { return std::to_string(a) + ".." + std::to_string(b - 1); }
 
 [[noreturn]] void no_model(const Observations& obs, const FitResult& r, const FitOptions& opt) {
-  std::string why = "no model fits the " + std::to_string(obs.rows.size()) + " observations: no catalogue model (" +
-                    r.searched + ")";
+  std::string why = whose_prefix(obs) + "no model fits the " + std::to_string(obs.rows.size()) +
+                    " observations: no catalogue model (" + r.searched + ")";
   const LinearFit& l = *r.linear;
   if (!l.applicable()) {
     why += ", and no affine map was tried (" + l.why_not() + ")";

@@ -1,5 +1,6 @@
 #include "sim/fit/fit_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -79,7 +80,8 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
   std::string out;
   std::string fields;
   for (hashing::Field f : obs.fields) fields += (fields.empty() ? "" : ",") + std::string(hashing::field_name(f));
-  out += "observations  " + std::to_string(r.observations) + " from " + obs.source + " (members " +
+  out += "observations  " + std::to_string(r.observations) + " from " + obs.source +
+         (obs.whose.empty() ? "" : ", " + obs.whose) + " (members " +
          std::to_string(r.group.members) + (r.group.weighted() ? ", weighted" : "") + "; fields " + fields + ")\n";
   out += "searched      " + format_number(r.hypotheses) + " catalogue models: " + r.searched + "\n";
   if (!r.skipped.empty()) out += "skipped       " + r.skipped + "\n";
@@ -142,6 +144,70 @@ Result fit_result(const Observations& obs, const FitResult& r) {
   Result out;
   out.text = [o = &obs, p = &r] { return fit_table(*o, *p); };
   out.json = [p = &r] { return fit_json(*p); };
+  return out;
+}
+
+namespace {
+
+// The group (0-based) whose fit holds switch `name`.
+std::size_t group_of(const std::vector<SwitchGroupFit>& groups, const std::string& name) {
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (std::find(groups[g].switches.begin(), groups[g].switches.end(), name) != groups[g].switches.end()) return g;
+  return groups.size();
+}
+
+}  // namespace
+
+std::string members_origin(const SwitchRows& s) {
+  if (!s.members_from_rows) return "--members";
+  const double p = s.unseen_member_chance;
+  return "rows (largest seen + 1; a member " + std::to_string(s.members) + " would stay unseen with chance " +
+         (p < 0.001 ? std::string("< 0.001") : fixed(p, 3)) + ")";
+}
+
+std::string switches_table(const std::vector<SwitchRows>& switches, const std::vector<SwitchGroupFit>& groups) {
+  std::string out = "switches      " + std::to_string(switches.size()) + " in " + switches.front().obs.source +
+                    ", fitted as " + std::to_string(groups.size()) +
+                    (groups.size() == 1 ? " group sharing one model" : " groups, one model each") + "\n\n";
+  std::size_t width = 6;
+  for (const SwitchRows& s : switches) width = std::max(width, s.name.size() + 2);
+  out += pad_right("switch", width) + pad_left("rows", 6) + pad_left("members", 9) + pad_left("model", 7) +
+         "  members from\n";
+  for (const SwitchRows& s : switches)
+    out += pad_right(s.name, width) + pad_left(std::to_string(s.obs.rows.size()), 6) +
+           pad_left(std::to_string(s.members), 9) + pad_left(std::to_string(group_of(groups, s.name) + 1), 7) + "  " +
+           members_origin(s) + "\n";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    out += "\nmodel " + std::to_string(g + 1) + ": ";
+    for (std::size_t i = 0; i < groups[g].switches.size(); ++i) out += (i ? ", " : "") + groups[g].switches[i];
+    out += "\n" + fit_table(groups[g].obs, groups[g].result);
+  }
+  return out;
+}
+
+Json switches_json(const std::vector<SwitchRows>& switches, const std::vector<SwitchGroupFit>& groups) {
+  json rows = json::array(), fits = json::array();
+  for (const SwitchRows& s : switches) {
+    json row{{"switch", s.name},
+             {"observations", s.obs.rows.size()},
+             {"members", s.members},
+             {"members_from", s.members_from_rows ? "rows" : "flag"},
+             {"group", group_of(groups, s.name)}};
+    if (s.members_from_rows) row["unseen_member_chance"] = s.unseen_member_chance;
+    rows.push_back(std::move(row));
+  }
+  for (const SwitchGroupFit& g : groups) {
+    json one = fit_json(g.result);
+    one["switches"] = g.switches;
+    fits.push_back(std::move(one));
+  }
+  return json{{"switches", rows}, {"groups", fits}};
+}
+
+Result switches_result(const std::vector<SwitchRows>& switches, const std::vector<SwitchGroupFit>& groups) {
+  Result out;
+  out.text = [s = &switches, g = &groups] { return switches_table(*s, *g); };
+  out.json = [s = &switches, g = &groups] { return switches_json(*s, *g); };
   return out;
 }
 

@@ -119,7 +119,19 @@ void check_family(const Observation& o, std::optional<std::pair<hashing::Family,
   }
 }
 
+// The index of the row's switch in `names`, added on first sight.
+std::uint32_t switch_index(std::vector<std::string>& names, const CsvField& cell, const std::string& name,
+                           std::size_t line_no) {
+  if (cell.text.empty()) fail(name, line_no, cell.column, "empty switch name");
+  const auto it = std::find(names.begin(), names.end(), cell.text);
+  if (it != names.end()) return static_cast<std::uint32_t>(it - names.begin());
+  names.emplace_back(cell.text);
+  return static_cast<std::uint32_t>(names.size() - 1);
+}
+
 }  // namespace
+
+std::string whose_prefix(const Observations& obs) { return obs.whose.empty() ? std::string() : obs.whose + ": "; }
 
 Observations read_observations(std::string_view text, const std::string& name, std::string_view only_switch) {
   Observations obs;
@@ -146,6 +158,7 @@ Observations read_observations(std::string_view text, const std::string& name, s
     for (std::size_t i = 0; i < cols.size(); ++i) {
       if (cols[i]->column == Column::Switch) {
         keep = only_switch.empty() || row[i].text == only_switch;
+        o.sw = switch_index(obs.switch_names, row[i], name, line_no);
         continue;
       }
       std::string why;
@@ -169,13 +182,15 @@ void check_observations(const Observations& obs, std::uint32_t members) {
   std::map<Key, const Observation*> seen;
   for (const Observation& o : obs.rows) {
     if (o.member >= members)
-      fail(obs.source, o.line, 1, "member " + std::to_string(o.member) + " is not below --members " + std::to_string(members));
+      fail(obs.source, o.line, 1,
+           whose_prefix(obs) + "member " + std::to_string(o.member) + " is not below --members " +
+               std::to_string(members));
     const auto& t = o.tuple;
     const Key k{t.src_ip, t.dst_ip, t.proto, t.sport, t.dport, t.dst_qp, t.flow_label, t.in_port};
     const auto [it, fresh] = seen.emplace(k, &o);
     if (!fresh && it->second->member != o.member)
       fail(obs.source, o.line, 1,
-           "contradiction: this flow left on member " + std::to_string(o.member) + " here and on member " +
+           whose_prefix(obs) + "contradiction: this flow left on member " + std::to_string(o.member) + " here and on member " +
                std::to_string(it->second->member) + " at line " + std::to_string(it->second->line) +
                "; one hash cannot send a flow two ways");
   }

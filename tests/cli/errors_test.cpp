@@ -242,7 +242,7 @@ const std::vector<ErrorCase> kCases{
     {"capture snap length",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--flows", "{src}/tests/data/roce_snap50.pcap"},
-     "ecmpsim: {src}/tests/data/roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (snap length 50)"},
+     "ecmpsim: {src}/tests/data/roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (captured length 50)"},
     {"flows list empty name",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--flows", "a.csv,,b.csv"},
@@ -515,6 +515,44 @@ const std::vector<ErrorCase> kCases{
      {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.1,17,49152,4791,1\n"}},
      {"fit", "{d}/obs.csv", "--members", "2", "--switch", "leaf0"},
      "ecmpsim: {d}/obs.csv:1:1: --switch given but the file has no 'switch' column"},
+    {"fit --members omitted without a switch column",
+     {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.1,17,49152,4791,1\n"}},
+     {"fit", "{d}/obs.csv"},
+     "ecmpsim: --members: required: {d}/obs.csv has no 'switch' column to take each switch's group size from"},
+    {"fit --members per switch without a switch column",
+     {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.1,17,49152,4791,1\n"}},
+     {"fit", "{d}/obs.csv", "--members", "leaf0=2"},
+     "ecmpsim: --members: NAME=N names a switch, but {d}/obs.csv has no 'switch' column"},
+    {"fit --members bad group size",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"}},
+     {"fit", "{d}/obs.csv", "--members", "4,leaf0=1"},
+     "ecmpsim: --members: expected a group size in [2, 65536] in 'leaf0=1'"},
+    {"fit --members names a switch the file lacks",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"}},
+     {"fit", "{d}/obs.csv", "--members", "leaf1=2"},
+     "ecmpsim: --members: no switch 'leaf1' in {d}/obs.csv"},
+    {"fit member out of range names the switch",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"
+                  "10.0.0.1,10.0.1.1,17,49152,4791,spine0,3\n"}},
+     {"fit", "{d}/obs.csv", "--members", "leaf0=2,spine0=2"},
+     "ecmpsim: {d}/obs.csv:3:1: switch 'spine0': member 3 is not below --members 2"},
+    {"fit contradiction names the switch",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"
+                  "10.0.0.1,10.0.1.1,17,49152,4791,leaf1,0\n10.0.0.1,10.0.1.1,17,49152,4791,leaf1,1\n"}},
+     {"fit", "{d}/obs.csv", "--members", "2", "--algos", "crc16-ccitt"},
+     "ecmpsim: {d}/obs.csv:4:1: switch 'leaf1': contradiction: this flow left on member 1 here and on member 0 at "
+     "line 3; one hash cannot send a flow two ways"},
+    {"fit group size from rows all on member 0",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"
+                  "10.0.0.1,10.0.1.1,17,49152,4791,spine0,0\n"}},
+     {"fit", "{d}/obs.csv"},
+     "ecmpsim: {d}/obs.csv: switch 'spine0': every row has member 0, so the rows cannot tell the group size; give it "
+     "(--members spine0=N)"},
+    {"fit weights with several switches",
+     {{"obs.csv", "src,dst,proto,sport,dport,switch,member\n10.0.0.1,10.0.1.1,17,49152,4791,leaf0,1\n"
+                  "10.0.0.1,10.0.1.1,17,49152,4791,leaf1,1\n"}},
+     {"fit", "{d}/obs.csv", "--members", "2", "--weights", "1,2"},
+     "ecmpsim: --weights: weights are one group's: give --switch NAME (the file holds 2 switches)"},
     {"fit field not in the file",
      {{"obs.csv", "src,dst,proto,sport,dport,member\n10.0.0.1,10.0.1.1,17,49152,4791,1\n"}},
      {"fit", "{d}/obs.csv", "--members", "2", "--fields", "dst-qp"},
@@ -546,6 +584,25 @@ const std::vector<ErrorCase> kCases{
      "ecmpsim: --algos: hash algorithm 'random' is ASIC-specific (SAI_HASH_ALGORITHM_RANDOM: a random member per "
      "packet, not a function of the flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow "
      "hash), and `ecmpsim fit` tells which one a switch runs from the members it chose"},
+    {"hash --algo SAI_HASH_ALGORITHM_ROUND_ROBIN (SAI's full spelling, per-packet spraying)",
+     {},
+     {"hash", "--algo", "SAI_HASH_ALGORITHM_ROUND_ROBIN", "--members", "2"},
+     "ecmpsim: --algo: hash algorithm 'SAI_HASH_ALGORITHM_ROUND_ROBIN' is ASIC-specific "
+     "(SAI_HASH_ALGORITHM_ROUND_ROBIN: the next member per packet (round-robin spraying), not a function of the "
+     "flow: routing = \"spray\" models it); the closest catalogue models are xxh3 (a well-mixed per-flow hash), and "
+     "`ecmpsim fit` tells which one a switch runs from the members it chose"},
+    {"hash algo NONE (SAI: not set)",
+     {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nalgo = \"NONE\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:8: scenario.hash.algo: hash algorithm 'NONE' is ASIC-specific (SAI_HASH_ALGORITHM_NONE: "
+     "no algorithm set: the ASIC's default runs (SAI's default ECMP algorithm is CRC)); the closest catalogue models "
+     "are crc16-ccitt, crc16-arc, crc16-buypass, crc32-lo, crc32-hi, crc32c, and `ecmpsim fit` tells which one a "
+     "switch runs from the members it chose"},
+    {"hash --fields NVUE tunnel field",
+     {},
+     {"hash", "--algo", "crc32", "--members", "2", "--fields", "source-ip,inner-source-ip", "--src", "10.0.0.1"},
+     "ecmpsim: --fields: hash field 'inner-source-ip' is a tunnel field (the encapsulated packet's header): the "
+     "fabric carries no tunnels"},
     {"hash field tunnel (SONiC INNER_*)",
      {{"c.toml", kBase + "[[scenario]]\nname = \"x\"\n[scenario.hash]\nfields = [\"SRC_IP\", \"INNER_DST_IP\"]\n"}},
      {"run", "{d}/c.toml"},

@@ -22,3 +22,6 @@ text2pcap -q -F pcap roce_control.hex roce_control.pcap
 # before its BTH ends (byte 54, 58 with the VLAN tag); 54 cut only record 7's.
 editcap -F pcap -s 50 roce_mixed.pcap roce_snap50.pcap
 editcap -F pcap -s 54 roce_mixed.pcap roce_snap54.pcap
+# The same cut in pcapng: the interface block keeps the input's snaplen
+# (262144), so only the packets' captured length (50) tells what was cut.
+editcap -F pcapng -s 50 roce_mixed.pcapng roce_snap50.pcapng

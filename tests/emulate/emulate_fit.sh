@@ -11,6 +11,8 @@
 #     in an optimized build): a large seed (3735928559) found by searching
 #     linux-l4 over all 2^32 seeds (about 2 minutes on 2 quiet cores, 12.5 at
 #     load 10; see bench/RESULTS.md).
+# The traces have a switch column (every leaf that chose among its uplinks):
+# the leaves share the kernel's seed, so the fit reports one group for all.
 # Negative controls: the same observations with the L3 policy's model only,
 # and with a seed range that excludes the seed, must not fit.
 # Usage: emulate_fit.sh PATH/TO/ecmpsim [--full-seed-space]
@@ -47,6 +49,12 @@ check() {
   python3 - "$work/fit.json" "$seed" <<'PY' || fail "fit $name $*: did not recover linux-l4 seed $seed"
 import json, sys
 doc = json.load(open(sys.argv[1]))
+# The trace has a switch column: every leaf runs the kernel's hash with one
+# seed, so all of them share one model (one group).
+groups = doc["groups"]
+print("  switches:", ", ".join(s["switch"] for s in doc["switches"]), "->", len(groups), "group(s)")
+if len(groups) != 1: sys.exit(1)
+doc = groups[0]
 best = doc["models"][0]
 ok = (best["algo"] == "linux-l4" and best["seed"] == int(sys.argv[2]) and best["select"] == "threshold"
       and best["offset"] == 0 and best["agree"] == doc["observations"] and doc["verdict"]["certain"])
@@ -93,8 +101,8 @@ head -1 "$work/v6.csv" | grep -q '^src,dst,proto,sport,dport,flow_label,switch,m
 "$bin" fit "$work/v6.csv" --members 4 --algos linux-l3 --format json >"$work/fit.json" 2>"$work/fit.err" ||
   fail "fit IPv6: exit $?: $(cat "$work/fit.err")"
 python3 -c 'import json, sys
-d = json.load(open(sys.argv[1])); m = d["models"][0]
-sys.exit(0 if m["algo"] == "linux-l3" and m["seed"] == 4243 and m["agree"] == d["observations"] else 1)' "$work/fit.json" ||
+g = json.load(open(sys.argv[1]))["groups"]; d = g[0]; m = d["models"][0]
+sys.exit(0 if len(g) == 1 and m["algo"] == "linux-l3" and m["seed"] == 4243 and m["agree"] == d["observations"] else 1)' "$work/fit.json" ||
   fail "fit IPv6 did not recover linux-l3 seed 4243"
 cut -d, -f1-5,7- "$work/v6.csv" >"$work/v6-nolabel.csv"
 "$bin" fit "$work/v6-nolabel.csv" --members 4 --algos linux-l3 --seeds 0:65536 >/dev/null 2>"$work/fit.err" &&

@@ -70,8 +70,53 @@ TEST_CASE("SAI names: CRC_32LO / CRC_32HI are the halves of CRC-32, CRC_CCITT th
   CHECK(h::find("crc_32lo") == nullptr);
 }
 
+TEST_CASE("SAI's full enum spelling names the same algorithm as the short one") {
+  // inc/saiswitch.h spells the values SAI_HASH_ALGORITHM_<name>; the check
+  // values are the published ones of the test above (CRC-32 0xCBF43926,
+  // CRC-16/CCITT-FALSE 0x29B1 over "123456789").
+  constexpr std::array<std::uint8_t, 9> check{'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  const h::Algorithm* lo = h::find("SAI_HASH_ALGORITHM_CRC_32LO");
+  const h::Algorithm* hi = h::find("SAI_HASH_ALGORITHM_CRC_32HI");
+  const h::Algorithm* ccitt = h::find("SAI_HASH_ALGORITHM_CRC_CCITT");
+  REQUIRE(lo != nullptr);
+  REQUIRE(hi != nullptr);
+  REQUIRE(ccitt != nullptr);
+  CHECK(lo->fn(check, 0) == 0x3926);
+  CHECK(hi->fn(check, 0) == 0xCBF4);
+  CHECK(ccitt->fn(check, 0) == 0x29B1);
+  // The prefix goes with SAI's names only, and only in SAI's spelling.
+  CHECK(h::find("SAI_HASH_ALGORITHM_crc32-lo") == nullptr);
+  CHECK(h::find("SAI_HASH_ALGORITHM_") == nullptr);
+  CHECK(h::find("sai_hash_algorithm_CRC_32LO") == nullptr);
+  CHECK(h::find("SAI_HASH_ALGORITHM_CRC_32") == nullptr);
+}
+
+TEST_CASE("every value of sai_hash_algorithm_t but the Jenkins halves is an algorithm or explained") {
+  // The enum's values as opencomputeproject/SAI inc/saiswitch.h lists them
+  // (START and END are markers). JENKINS_LO/HI name no Jenkins variant
+  // (lookup2, lookup3 hashword or hashlittle), so they are neither.
+  for (std::string_view name : {"CRC", "XOR", "RANDOM", "CRC_32LO", "CRC_32HI", "CRC_CCITT", "CRC_XOR", "NONE",
+                                "ROUND_ROBIN"}) {
+    CAPTURE(name);
+    const std::string full = "SAI_HASH_ALGORITHM_" + std::string(name);
+    CHECK((h::find(name) != nullptr) != (h::find_vendor_defined(name) != nullptr));
+    CHECK(h::find(full) == h::find(name));
+    CHECK(h::find_vendor_defined(full) == h::find_vendor_defined(name));
+  }
+  // Per-packet spraying is said to be what it is, not a hash.
+  for (std::string_view name : {"RANDOM", "ROUND_ROBIN"}) {
+    CAPTURE(name);
+    const h::VendorDefined* v = h::find_vendor_defined(name);
+    REQUIRE(v != nullptr);
+    CHECK(v->what.find("per packet") != std::string_view::npos);
+    CHECK(v->what.find("spray") != std::string_view::npos);
+  }
+  REQUIRE(h::find_vendor_defined("NONE") != nullptr);
+  CHECK(h::find_vendor_defined("NONE")->what.find("default") != std::string_view::npos);
+}
+
 TEST_CASE("vendor-defined SAI names are no algorithm; their closest models are catalogue names") {
-  for (std::string_view name : {"CRC", "XOR", "CRC_XOR", "RANDOM"}) {
+  for (std::string_view name : {"CRC", "XOR", "CRC_XOR", "RANDOM", "ROUND_ROBIN", "NONE"}) {
     CAPTURE(name);
     CHECK(h::find(name) == nullptr);
     const h::VendorDefined* v = h::find_vendor_defined(name);

@@ -158,6 +158,47 @@ TEST_CASE("SONiC ECMP_HASH names parse to the same fields and print as ecmpsim's
   CHECK_FALSE(h::parse_field("Src_Ip").has_value());
 }
 
+TEST_CASE("SAI's full field spelling and Cumulus NVUE's field names parse to the same fields") {
+  // saihash.h: SAI_NATIVE_HASH_FIELD_<SONiC name>.
+  CHECK(h::parse_field("SAI_NATIVE_HASH_FIELD_SRC_IP") == h::Field::SrcIp);
+  CHECK(h::parse_field("SAI_NATIVE_HASH_FIELD_RDMA_BTH_DEST_QP") == h::Field::DstQp);
+  CHECK(h::parse_field("SAI_NATIVE_HASH_FIELD_IPV6_FLOW_LABEL") == h::Field::FlowLabel);
+  // The NVUE keys of `nv show system forwarding` (ecmp-hash and lag-hash;
+  // NVIDIA's NVUE Command Reference, "System Forwarding") and the field each means.
+  const std::vector<std::pair<const char*, const char*>> nvue{
+      {"source-ip", "src-ip"},         {"destination-ip", "dst-ip"},       {"ip-protocol", "proto"},
+      {"source-port", "src-port"},     {"destination-port", "dst-port"},   {"ipv6-label", "flow-label"},
+      {"ingress-interface", "in-port"}, {"source-mac", "src-mac"},         {"destination-mac", "dst-mac"},
+      {"ether-type", "ethertype"},     {"vlan", "vlan-id"}};
+  for (const auto& [theirs, ours] : nvue) {
+    CAPTURE(theirs);
+    const auto f = h::parse_field(theirs);
+    REQUIRE(f.has_value());
+    CHECK(h::field_name(*f) == ours);
+  }
+  // A five-tuple named the NVUE way packs the same key bytes as ecmpsim's.
+  h::Tuple t;
+  t.src_ip = *h::parse_ip("10.0.0.1");
+  t.dst_ip = *h::parse_ip("10.0.1.1");
+  t.proto = 17;
+  t.sport = 49152;
+  t.dport = 4791;
+  std::vector<h::Field> theirs;
+  for (const char* n : {"source-ip", "destination-ip", "ip-protocol", "source-port", "destination-port"})
+    theirs.push_back(*h::parse_field(n));
+  CHECK(key(h::KeyLayout::Fields, theirs, t) == std::vector<std::uint8_t>{10, 0, 0, 1, 10, 0, 1, 1, 17, 0xC0, 0x00,
+                                                                          0x12, 0xB7});
+  // Negative controls: the prefix goes with SONiC names only; NVUE's tunnel and
+  // GTP keys, and other spellings, are no field.
+  CHECK_FALSE(h::parse_field("SAI_NATIVE_HASH_FIELD_src-ip").has_value());
+  CHECK_FALSE(h::parse_field("SAI_NATIVE_HASH_FIELD_").has_value());
+  CHECK_FALSE(h::parse_field("SAI_NATIVE_HASH_FIELD_INNER_SRC_IP").has_value());
+  CHECK_FALSE(h::parse_field("inner-source-ip").has_value());
+  CHECK_FALSE(h::parse_field("gtp-teid").has_value());
+  CHECK_FALSE(h::parse_field("source_ip").has_value());
+  CHECK_FALSE(h::parse_field("Source-IP").has_value());
+}
+
 TEST_CASE("Ethernet fields: MACs 6 bytes, ethertype 2, VLAN ID 12 bits in 2, network byte order") {
   h::Tuple t;
   t.src_mac = 0x0c42a1000102;

@@ -51,8 +51,19 @@ TEST_CASE("the input format is recognised by magic number, JSON start or extensi
   CHECK(detect_flows_format("\n  link mlx5_0/- lqpn 7", "h") == FlowsFormat::Rdma);
   CHECK(detect_flows_format("$ rdma res show qp\nlink mlx5_0/1 lqpn 1", "h.log") == FlowsFormat::Rdma);
   CHECK(detect_flows_format("# rdma -dd resource show qp\n", "h.log") == FlowsFormat::Rdma);
-  // Negative controls: CSV comments and headers stay CSV.
+  // Prompts as terminals print them (issue 34): user@host, sudo, a full path, a bracketed prompt.
+  for (const char* prompt : {"root@host:~# rdma res show qp", "$ sudo rdma resource show qp",
+                             "# /opt/mellanox/iproute2/sbin/rdma res show qp", "[root@h ~]# rdma res show qp",
+                             "user@gpu-07:~$ sudo -E rdma -d res show qp"}) {
+    CAPTURE(prompt);
+    CHECK(detect_flows_format(std::string(prompt) + "\nlink mlx5_0/1 lqpn 1", "h.log") == FlowsFormat::Rdma);
+  }
+  // Negative controls: CSV comments and headers stay CSV, and so does a prompt
+  // running another command, or one whose name only starts with rdma.
   CHECK(detect_flows_format("# flows of job 3\nsrc_ip,dst_ip", "f.csv") == FlowsFormat::Csv);
+  CHECK(detect_flows_format("root@host:~# cat flows.csv\nsrc_ip,dst_ip", "f") == FlowsFormat::Csv);
+  CHECK(detect_flows_format("$ sudo rdmatool x\nsrc_ip,dst_ip", "f") == FlowsFormat::Csv);
+  CHECK(detect_flows_format("src_ip,dst_ip,note\n10.0.0.1,10.0.0.2,rdma", "f") == FlowsFormat::Csv);
   CHECK(detect_flows_format("linked,src_ip", "f") == FlowsFormat::Csv);
 }
 
@@ -166,8 +177,9 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
   const auto r = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir, "--rdma-map", dir + "/map.csv",
                           "--flow-bytes", "1MiB", "--format", "csv"});
   REQUIRE(r.code == 0);
-  CHECK(r.err == "ecmpsim: " + dir + "/host1.json: skipped 3 QPs not RC in RTS state\necmpsim: " + dir +
-                     "/host2.json: skipped 1 QP not RC in RTS state\n");
+  CHECK(r.err == "ecmpsim: " + dir +
+                     "/host1.json: skipped 3 QPs not RC in RTS state: 1 GSI in RTS, 1 RC in INIT, 1 UD in RTS\n"
+                     "ecmpsim: " + dir + "/host2.json: skipped 1 QP not RC in RTS state: 1 GSI in RTS\n");
   // Four flows (tests/import_rdma_test.cpp): 10.0.0.1 (host0) <-> 10.0.1.1 (host4) and
   // 10.0.0.2 (host1) <-> 10.0.1.2 (host5). dst-mod sends host K's traffic over spine K mod 4:
   // host4 and host0 over spine0, host5 and host1 over spine1. Each QP pair

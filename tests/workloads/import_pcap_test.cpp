@@ -151,7 +151,11 @@ TEST_CASE("a snap length that cut the BTH is named, not called 'no RoCEv2 packet
   // editcap -s 50 on roce_mixed.pcap: the five RoCEv2 frames end at byte 50,
   // before their BTH (bytes 42..53, or 46..57 with the VLAN tag).
   CHECK(error_of(read("roce_snap50.pcap")) ==
-        "roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (snap length 50)");
+        "roce_snap50.pcap: 5 packets to port 4791 truncated before the BTH (captured length 50)");
+  // The same cut in pcapng (editcap -F pcapng -s 50 on roce_mixed.pcapng): its
+  // interface block keeps snaplen 262144, the packets hold 50 bytes each.
+  CHECK(error_of(read("roce_snap50.pcapng")) ==
+        "roce_snap50.pcapng: 5 packets to port 4791 truncated before the BTH (captured length 50)");
   // editcap -s 54 keeps every untagged BTH whole; record 7's (VLAN) is cut. The
   // original lengths still count: flow 2 is record 5 alone, 74 bytes.
   const auto r = read("roce_snap54.pcap");
@@ -162,7 +166,7 @@ TEST_CASE("a snap length that cut the BTH is named, not called 'no RoCEv2 packet
   CHECK(im.flows.bytes[1] == 74);
   CHECK(im.notes == std::vector<std::string>{
                         "roce_snap54.pcap: skipped 2 non-RoCE packets",
-                        "roce_snap54.pcap: skipped 1 packet to port 4791 truncated before the BTH (snap length 54)",
+                        "roce_snap54.pcap: skipped 1 packet to port 4791 truncated before the BTH (captured length 54)",
                         "roce_snap54.pcap: 1 RoCEv2 packet carries no data and makes no flow: 1 ACK/NAK (BTH opcode 0x11)"});
 }
 

@@ -86,8 +86,9 @@ TEST_CASE("QPs pair across two hosts; each RC QP in RTS is one flow with the ker
   CHECK(im.dst_where[1].line == 7);
   CHECK(im.src_field == "ip");
   // host1: the GSI QP, the UD QP and the RC QP still in INIT; host2: its GSI QP.
-  CHECK(im.notes == std::vector<std::string>{"dumps/host1.json: skipped 3 QPs not RC in RTS state",
-                                             "dumps/host2.json: skipped 1 QP not RC in RTS state"});
+  CHECK(im.notes == std::vector<std::string>{
+                        "dumps/host1.json: skipped 3 QPs not RC in RTS state: 1 GSI in RTS, 1 RC in INIT, 1 UD in RTS",
+                        "dumps/host2.json: skipped 1 QP not RC in RTS state: 1 GSI in RTS"});
 }
 
 TEST_CASE("the map's host matches a dump by path, file name or file name without extension") {
@@ -215,8 +216,66 @@ TEST_CASE("the text `rdma resource show qp` prints reads to the same flows as it
     CHECK(f->bytes == fa.bytes);
   }
   // The same QPs skipped: host2.txt's prompt line is not a QP.
-  CHECK(std::get<ImportedFlows>(b).notes == std::vector<std::string>{"host1.txt: skipped 3 QPs not RC in RTS state",
-                                                                    "host2.txt: skipped 1 QP not RC in RTS state"});
+  CHECK(std::get<ImportedFlows>(b).notes ==
+        std::vector<std::string>{"host1.txt: skipped 3 QPs not RC in RTS state: 1 GSI in RTS, 1 RC in INIT, 1 UD in RTS",
+                                 "host2.txt: skipped 1 QP not RC in RTS state: 1 GSI in RTS"});
+}
+
+TEST_CASE("pasted sessions: prompts that run rdma are skipped, in text and above -j JSON") {
+  const std::string map = slurp("map.csv");
+  const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
+  const std::string j1 = slurp("host1.json"), j2 = slurp("host2.json");
+  const auto want = parse_rdma(std::vector<RdmaDump>{{"host1", t1}, {"host2", t2}}, map, "map.csv", {2, false});
+  REQUIRE(std::holds_alternative<ImportedFlows>(want));
+  const Flows& expected = std::get<ImportedFlows>(want).flows;
+  REQUIRE(expected.size() == 4);
+  for (const char* prompt : {"root@host:~# rdma res show qp", "$ sudo rdma resource show qp",
+                             "# /opt/mellanox/iproute2/sbin/rdma res show qp", "[root@h ~]# rdma res show qp"}) {
+    CAPTURE(prompt);
+    const std::string p = std::string(prompt) + "\n";
+    // JSON pasted below its prompt ("rdma -j ..."); the other host as text.
+    const auto r = parse_rdma(std::vector<RdmaDump>{{"host1", p + t1}, {"host2", p + j2}}, map, "map.csv", {2, false});
+    REQUIRE(std::holds_alternative<ImportedFlows>(r));
+    const Flows& got = std::get<ImportedFlows>(r).flows;
+    CHECK(got.src_ip == expected.src_ip);
+    CHECK(got.dst_ip == expected.dst_ip);
+    CHECK(got.sport == expected.sport);
+  }
+  // Negative control: a prompt that runs another command is not skipped, and
+  // says so; a JSON error below a prompt keeps its own line and column.
+  CHECK(error_of(run({{"a.txt", "root@host:~# ip -br addr\nlink mlx5_0/1 lqpn 7 rqpn 9 type RC state RTS\n"}})) ==
+        "a.txt:1:1: expected a QP line 'link DEV/PORT lqpn N ...' (rdma resource show qp), found 'root@host:~#'");
+  CHECK(error_of(run({{"a.json", "$ rdma -j res show qp\n[{\"ifname\": \"x\",,}]"}})).rfind("a.json:2:", 0) == 0);
+}
+
+TEST_CASE("skipped QPs are counted by type and state; connected QPs that send data are named apart") {
+  // iproute2's type and state names (rdma/res.c qp_types_to_str, res-qp.c
+  // qp_states_to_str). An XRC initiator and a UC QP in RTS send data (IBA
+  // vol. 1); a UD, GSI or RC QP not yet in RTS carries none of a connection's.
+  const std::string a =
+      "link mlx5_0/1 lqpn 7 rqpn 9 type RC state RTS sq-psn 0 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 1 type GSI state RTS sq-psn 0 comm [ib_core]\n"
+      "link mlx5_0/1 lqpn 30 type XRC_INI state RTS sq-psn 0 pdn 3 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 31 type XRC_INI state RTS sq-psn 0 pdn 3 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 32 rqpn 77 type UC state RTS sq-psn 0 pdn 3 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 33 type XRC_INI state INIT sq-psn 0 pdn 3 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 34 type UD state RTS sq-psn 0 pdn 3 pid 1 comm x\n"
+      "link mlx5_0/1 lqpn 35 type XRC_TGT state RTR pdn 3 pid 1 comm x\n";
+  const std::string b = "link mlx5_0/1 lqpn 9 rqpn 7 type RC state RTS sq-psn 0 pid 1 comm x\n";
+  const auto r = parse_rdma(std::vector<RdmaDump>{{"a", a}, {"b", b}}, kMap, "m.csv", {2, false});
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const auto& im = std::get<ImportedFlows>(r);
+  CHECK(im.flows.size() == 2);
+  CHECK(im.notes ==
+        std::vector<std::string>{"a: 3 QPs carry data but no flow is made of it (only RC QPs in RTS state are imported): "
+                                 "1 UC in RTS, 2 XRC_INI in RTS",
+                                 "a: skipped 4 QPs not RC in RTS state: 1 GSI in RTS, 1 UD in RTS, 1 XRC_INI in INIT, "
+                                 "1 XRC_TGT in RTR"});
+  // Negative control: with no sending QP there is no such note.
+  CHECK(std::get<ImportedFlows>(
+            parse_rdma(std::vector<RdmaDump>{{"a", a.substr(0, a.find("link mlx5_0/1 lqpn 30"))}, {"b", b}}, kMap,
+                       "m.csv", {2, false}))
+            .notes == std::vector<std::string>{"a: skipped 1 QP not RC in RTS state: 1 GSI in RTS"});
 }
 
 TEST_CASE("rdma -dd: indented driver fields are skipped in text; its broken JSON says to drop -dd") {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "sim/base/csv_reader.h"
+#include "workloads/import/import_rdma_text.h"
 
 namespace ecmpsim::workloads {
 
@@ -15,19 +16,15 @@ bool ends_with(std::string_view s, std::string_view suffix) noexcept {
 }
 
 // The text `rdma resource show qp` prints: its first line that is not blank
-// or a shell prompt starts "link DEV/PORT" (a CSV flows file starts with its
-// header, src_ip,...). A prompt line runs the command ("$ rdma res show qp").
+// starts "link DEV/PORT" (a CSV flows file starts with its header,
+// src_ip,...), or is the shell prompt that ran rdma, as pasted
+// ("root@host:~# rdma res show qp"; rdma_prompt).
 bool rdma_text(std::string_view head) noexcept {
   while (!head.empty()) {
     std::string_view line = take_line(head);
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
     if (line.empty()) continue;
-    if (line[0] == '$' || line[0] == '#') {
-      line.remove_prefix(1);
-      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
-      return line.starts_with("rdma ");
-    }
-    return line.starts_with("link ");
+    return line.starts_with("link ") || rdma_prompt(line);
   }
   return false;
 }

@@ -119,6 +119,18 @@ constexpr Control control_of(std::uint8_t opcode) noexcept {
 struct Tally {
   std::uint64_t skipped = 0;    // not RoCEv2
   std::uint64_t truncated = 0;  // to port 4791, cut before the BTH's end
+  // Their captured lengths: what the snap length left of them. pcapng's
+  // interface block may state another snap length (editcap -s keeps 262144).
+  std::uint32_t cut_min = ~std::uint32_t{0}, cut_max = 0;
+  void cut(std::uint32_t caplen) noexcept {
+    ++truncated;
+    cut_min = std::min(cut_min, caplen);
+    cut_max = std::max(cut_max, caplen);
+  }
+  std::string captured() const {
+    return "captured length " + std::to_string(cut_min) +
+           (cut_max == cut_min ? std::string() : " to " + std::to_string(cut_max));
+  }
   std::array<std::uint64_t, 3> control{};  // by Control: ACK/NAK, atomic ACK, CNP
   std::uint64_t controls() const noexcept { return control[0] + control[1] + control[2]; }
 };
@@ -182,8 +194,12 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
     ++record;
     const Frame frame = roce_of(*link, data, header->caplen);
+    if (frame.kind == Frame::Truncated) {
+      tally.cut(header->caplen);
+      continue;
+    }
     if (frame.kind != Frame::Roce) {
-      ++(frame.kind == Frame::Truncated ? tally.truncated : tally.skipped);
+      ++tally.skipped;
       continue;
     }
     const Packet& pkt = frame.packet;
@@ -216,8 +232,7 @@ ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   if (rc == PCAP_ERROR)
     return error(record + 1, std::string("damaged or truncated capture (libpcap: ") + pcap_geterr(pcap.get()) + ")");
   const std::string truncated = plural(tally.truncated, "packet") +
-                                " to port 4791 truncated before the BTH (snap length " +
-                                std::to_string(pcap_snapshot(pcap.get())) + ")";
+                                " to port 4791 truncated before the BTH (" + tally.captured() + ")";
   if (out.flows.size() == 0) {
     if (tally.truncated > 0) return error(0, truncated);
     if (tally.controls() > 0) return error(0, "no RoCEv2 data packets: " + control_text(tally));

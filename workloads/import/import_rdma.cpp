@@ -1,6 +1,7 @@
 #include "workloads/import/import_rdma.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -31,6 +32,7 @@ struct Qp {
   std::uint32_t rqpn = 0;
   bool has_rqpn = false;
   bool rc_rts = false;
+  std::string type, state;  // as rdma prints them, for the note on skipped QPs
 };
 
 // Where a QP was read, for errors: its line in a text dump, its record in JSON.
@@ -168,21 +170,36 @@ void read_text_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& 
   auto parsed = parse_rdma_text(dump.text, dump.name);
   if (auto* e = std::get_if<InputError>(&parsed)) throw std::move(*e);
   for (RdmaQp& r : std::get<std::vector<RdmaQp>>(parsed)) {
-    Qp q{index, r.record, r.line, std::move(r.ifname), r.lqpn, r.rqpn, r.has_rqpn, r.type == "RC" && r.state == "RTS"};
+    const bool rc_rts = r.type == "RC" && r.state == "RTS";
+    Qp q{index, r.record, r.line, std::move(r.ifname), r.lqpn, r.rqpn, r.has_rqpn, rc_rts, std::move(r.type),
+         std::move(r.state)};
     if (q.rc_rts && !q.has_rqpn) fail_at(dump.name, q, describe(q) + ": RC QP in RTS state without rqpn");
     out.push_back(std::move(q));
   }
 }
 
+// The dump with each line that is a prompt running rdma ("$ rdma -j res show
+// qp", pasted above the JSON) blanked: spaces keep every error's line and column.
+std::string blank_prompts(std::string_view text) {
+  std::string out(text);
+  for (std::string_view rest = text; !rest.empty();) {
+    const auto start = static_cast<std::size_t>(rest.data() - text.data());
+    const std::string_view line = take_line(rest);
+    if (rdma_prompt(line)) std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(start), line.size(), ' ');
+  }
+  return out;
+}
+
 void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
-  if (!is_json(dump.text)) return read_text_dump(dump, index, out);
+  const std::string text = blank_prompts(dump.text);
+  if (!is_json(text)) return read_text_dump(dump, index, out);
   json doc;
   PositionedDom dom(doc, false);
-  if (!json::sax_parse(dump.text, &dom)) {
-    const auto [line, column] = line_column(dump.text, dom.offset);
+  if (!json::sax_parse(text, &dom)) {
+    const auto [line, column] = line_column(text, dom.offset);
     // iproute2 5.5 to 6.6 close each QP's object before -dd's driver fields
     // (newline_indent() called newline(), which closed it): never valid JSON.
-    if (dump.text.find("\"drv_") != std::string_view::npos)
+    if (text.find("\"drv_") != std::string_view::npos)
       fail(dump.name, line, column, 0, {},
            "invalid JSON from rdma -dd (iproute2 before 6.7 prints the driver fields outside each QP's "
            "object): drop -dd and run rdma -j resource show qp again");
@@ -207,7 +224,9 @@ void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) 
     q.lqpn = uint_key(o, "lqpn", dump.name, r, 0xFFFFFF);
     q.has_rqpn = o.contains("rqpn");
     if (q.has_rqpn) q.rqpn = uint_key(o, "rqpn", dump.name, r, 0xFFFFFF);
-    q.rc_rts = string_key(o, "type", dump.name, r) == "RC" && string_key(o, "state", dump.name, r) == "RTS";
+    q.type = string_key(o, "type", dump.name, r);
+    q.state = string_key(o, "state", dump.name, r);
+    q.rc_rts = q.type == "RC" && q.state == "RTS";
     if (q.rc_rts && !q.has_rqpn) fail(dump.name, 0, 0, r, {}, describe(q) + ": RC QP in RTS state without rqpn");
     out.push_back(std::move(q));
   }
@@ -239,6 +258,41 @@ std::optional<std::size_t> find_partner(std::span<const RdmaDump> dumps, const s
   return partners[0];
 }
 
+// Connected QP types other than RC that send data once in RTS (IBA vol. 1:
+// the unreliable connected transport; an XRC initiator, which sends to XRC
+// target QPs): their traffic is real but makes no flow here, so they are
+// named apart from QPs that carry none of a job's data (GSI, UD, RC not in RTS).
+constexpr std::array<std::string_view, 2> kDataNotImported{"UC", "XRC_INI"};
+
+// The notes on one dump's QPs that are not RC in RTS, counted by type and
+// state: "1 GSI in RTS, 1 RC in INIT, 1 UD in RTS".
+void note_skipped(const std::string& dump, const std::vector<const Qp*>& skipped, std::vector<std::string>& notes) {
+  std::map<std::pair<std::string, std::string>, std::uint64_t> plain, data;
+  for (const Qp* q : skipped) {
+    const bool sends = q->state == "RTS" && std::find(kDataNotImported.begin(), kDataNotImported.end(), q->type) !=
+                                                kDataNotImported.end();
+    ++(sends ? data : plain)[{q->type, q->state}];
+  }
+  auto kinds = [](const auto& counts) {
+    std::string s;
+    for (const auto& [kind, n] : counts)
+      s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + kind.first + " in " + kind.second;
+    return s;
+  };
+  auto total = [](const auto& counts) {
+    std::uint64_t n = 0;
+    for (const auto& c : counts) n += c.second;
+    return n;
+  };
+  if (!data.empty()) {
+    const std::uint64_t n = total(data);
+    notes.push_back(dump + ": " + plural(n, "QP") + (n == 1 ? " carries" : " carry") +
+                    " data but no flow is made of it (only RC QPs in RTS state are imported): " + kinds(data));
+  }
+  if (!plain.empty())
+    notes.push_back(dump + ": skipped " + plural(total(plain), "QP") + " not RC in RTS state: " + kinds(plain));
+}
+
 ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, const std::string& map_name,
                     const RdmaOptions& opt) {
   ImportedFlows out;
@@ -255,7 +309,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
   for (std::size_t i = 0; i < qps.size(); ++i)
     if (qps[i].has_rqpn) by_pair[{qps[i].lqpn, qps[i].rqpn}].push_back(i);
 
-  std::vector<std::uint64_t> other(dumps.size(), 0);
+  std::vector<std::vector<const Qp*>> other(dumps.size());
   std::uint64_t unpaired = 0, loopback = 0;
   auto where = [&](const Qp& q) -> const MapEntry& {
     const auto it = map.find({q.dump, q.ifname});
@@ -267,7 +321,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
   for (std::size_t i = 0; i < qps.size(); ++i) {
     const Qp& q = qps[i];
     if (!q.rc_rts) {
-      ++other[q.dump];
+      other[q.dump].push_back(&q);
       continue;
     }
     const auto partner = find_partner(dumps, qps, by_pair, i, opt.allow_unpaired);
@@ -296,7 +350,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
     out.dst_where.push_back(dst.where);
   }
   for (std::size_t d = 0; d < dumps.size(); ++d)
-    if (other[d] > 0) out.notes.push_back(dumps[d].name + ": skipped " + plural(other[d], "QP") + " not RC in RTS state");
+    note_skipped(dumps[d].name, other[d], out.notes);
   if (unpaired > 0) out.notes.push_back("rdma: skipped " + plural(unpaired, "QP") + " without a partner in the dumps");
   if (loopback > 0)
     out.notes.push_back("rdma: skipped " + plural(loopback, "QP") + " connected to a QP of the same device");

@@ -26,12 +26,23 @@ std::vector<Token> tokens_of(std::string_view line) {
   return out;
 }
 
-// A line that holds no QP: blank, a shell prompt or comment, or -dd's driver
-// fields (indented, each key starting "drv_").
-bool skipped(const std::vector<Token>& t) {
+// Whether the words from `t[i]` on run rdma: optional sudo and its options,
+// then a command whose last path component is "rdma".
+bool runs_rdma(const std::vector<Token>& t, std::size_t i) noexcept {
+  if (i < t.size() && t[i].text == "sudo")
+    for (++i; i < t.size() && t[i].text.starts_with('-');) ++i;
+  if (i >= t.size()) return false;
+  const std::string_view cmd = t[i].text;
+  const std::size_t slash = cmd.rfind('/');
+  return (slash == std::string_view::npos ? cmd : cmd.substr(slash + 1)) == "rdma";
+}
+
+// A line that holds no QP: blank, a comment, a prompt running rdma, or -dd's
+// driver fields (indented, each key starting "drv_").
+bool skipped(std::string_view line, const std::vector<Token>& t) {
   if (t.empty()) return true;
   const char c = t[0].text[0];
-  return c == '$' || c == '#' || t[0].text.starts_with("drv_");
+  return c == '$' || c == '#' || t[0].text.starts_with("drv_") || rdma_prompt(line);
 }
 
 std::optional<std::uint32_t> qpn_of(std::string_view s) {
@@ -80,6 +91,17 @@ RdmaQp parse_line(const std::vector<Token>& t, std::uint32_t line, std::uint32_t
 
 }  // namespace
 
+bool rdma_prompt(std::string_view line) {
+  const std::vector<Token> t = tokens_of(line);
+  // The prompt is the words up to one that ends in $, # or > ("root@h:~#",
+  // "[root@h", "~]#", "$"); the command starts after it.
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char last = t[i].text.back();
+    if ((last == '$' || last == '#' || last == '>') && runs_rdma(t, i + 1)) return true;
+  }
+  return false;
+}
+
 RdmaQps parse_rdma_text(std::string_view text, const std::string& name) {
   std::vector<RdmaQp> out;
   std::uint32_t number = 0;
@@ -88,7 +110,7 @@ RdmaQps parse_rdma_text(std::string_view text, const std::string& name) {
       const std::string_view line = take_line(text);
       ++number;
       const auto t = tokens_of(line);
-      if (skipped(t)) continue;
+      if (skipped(line, t)) continue;
       out.push_back(parse_line(t, number, static_cast<std::uint32_t>(line.size() + 1), name));
       out.back().record = static_cast<std::uint32_t>(out.size());
     }

@@ -8,9 +8,9 @@
 // printed only when the kernel reports it (rqpn, rq-psn, path-mig-state, pdn,
 // pid; `comm [name]` in brackets for kernel QPs); `comm` ends the QP. With -dd
 // the driver's fields (`drv_*`) follow on indented lines (or, with -o, on the
-// same line after a backslash). Blank lines, indented `drv_*` lines and shell
-// prompt or comment lines (starting with `$` or `#`) are skipped, so a pasted
-// terminal session reads as it is.
+// same line after a backslash). Blank lines, indented `drv_*` lines, comment
+// lines (starting with `$` or `#`) and shell prompts that run rdma are
+// skipped, so a pasted terminal session reads as it is.
 //
 #pragma once
 
@@ -35,6 +35,13 @@ struct RdmaQp {
 };
 
 using RdmaQps = std::variant<std::vector<RdmaQp>, InputError>;
+
+// Whether `line` is a shell prompt running rdma, as terminals print it:
+// "$ rdma res show qp", "root@host:~# rdma ...", "[root@h ~]# sudo rdma ...",
+// "# /opt/mellanox/iproute2/sbin/rdma ...": a prompt ending in `$`, `#` or
+// `>` and a space, then optionally sudo (and its options), then a command
+// whose file name is rdma.
+bool rdma_prompt(std::string_view line);
 
 // The text form (import_rdma.cpp reads the JSON one and tells them apart).
 // Errors name the line and column.
