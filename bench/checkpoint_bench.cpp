@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sim/config/config.h"
@@ -27,6 +28,13 @@ Sweep make_sweep(std::uint64_t seeds) {
   return Sweep(load_config(ECMPSIM_SOURCE_DIR "/configs/paper16.toml"), axes);
 }
 
+double process_cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(u.ru_utime) + seconds(u.ru_stime);
+}
+
 void BM_SweepCheckpoint(benchmark::State& state) {
   const Sweep sweep = make_sweep(static_cast<std::uint64_t>(state.range(0)));
   const auto every = std::chrono::milliseconds(state.range(1));
@@ -34,8 +42,10 @@ void BM_SweepCheckpoint(benchmark::State& state) {
       (std::filesystem::temp_directory_path() / ("checkpoint_bench." + std::to_string(::getpid()))).string();
   const CheckpointId id{{"version", "bench"}};
   const unsigned threads = 2;
-  double saves = 0, save_seconds = 0, bytes = 0;
+  double saves = 0, save_seconds = 0, bytes = 0, wall = 0, cpu = 0;
   for (auto _ : state) {
+    const auto began = std::chrono::steady_clock::now();
+    const double cpu_began = process_cpu_seconds();
     SweepControl control;
     SweepRun run;
     if (every.count() == 0) {
@@ -55,12 +65,20 @@ void BM_SweepCheckpoint(benchmark::State& state) {
       continue_sweep(sweep, run, threads, control, c);
     }
     benchmark::DoNotOptimize(run.values.data());
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    cpu += process_cpu_seconds() - cpu_began;
   }
   std::remove(path.c_str());
   const auto n = static_cast<double>(state.iterations());
   state.counters["saves"] = saves / n;
   state.counters["save_s"] = saves > 0 ? save_seconds / saves : 0;
   state.counters["last_MB"] = bytes / 1e6;
+  // The saves' share of the sweep's wall time, measured in the same run: on a
+  // loaded machine the wall times of separate runs differ by more than this.
+  state.counters["save_pct"] = 100 * save_seconds / wall;
+  // CPU time of every thread of the process: far less disturbed by other
+  // processes than wall time, it shows what segmenting and saving add.
+  state.counters["cpu_s"] = cpu / n;
 }
 
 // The sweep's seeds: ECMPSIM_BENCH_SEEDS, default 2,000 (CI's quick pass); the

@@ -41,7 +41,7 @@ void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
       ->type_name("FILE");
   sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
   sub->add_option("--checkpoint-every", f.every,
-                  "Seconds between checkpoints (at least 50x a save's own time, so saving costs <= 2%)")
+                  "Seconds between checkpoints (longer while saving would take over 1.5% of the sweep's time)")
       ->default_str("5")
       ->check(number_at_least(0.001));
 }

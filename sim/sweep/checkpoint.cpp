@@ -22,6 +22,9 @@ namespace {
 constexpr std::string_view kCheckpointMagic = "ecmpsim sweep checkpoint\n";
 constexpr std::string_view kChecksumKey = "checksum ";
 constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
+// The share of a sweep's time its periodic saves may take (issue 35: <= 2%,
+// with room for the last save, made whatever it costs).
+constexpr double kCheckpointShare = 0.015;
 
 std::string hex16(std::uint64_t v) {
   std::string out(16, '0');
@@ -126,17 +129,25 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
   using Clock = std::chrono::steady_clock;
   const std::uint64_t total = sweep.space().size();
   const std::size_t width = run.values.width();
-  std::chrono::nanoseconds every = c.every;
-  auto last_save = Clock::now();
+  const auto begin = Clock::now();
+  auto last_save = begin;
   std::uint64_t saved = run.done;  // what the last checkpoint (or the one resumed) holds
+  double saving = 0, last_took = 0;  // seconds spent saving, and the last save's
   const auto save = [&] {
     const auto start = Clock::now();
     c.save(run);
     last_save = Clock::now();
-    every = std::max(c.every, std::chrono::duration_cast<std::chrono::nanoseconds>(last_save - start) * 50);
+    last_took = std::chrono::duration<double>(last_save - start).count();
+    saving += last_took;
     saved = run.done;
   };
-  // Segments start at one variant a thread and grow (at most 4x) towards `every`.
+  // A save costs about its rows: the next, predicted from the last, is made only
+  // while all saves stay within kCheckpointShare of the time so far.
+  const auto affordable = [&] {
+    const double next = last_took * static_cast<double>(run.done) / static_cast<double>(std::max<std::uint64_t>(1, saved));
+    return saving + next <= kCheckpointShare * std::chrono::duration<double>(Clock::now() - begin).count();
+  };
+  // Segments start at one variant a thread and grow (at most 4x) towards `c.every`.
   std::uint64_t segment = std::max(1u, threads);
   while (run.done < total && !control.stop.load(std::memory_order_relaxed)) {
     const auto start = Clock::now();
@@ -146,9 +157,9 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
     run.decisions += part.decisions;
     if (part.interrupted) break;
     const double took = std::chrono::duration<double>(Clock::now() - start).count();
-    const double scale = took > 0 ? std::chrono::duration<double>(every).count() / took : 4.0;
+    const double scale = took > 0 ? std::chrono::duration<double>(c.every).count() / took : 4.0;
     segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
-    if (Clock::now() - last_save >= every && run.done < total) save();
+    if (Clock::now() - last_save >= c.every && run.done < total && affordable()) save();
   }
   run.interrupted = run.done < total;
   if (run.done != saved) save();

@@ -40,10 +40,10 @@ void write_checkpoint(const std::string& path, const CheckpointId& id, const Swe
 // `id` that differs, with both values).
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total);
 
-// How a sweep checkpoints: `save` is called with the run so far, at most
-// every `every` and never more often than 50 times the last save took (so
-// saving costs at most 2% of the sweep), when a stop ends it early, and
-// once it is whole.
+// How a sweep checkpoints: `save` is called with the run so far at most
+// every `every`, and only while the saves so far with the next (predicted
+// from the last by their rows) take at most 1.5% of the time the sweep has
+// run; then once more when a stop ends it early or it is whole.
 struct Checkpointing {
   std::chrono::nanoseconds every{std::chrono::seconds(5)};
   std::function<void(const SweepRun&)> save;
