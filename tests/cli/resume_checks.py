@@ -9,7 +9,7 @@ sees double counting. Corrupted, truncated and foreign checkpoints are
 refused in one line with exit 2.
 
 Usage: resume_checks.py ECMPSIM   (from the source tree)
-Env: ECMPSIM_KILLS (random kills in all, default 24)."""
+Env: ECMPSIM_KILLS (random kills in all, default 20)."""
 import os
 import random
 import signal
@@ -23,9 +23,9 @@ BIN = os.path.realpath(sys.argv[1])
 CFG = "configs/paper16.toml"
 # xxh3 spreads the metrics over seeds (paper16's CRC leaves them flat), so a
 # wrong row shows in every format. The chains' sweep takes a fraction of a second.
-SEEDS = os.environ.get("ECMPSIM_RESUME_SEEDS", "0:12000")
+SEEDS = os.environ.get("ECMPSIM_RESUME_SEEDS", "0:8000")
 SMALL = "0:2000"  # the control's and the refusals' sweep: checkpoints the Python XXH64 reads quickly
-KILLS = int(os.environ.get("ECMPSIM_KILLS", "24"))
+KILLS = int(os.environ.get("ECMPSIM_KILLS", "20"))
 rng = random.Random(int(os.environ.get("ECMPSIM_RESUME_SEED", str(int(time.time())))))
 tmp = tempfile.mkdtemp()
 
