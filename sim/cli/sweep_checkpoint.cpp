@@ -22,12 +22,6 @@ namespace {
 // The default checkpoint is written only for a sweep predicted to take longer than this.
 constexpr double kDefaultCheckpointAfter = 60.0;
 
-std::string digest_text(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "xxh64:%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
@@ -64,7 +58,7 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes) {
   axes["slowdown"] = sweep.space().axes().slowdown;
   axes["busbw_at"] = sweep.space().axes().busbw_at.value;
   return {{"version", ECMPSIM_VERSION},
-          {"config", digest_text(digest)},
+          {"config", "xxh64:" + xxh64_text(digest)},
           {"axes", axes.dump()},
           {"variants", std::to_string(sweep.space().size())}};
 }

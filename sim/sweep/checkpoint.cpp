@@ -26,12 +26,6 @@ constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
 // with room for the last save, made whatever it costs).
 constexpr double kCheckpointShare = 0.015;
 
-std::string hex16(std::uint64_t v) {
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = "0123456789abcdef"[v & 15];
-  return out;
-}
-
 // A value as an error line quotes it (printable: bounded, control characters escaped).
 std::string checkpoint_quote(const std::string& v) {
   return "'" + printable(v) + "'";
@@ -47,6 +41,12 @@ std::uint64_t checkpoint_number(const std::string& path, std::string_view key, s
 
 }  // namespace
 
+std::string xxh64_text(std::uint64_t v) {
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) out[static_cast<std::size_t>(i)] = "0123456789abcdef"[v & 15];
+  return out;
+}
+
 void write_checkpoint(const std::string& path, const CheckpointId& id, const SweepRun& run,
                       std::span<const std::string> inputs) {
   std::string head(kCheckpointMagic);
@@ -59,7 +59,7 @@ void write_checkpoint(const std::string& path, const CheckpointId& id, const Swe
   XXH64_reset(state, 0);
   XXH64_update(state, head.data(), head.size());
   XXH64_update(state, rows.data(), rows.size());
-  const std::string trailer = std::string(kChecksumKey) + hex16(XXH64_digest(state)) + "\n";
+  const std::string trailer = std::string(kChecksumKey) + xxh64_text(XXH64_digest(state)) + "\n";
   XXH64_freeState(state);
   const std::string_view parts[] = {head, rows, trailer};
   replace_file(path, parts, inputs);
@@ -72,7 +72,7 @@ SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::s
       std::string_view(bytes).substr(bytes.size() - kChecksumLine, kChecksumKey.size()) != kChecksumKey)
     throw InputError(at, "truncated or not a checkpoint: it does not end in its checksum line");
   const std::size_t body = bytes.size() - kChecksumLine;
-  if (hex16(XXH64(bytes.data(), body, 0)) != bytes.substr(body + kChecksumKey.size(), 16))
+  if (xxh64_text(XXH64(bytes.data(), body, 0)) != bytes.substr(body + kChecksumKey.size(), 16))
     throw InputError(at, "corrupted checkpoint: its checksum does not match its contents");
   if (bytes.compare(0, kCheckpointMagic.size(), kCheckpointMagic) != 0)
     throw InputError(at, "not a checkpoint: it does not begin with '" + std::string(kCheckpointMagic.substr(0, 24)) + "'");

@@ -27,6 +27,9 @@ namespace ecmpsim {
 // whose values must all match for it to be resumed. One line each: no '\n'.
 using CheckpointId = std::vector<std::pair<std::string, std::string>>;
 
+// An XXH64 digest as a checkpoint writes it: 16 lowercase hex digits.
+std::string xxh64_text(std::uint64_t digest);
+
 // Writes rows [0, run.done) of `run.values` and run.decisions to `path`,
 // atomically (replace_file, sim/base/output_file.h); refuses to write over
 // one of `inputs` (the sweep's config and the files it reads).

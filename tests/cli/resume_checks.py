@@ -223,11 +223,20 @@ if out == small_ref:
 
 # SIGTERM saves the finished prefix, exits 143, and the resumed run writes the same bytes.
 ck_term, out_term = os.path.join(tmp, "term.ck"), os.path.join(tmp, "term.json")
-p = subprocess.Popen(sweep_args("json", 2, ["--checkpoint", ck_term, "--out", out_term]), stderr=subprocess.DEVNULL)
-time.sleep(0.5 * length)
-p.send_signal(signal.SIGTERM)
-if p.wait() != 143:
-    fail("SIGTERM: exit %d, not 143" % p.returncode)
+for attempt in range(5):  # signalled once its first save is on disk; a sweep that finished first is tried again
+    if os.path.exists(ck_term):
+        os.remove(ck_term)
+    p = subprocess.Popen(sweep_args("json", 2, ["--checkpoint", ck_term, "--checkpoint-every", "0.02", "--out",
+                                                out_term]), stderr=subprocess.DEVNULL)
+    while not os.path.exists(ck_term) and p.poll() is None:
+        time.sleep(0.0005)
+    p.send_signal(signal.SIGTERM)
+    if p.wait() == 143:
+        break
+    if p.returncode != 0:
+        fail("SIGTERM: exit %d, not 143" % p.returncode)
+else:
+    fail("SIGTERM: the sweep finished before the signal five times")
 rc, out, err = run(sweep_args("json", 1, ["--resume", ck_term]))
 if rc != 0 or out != ref["json"]:
     fail("resuming after SIGTERM: exit %d, %s" % (rc, err or "other bytes"))
