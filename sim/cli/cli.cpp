@@ -105,7 +105,7 @@ Spec load_spec(const std::string& path, const Limits& limits) {
   if (!ec && size > limits.max_config_bytes)
     throw InputError({file, 0, 0, "--max-config-bytes"},
                      "the config file has " + over_limit(size, "bytes", limits.max_config_bytes));
-  Spec spec = load_config(file);
+  Spec spec = load_config(file, limits);
   if (spec.scenarios.size() > limits.max_scenarios)
     throw InputError({file, 0, 0, "--max-scenarios"},
                      "the config has " + over_limit(spec.scenarios.size(), "scenarios", limits.max_scenarios));

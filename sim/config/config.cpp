@@ -1,6 +1,7 @@
 #include "sim/config/config.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -49,6 +50,20 @@ JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string&
   return job;
 }
 
+// A topology file past the limit is refused at its key, before load_topology reads it.
+void check_topology_size(const toml::table& root, const std::string& path, std::uint64_t max_bytes) {
+  const auto* fabric = root.get_as<toml::table>("fabric");
+  const toml::node* file = fabric != nullptr ? fabric->get("file") : nullptr;
+  const auto name = file != nullptr ? file->value<std::string>() : std::nullopt;
+  if (!name || name->empty()) return;
+  const std::string topology = relative_to(path, *name);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(topology, ec);
+  if (!ec && size > max_bytes)
+    throw InputError(config::pos_of(*file, path, "--max-config-bytes"),
+                     "the topology file '" + topology + "' has " + over_limit(size, "bytes", max_bytes));
+}
+
 }  // namespace
 
 namespace config {
@@ -58,12 +73,13 @@ SourcePos pos_of(const toml::node& n, const std::string& file, std::string_view 
 }
 }  // namespace config
 
-Spec load_config(const std::string& path) {
-  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file"), path);
+Spec load_config(const std::string& path, const Limits& limits) {
+  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file"), path, limits);
 }
 
-Spec parse_config(std::string_view text, const std::string& path) {
+Spec parse_config(std::string_view text, const std::string& path, const Limits& limits) {
   const toml::table root = config::parse_toml(text, path);
+  check_topology_size(root, path, limits.max_config_bytes);
   Spec spec;
   spec.source = path;
   bool workload_seen = false;
