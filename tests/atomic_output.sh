@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A long sweep killed midway (SIGKILL) leaves no output file and no temporary
-# beside it; Ctrl-C (SIGINT), SIGTERM (`timeout`, Slurm) and SIGHUP end it
+# beside it (at most the checkpoint it had saved); Ctrl-C (SIGINT), SIGTERM (`timeout`, Slurm) and SIGHUP end it
 # with 130, 143 and 129 and a complete JSON document of the variants done so
-# far, marked interrupted.
+# far, marked interrupted, and the checkpoint beside it (out.json.checkpoint:
+# the sweep is predicted to run far over a minute) that --resume continues.
 # Usage: atomic_output.sh ECMPSIM     Env: ECMPSIM_SIGNAL_AFTER (seconds, default 1.5)
 set -euo pipefail
 bin=$1
@@ -26,8 +27,10 @@ for sig in KILL; do
   rc=0; wait "$pid" || rc=$?
   pid=
   [ "$rc" -ne 0 ] || { echo "FAIL: SIG$sig: the sweep exited 0" >&2; exit 1; }
-  left=$(ls -A "$tmp" | grep -v '^err$' || true)
+  # A checkpoint saved before the kill may stay (that is what it is for); no output, no temporary.
+  left=$(ls -A "$tmp" | grep -v -e '^err$' -e '^out.json.checkpoint$' || true)
   [ -z "$left" ] || { echo "FAIL: SIG$sig midway left files behind: $left" >&2; exit 1; }
+  rm -f "$tmp/out.json.checkpoint"
 done
 
 for stop in INT:130 TERM:143 HUP:129; do
@@ -46,7 +49,10 @@ assert 0 < doc["samples"] < doc["variants"], (doc["samples"], doc["variants"])
 assert set(doc["metrics"]["fim"]) >= {"min", "mean", "p50", "p90", "p99", "max", "histogram"}
 PY
   grep -q "interrupted: reported the first" "$tmp/err" || { echo "FAIL: SIG$sig: no interruption note on stderr" >&2; exit 1; }
+  [ -s "$tmp/out.json.checkpoint" ] || { echo "FAIL: SIG$sig: no checkpoint beside the output" >&2; exit 1; }
+  grep -q "continue with --resume $tmp/out.json.checkpoint" "$tmp/err" || { echo "FAIL: SIG$sig: no resume note" >&2; exit 1; }
+  rm -f "$tmp/out.json.checkpoint"
   left=$(ls -A "$tmp" | grep -v -e '^err$' -e '^out.json$' || true)
   [ -z "$left" ] || { echo "FAIL: SIG$sig left a temporary behind: $left" >&2; exit 1; }
 done
-echo "atomic output: no partial file after SIGKILL; SIGINT, SIGTERM and SIGHUP wrote a whole, interrupted report"
+echo "atomic output: no partial file after SIGKILL; SIGINT, SIGTERM and SIGHUP wrote a whole, interrupted report and a checkpoint"

@@ -11,6 +11,10 @@ struct Limits {
   std::uint64_t max_hosts = 1'000'000;          // --max-hosts: NIC endpoints of the fabric
   std::uint64_t max_flows = 100'000'000;        // --max-flows: flows generated or imported
   std::uint64_t max_capture_bytes = 4ULL << 30;  // --max-capture-bytes: one --flows file (capture, CSV, dump)
+  std::uint64_t max_switches = 1'000'000;       // --max-switches: switches of the fabric
+  std::uint64_t max_links = 10'000'000;         // --max-links: cables of the fabric (each two directed links)
+  std::uint64_t max_scenarios = 100'000;        // --max-scenarios: [[scenario]] tables of a config
+  std::uint64_t max_config_bytes = 64ULL << 20;  // --max-config-bytes: the config file
 };
 
 // "N WHAT, more than the limit of L": the cause in every limit's error.
@@ -24,12 +28,17 @@ struct LimitFlag {
   std::uint64_t Limits::*field;
   const char* doc;
   const char* default_text;  // as --help shows it
+  bool bytes = false;        // takes a byte size (64M, 4G) rather than a count
 };
 inline constexpr LimitFlag kLimitFlags[] = {
     {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "1000000"},
     {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "100000000"},
     {"--max-capture-bytes", &Limits::max_capture_bytes, "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)",
      "4G"},
+    {"--max-switches", &Limits::max_switches, "Refuse fabrics with more switches", "1000000"},
+    {"--max-links", &Limits::max_links, "Refuse fabrics with more cables (each two directed links)", "10000000"},
+    {"--max-scenarios", &Limits::max_scenarios, "Refuse configs with more [[scenario]] tables", "100000"},
+    {"--max-config-bytes", &Limits::max_config_bytes, "Refuse a larger config file", "64M", true},
 };
 
 }  // namespace ecmpsim

@@ -1,6 +1,9 @@
 #include "sim/base/output_file.h"
 
+#include <array>
 #include <cerrno>
+#include <climits>
+#include <csignal>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <ostream>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -43,7 +47,7 @@ fs::path follow_links(const std::string& path) {
 }
 
 // Writes all of `text` to `fd`, retrying short writes; "" or why it failed.
-std::string write_all(int fd, const std::string& text) {
+std::string write_all(int fd, std::string_view text) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -90,22 +94,106 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
+// Writes every part in turn to `fd`; "" or why it failed.
+std::string write_all_parts(int fd, std::span<const std::string_view> parts) {
+  for (const std::string_view part : parts)
+    if (std::string cause = write_all(fd, part); !cause.empty()) return cause;
+  return {};
+}
+
+// The temporary being written, for the signal handler below to remove: a
+// handler can reach nothing else, hence this one process-wide buffer (one
+// write at a time: outputs are written from the main thread).
+char g_writing_temp[PATH_MAX + 1];
+
+// SIGINT, SIGTERM and SIGHUP while a temporary is written: remove it, then
+// die of the signal as the default action would (unlink, signal and raise
+// are async-signal-safe).
+void remove_temp_and_die(int sig) {
+  if (g_writing_temp[0] != '\0') ::unlink(g_writing_temp);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// Installs remove_temp_and_die for the signals whose action is the default
+// (terminate) while a temporary of `path` exists, and restores them after.
+class TempGuard {
+ public:
+  explicit TempGuard(const std::string& temp) {
+    if (temp.size() < sizeof g_writing_temp) std::memcpy(g_writing_temp, temp.c_str(), temp.size() + 1);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+      struct sigaction now {};
+      now.sa_handler = remove_temp_and_die;
+      sigemptyset(&now.sa_mask);
+      ::sigaction(kSignals[i], nullptr, &old_[i]);
+      installed_[i] = old_[i].sa_handler == SIG_DFL && ::sigaction(kSignals[i], &now, nullptr) == 0;
+    }
+  }
+  ~TempGuard() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i)
+      if (installed_[i]) ::sigaction(kSignals[i], &old_[i], nullptr);
+    g_writing_temp[0] = '\0';
+  }
+  TempGuard(const TempGuard&) = delete;
+  TempGuard& operator=(const TempGuard&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> old_{};
+  std::array<bool, 3> installed_{};
+};
+
+// Removes the temporaries of `target` ('.NAME.XXXXXX' beside it) that a
+// killed run left: a writer holds an exclusive flock on its temporary for as
+// long as it writes, and the kernel drops the lock when the writer dies, so a
+// temporary that can be locked has no writer left.
+void remove_stale_temps(const fs::path& dir, const std::string& name) {
+  const std::string prefix = "." + name + ".";
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (entry.size() != prefix.size() + 6 || entry.compare(0, prefix.size(), prefix) != 0) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(it->path().c_str());
+    ::close(fd);
+  }
+}
+
+// A new locked temporary beside `target`: its descriptor, its name in `tmpl`.
+// Locked before it can be written, and created again should a cleaner have
+// removed it between mkstemp and flock.
+int locked_temp(const std::string& path, const fs::path& dir, const fs::path& target, std::string& tmpl) {
+  for (;;) {
+    tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+      throw InputError({path, 0, 0, {}},
+                       "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+    struct stat mine {}, named {};
+    if (::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &mine) == 0 && ::stat(tmpl.c_str(), &named) == 0 &&
+        mine.st_ino == named.st_ino && mine.st_dev == named.st_dev)
+      return fd;
+    ::close(fd);
+  }
+}
+
 // A regular file or a new one: a temporary beside it, renamed over it when whole.
-void replace_atomically(const std::string& path, const fs::path& target, mode_t mode, const std::string& text) {
+void replace_atomically(const std::string& path, const fs::path& target, mode_t mode,
+                        std::span<const std::string_view> parts) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    throw InputError({path, 0, 0, {}}, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
-  std::string cause = write_all(fd, text);
+  remove_stale_temps(dir, target.filename().string());
+  std::string tmpl;
+  const int fd = locked_temp(path, dir, target, tmpl);
+  const TempGuard guard(tmpl);
+  std::string cause = write_all_parts(fd, parts);
   if (cause.empty() && ::fchmod(fd, mode) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
-  if (::close(fd) != 0 && cause.empty()) cause = std::strerror(errno);
   if (cause.empty() && ::rename(tmpl.c_str(), target.c_str()) != 0) cause = std::strerror(errno);
-  if (!cause.empty()) {
-    ::unlink(tmpl.c_str());
-    fail(path, cause);
-  }
+  if (!cause.empty()) ::unlink(tmpl.c_str());
+  if (::close(fd) != 0 && cause.empty()) cause = std::strerror(errno);
+  if (!cause.empty()) fail(path, cause);
 }
 
 // The target (a regular file, `st`) must not be one of the command's inputs.
@@ -170,18 +258,35 @@ void write_output(const std::string& path, const std::string& text, std::ostream
     return;
   }
   const fs::path target = follow_links(path);
+  const std::string_view one[] = {text};
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0) {
     if (errno != ENOENT) fail(path, std::strerror(errno));
-    replace_atomically(path, target, new_file_mode(), text);
+    replace_atomically(path, target, new_file_mode(), one);
   } else if (S_ISDIR(st.st_mode)) {
     fail(path, std::strerror(EISDIR));
   } else if (S_ISREG(st.st_mode)) {
     refuse_inputs(path, st, inputs);
     if (::access(target.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
-    replace_atomically(path, target, st.st_mode & 07777, text);
+    replace_atomically(path, target, st.st_mode & 07777, one);
   } else {
     write_direct(path, target, S_ISSOCK(st.st_mode), text);
+  }
+}
+
+void replace_file(const std::string& path, std::span<const std::string_view> parts,
+                  std::span<const std::string> inputs) {
+  if (path.empty()) throw InputError({"", 0, 0, {}}, "no file given");
+  const fs::path target = follow_links(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail(path, std::strerror(errno));
+    replace_atomically(path, target, new_file_mode(), parts);
+  } else if (!S_ISREG(st.st_mode)) {
+    fail(path, "not a regular file");
+  } else {
+    refuse_inputs(path, st, inputs);
+    replace_atomically(path, target, st.st_mode & 07777, parts);
   }
 }
 

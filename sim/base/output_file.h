@@ -8,13 +8,17 @@
 // output. A name of an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N,
 // /proc/self/fd/N) is that descriptor, written as it is: an appending
 // redirection stays appending, a pipe stays a pipe, and /dev/stdout is "-".
-// A directory, or a target that cannot be written, is an InputError.
+// A directory, or a target that cannot be written, is an InputError. A
+// temporary never outlives its run: SIGINT, SIGTERM or SIGHUP during the write
+// removes it before the process dies, and the temporaries a SIGKILLed run left
+// ('.NAME.XXXXXX', unlocked) are removed by the next write of the same target.
 #pragma once
 
 #include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace ecmpsim {
 
@@ -23,6 +27,13 @@ namespace ecmpsim {
 // whatever the path, link or hard link) is refused: a command never writes
 // over what it reads.
 void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs = {});
+
+// `parts`, one after the other, as the whole new content of the regular file
+// (or new file) `path`, replaced atomically as above: for files a command
+// rewrites as it runs (sweep checkpoints), never a device or standard output;
+// one of `inputs` is refused as write_output refuses it.
+void replace_file(const std::string& path, std::span<const std::string_view> parts,
                   std::span<const std::string> inputs = {});
 
 // What write_output would do with `path`, for messages and tests.

@@ -91,12 +91,24 @@ void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
       if (reads_flows) sub->add_option(f.flag, limits.*f.field, f.doc)->default_str(f.default_text)->check(byte_size());
       continue;
     }
-    sub->add_option(f.flag, limits.*f.field, f.doc)->default_str(f.default_text)->check(integer_in(1, ~0ULL));
+    sub->add_option(f.flag, limits.*f.field, f.doc)
+        ->default_str(f.default_text)
+        ->check(f.bytes ? byte_size() : integer_in(1, ~0ULL));
   }
 }
 
 Spec load_spec(const std::string& path, const Limits& limits) {
-  Spec spec = load_config(path.empty() ? default_config_path() : path);
+  const std::string file = path.empty() ? default_config_path() : path;
+  // Refused before it is read: a 1 GB config line would take its size several times over in memory.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (!ec && size > limits.max_config_bytes)
+    throw InputError({file, 0, 0, "--max-config-bytes"},
+                     "the config file has " + over_limit(size, "bytes", limits.max_config_bytes));
+  Spec spec = load_config(file, limits);
+  if (spec.scenarios.size() > limits.max_scenarios)
+    throw InputError({file, 0, 0, "--max-scenarios"},
+                     "the config has " + over_limit(spec.scenarios.size(), "scenarios", limits.max_scenarios));
   spec.limits = limits;
   return spec;
 }
@@ -144,12 +156,29 @@ std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std
 
 namespace {
 
-// CLI11 messages can span lines; the contract is one line per error.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+// The longest error line printed: a message quoting a 16 MB header or name is cut here.
+constexpr std::size_t kMaxErrorLine = 1000;
+
+// The contract is one short line per error: CLI11's line breaks become
+// spaces, any other control character (ESC, NUL, CR) \xNN, and a line
+// past kMaxErrorLine bytes is cut, saying how long it was.
+std::string one_line(std::string_view s) {
+  std::string out;
+  for (const char c : s.substr(0, kMaxErrorLine)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += ' ';
+    } else if (u < 0x20 || u == 0x7F) {
+      out += "\\x";
+      out += "0123456789abcdef"[u >> 4];
+      out += "0123456789abcdef"[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (s.size() > kMaxErrorLine) out += "... (cut; " + std::to_string(s.size()) + " bytes in all)";
+  return out;
 }
 
 // "did you mean '--seed'?" for a misspelt flag of the command being parsed.
@@ -190,7 +219,8 @@ int run(int argc, const char* const* argv, Io io) {
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     std::vector<std::string_view> names;
     for (const auto& [sub, _] : commands) names.push_back(sub->get_name());
-    io.err << "ecmpsim: unknown command '" << argv[1] << "'" << did_you_mean(argv[1], names) << "\n";
+    io.err << "ecmpsim: " << one_line("unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names))
+           << "\n";
     return 2;
   }
   try {
@@ -221,10 +251,10 @@ int run(int argc, const char* const* argv, Io io) {
       return action(io);
     }
   } catch (const InputError& e) {
-    io.err << "ecmpsim: " << e.describe() << "\n";
+    io.err << "ecmpsim: " << one_line(e.describe()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    io.err << "ecmpsim: internal error: " << e.what() << "\n";
+    io.err << "ecmpsim: internal error: " << one_line(e.what()) << "\n";
     return 1;
   }
   return 1;

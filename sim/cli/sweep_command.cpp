@@ -13,6 +13,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
 #include "sim/cli/size_flags.h"
+#include "sim/cli/sweep_checkpoint.h"
 #include "sim/config/config.h"
 #include "sim/base/parallel.h"
 #include "sim/config/ranges.h"
@@ -44,6 +45,7 @@ struct SweepOptions {
   std::string out;
   SizeFlags sizes;
   std::optional<std::uint64_t> busbw_at;
+  CheckpointFlags checkpoint;
 };
 
 SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
@@ -236,6 +238,7 @@ Action add_sweep_command(CLI::App& app) {
       ->transform(byte_size());
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
+  add_checkpoint_flags(sub, opt->checkpoint);
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     // Under mpirun every rank sets up the same sweep; all fail together or none does.
@@ -251,6 +254,11 @@ Action add_sweep_command(CLI::App& app) {
     else
       setup();
     const VariantSpace& space = sweep->space();
+    if (ranks != nullptr && (!opt->checkpoint.checkpoint.empty() || !opt->checkpoint.resume.empty()))
+      throw InputError(flag(opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"),
+                       "checkpoints are written by a sweep in one process, not yet under mpirun");
+    const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
+    std::optional<std::string> checkpoint;
     const unsigned threads = opt->threads ? opt->threads : default_threads();
     SweepControl control;
     SweepRun run;
@@ -259,7 +267,8 @@ Action add_sweep_command(CLI::App& app) {
       const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
       const Monitor monitor(control, space.size(), tty, stopped_by);
       run = ranks != nullptr ? ranks->run_sweep(*sweep, threads, control)
-                             : run_sweep(*sweep, 0, space.size(), threads, &control);
+                             : run_checkpointed(opt->checkpoint, opt->out, *sweep, threads, control, id, io.err,
+                                                checkpoint);
     }
     // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
     // forwarded stop) as Ctrl-C's.
@@ -279,9 +288,11 @@ Action add_sweep_command(CLI::App& app) {
     const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes, ranking ? &*ranking : nullptr};
     emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
     if (run.interrupted) {
-      io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants\n";
+      io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"
+             << (checkpoint ? "; continue with --resume " + *checkpoint : std::string()) << "\n";
       return stopped_code;
     }
+    remove_default_checkpoint(opt->checkpoint, checkpoint);
     return 0;
   };
 }

@@ -8,9 +8,11 @@
 
 namespace ecmpsim {
 
-// Throws InputError naming file, line and column (or the key) on any problem.
-Spec load_config(const std::string& path);
-Spec parse_config(std::string_view text, const std::string& path);
+// Throws InputError naming file, line and column (or the key) on any problem;
+// a topology file ([fabric] file) over `limits.max_config_bytes` is refused
+// before it is read. The Spec's own limits are the caller's to set.
+Spec load_config(const std::string& path, const Limits& limits = {});
+Spec parse_config(std::string_view text, const std::string& path, const Limits& limits = {});
 
 // Every config key with its type, default and meaning, for --help (docs/config-reference.md
 // is rendered from the same tables by sim/config/reference_docs.h).

@@ -157,6 +157,14 @@ Fabric build_fabric(const FabricSpec& spec);
 // the --max-hosts limit).
 std::uint64_t endpoint_count(const FabricSpec& spec);
 
+// What build_fabric would make, counted without building, for the
+// --max-switches and --max-links limits (a count past 2^64 saturates).
+struct FabricCounts {
+  std::uint64_t switches = 0;
+  std::uint64_t cables = 0;  // each two directed links
+};
+FabricCounts fabric_counts(const FabricSpec& spec);
+
 // An endpoint that cannot reach the first endpoint over the links not marked
 // in `down` (indexed by LinkId; empty = none down); kNone when all can. The
 // fabric must have an endpoint.

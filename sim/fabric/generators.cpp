@@ -145,6 +145,44 @@ std::uint64_t endpoint_count(const FabricSpec& spec) {
   return 0;
 }
 
+namespace {
+
+// Products and sums of the generators' counts, saturating rather than wrapping.
+std::uint64_t counts_mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? ~0ULL : r;
+}
+std::uint64_t counts_add(std::uint64_t a, std::uint64_t b) { return a + b < a ? ~0ULL : a + b; }
+
+}  // namespace
+
+FabricCounts fabric_counts(const FabricSpec& spec) {
+  const LeafSpineSpec& ls = spec.leaf_spine;
+  const std::uint64_t hosts = endpoint_count(spec);  // one cable each, to its leaf
+  switch (spec.kind) {
+    case FabricKind::LeafSpine:
+      return {std::uint64_t{ls.leaves} + ls.spines,
+              counts_add(hosts, counts_mul(counts_mul(ls.leaves, ls.spines), ls.links_per_pair))};
+    case FabricKind::FatTree: {
+      // k pods of k/2 edges and k/2 aggregations, (k/2)^2 cores; each tier pair k (k/2)^2 cables.
+      const std::uint64_t k = spec.fat_tree_k, half = k / 2;
+      return {k * k + half * half, 3 * k * half * half};
+    }
+    case FabricKind::Rail: {
+      const std::uint64_t g = spec.rail_leaf_nodes == 0 ? spec.rail_nodes : spec.rail_leaf_nodes;
+      const std::uint64_t leaves = counts_mul(g == 0 ? 0 : (spec.rail_nodes + g - 1) / g, spec.nics_per_node);
+      return {counts_add(leaves, ls.spines), counts_add(hosts, counts_mul(counts_mul(leaves, ls.spines), ls.links_per_pair))};
+    }
+    case FabricKind::File: {
+      FabricCounts c;
+      for (const TopologyNode& n : spec.topology.nodes) c.switches += n.tier != Tier::Host;
+      for (const TopologyLink& l : spec.topology.links) c.cables = counts_add(c.cables, l.count);
+      return c;
+    }
+  }
+  return {};
+}
+
 Fabric build_fabric(const FabricSpec& spec) {
   Fabric f;
   const SourcePos file_pos{spec.kind == FabricKind::File ? spec.topology.source : std::string(), 0, 0, {}};

@@ -87,6 +87,13 @@ Fabric fabric_for(const Spec& spec) {
   if (hosts > spec.limits.max_hosts)
     throw InputError({spec.source, 0, 0, "--max-hosts"},
                      "the fabric has " + over_limit(hosts, "NIC endpoints", spec.limits.max_hosts));
+  const FabricCounts counts = fabric_counts(spec.fabric);
+  if (counts.switches > spec.limits.max_switches)
+    throw InputError({spec.source, 0, 0, "--max-switches"},
+                     "the fabric has " + over_limit(counts.switches, "switches", spec.limits.max_switches));
+  if (counts.cables > spec.limits.max_links)
+    throw InputError({spec.source, 0, 0, "--max-links"},
+                     "the fabric has " + over_limit(counts.cables, "cables", spec.limits.max_links));
   try {
     return build_fabric(spec.fabric);
   } catch (const InputError& e) {

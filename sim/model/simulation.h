@@ -102,8 +102,8 @@ class Simulation {
   void prepare();
 };
 
-// The spec's fabric, refused past --max-hosts before it is built; errors
-// without a file of their own name the config.
+// The spec's fabric, refused past --max-hosts, --max-switches or --max-links
+// before it is built; errors without a file of their own name the config.
 Fabric fabric_for(const Spec& spec);
 
 // Flows of the spec's jobs on the fabric, job by job. Each job takes its

@@ -71,22 +71,6 @@ std::string combo_name(const SweepReport& r, std::uint64_t c) {
   return "scenario '" + *o.scenario + "'" + (o.algo ? ", algorithm " + *o.algo : std::string());
 }
 
-json axes_json(const VariantSpace& space) {
-  const SweepSpec& a = space.axes();
-  json j;
-  j["scenarios"] = std::vector<std::string>(space.scenarios().begin(), space.scenarios().end());
-  if (!a.algos.empty()) j["algos"] = a.algos;
-  if (a.placement_seeds) j["placement_seeds"] = format_range(*a.placement_seeds);
-  if (!a.qps.empty()) j["qps"] = a.qps;
-  if (a.qpn_base) j["qpn_base"] = format_range(*a.qpn_base);
-  if (a.sport_base) j["sport_base"] = format_range(*a.sport_base);
-  if (a.seeds) {
-    j["seeds"] = format_range(*a.seeds);
-    j["seed_mode"] = name_of(kSeedModes, a.seed_mode);
-  }
-  if (const auto hashless = space.hashless(); !hashless.empty()) j["not_hashed"] = hashless;
-  return j;
-}
 
 json values_json(const Overrides& o) {
   json j;
@@ -222,6 +206,23 @@ std::string summary_text(const SweepReport& r, const SweepSummary& s) {
 std::string heading(const std::string& title) { return "\n" + title + "\n" + std::string(title.size(), '=') + "\n"; }
 
 }  // namespace
+
+Json axes_json(const VariantSpace& space) {
+  const SweepSpec& a = space.axes();
+  Json j;
+  j["scenarios"] = std::vector<std::string>(space.scenarios().begin(), space.scenarios().end());
+  if (!a.algos.empty()) j["algos"] = a.algos;
+  if (a.placement_seeds) j["placement_seeds"] = format_range(*a.placement_seeds);
+  if (!a.qps.empty()) j["qps"] = a.qps;
+  if (a.qpn_base) j["qpn_base"] = format_range(*a.qpn_base);
+  if (a.sport_base) j["sport_base"] = format_range(*a.sport_base);
+  if (a.seeds) {
+    j["seeds"] = format_range(*a.seeds);
+    j["seed_mode"] = name_of(kSeedModes, a.seed_mode);
+  }
+  if (const auto hashless = space.hashless(); !hashless.empty()) j["not_hashed"] = hashless;
+  return j;
+}
 
 Json sweep_json(const SweepReport& r) {
   const VariantSpace& space = r.sweep.space();

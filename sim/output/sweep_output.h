@@ -27,6 +27,9 @@ struct SweepReport {
   const SweepRanking* ranking = nullptr;    // --rank-by: one axis over nuisance axes, or nullptr
 };
 
+// The swept axes as the JSON's "axes" shows them (and a checkpoint's identity).
+Json axes_json(const VariantSpace& space);
+
 Json sweep_json(const SweepReport& r);
 std::string sweep_table(const SweepReport& r);
 Csv sweep_csv(const SweepReport& r);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -292,5 +293,46 @@ TEST_CASE("an input is never written over, whatever path names it") {
   // The negative control: a file that is not an input is written.
   write_output((dir.path / "other.toml").string(), "output", out, inputs);
   CHECK(slurp(dir.path / "other.toml") == "output");
+}
+
+TEST_CASE("a killed run's temporaries of the same target are removed by the next write; a live writer's stay") {
+  const TempDir dir;
+  std::ostringstream out;
+  const fs::path target = dir.path / "out.txt";
+  auto touch = [&](const std::string& name) { std::ofstream(dir.path / name) << "stale"; };
+  touch(".out.txt.a1B2c3");    // a SIGKILLed writer's: nobody holds its lock
+  touch(".out.txt.abcdefg");   // not mkstemp's six characters
+  touch(".other.txt.a1B2c3");  // another target's
+  touch("out.txt.a1B2c3");     // no leading dot: not a temporary
+  // A live writer's temporary: locked, as replace_atomically holds its own.
+  touch(".out.txt.L1v3w8");
+  const int live = ::open((dir.path / ".out.txt.L1v3w8").c_str(), O_RDONLY);
+  REQUIRE(live >= 0);
+  REQUIRE(::flock(live, LOCK_EX) == 0);
+  write_output(target.string(), "new", out);
+  CHECK(slurp(target) == "new");
+  CHECK_FALSE(fs::exists(dir.path / ".out.txt.a1B2c3"));
+  CHECK(fs::exists(dir.path / ".out.txt.L1v3w8"));
+  CHECK(fs::exists(dir.path / ".out.txt.abcdefg"));
+  CHECK(fs::exists(dir.path / ".other.txt.a1B2c3"));
+  CHECK(fs::exists(dir.path / "out.txt.a1B2c3"));
+  // Its writer gone (the lock dropped), the next write removes it too.
+  ::close(live);
+  write_output(target.string(), "again", out);
+  CHECK_FALSE(fs::exists(dir.path / ".out.txt.L1v3w8"));
+  std::size_t left = 0;
+  for (const auto& e : fs::directory_iterator(dir.path)) left += e.path().filename().string().rfind(".out.txt.", 0) == 0;
+  CHECK(left == 1);  // .out.txt.abcdefg only: no temporary of ours stays behind
+}
+
+TEST_CASE("replace_file writes its parts in order, atomically, and refuses an input") {
+  const TempDir dir;
+  const std::string path = (dir.path / "ck").string();
+  const std::string_view parts[] = {"head\n", std::string_view("\0bin\0", 5), "tail\n"};
+  ecmpsim::replace_file(path, parts);
+  CHECK(slurp(path) == std::string("head\n\0bin\0tail\n", 15));
+  const std::vector<std::string> inputs{path};
+  CHECK_THROWS_AS(ecmpsim::replace_file(path, parts, inputs), ecmpsim::InputError);
+  CHECK_THROWS_AS(ecmpsim::replace_file((dir.path).string(), parts), ecmpsim::InputError);
 }
 }  // namespace output_file_test

@@ -153,4 +153,21 @@ TEST_CASE("the shipped fabric configs evaluate") {
   CHECK(ft.fabric().endpoints().size() == 128);  // k^3/4
   CHECK(ft.fabric().switches().size() == 80);     // 5k^2/4
 }
+TEST_CASE("a topology file over --max-config-bytes is refused at its key, before it is read") {
+  const TempDir dir("ecmpsim_config_files_limit");
+  const std::string topo = dir.write("topo.csv", kCsv);
+  const std::string cfg = dir.write("t.toml", "[fabric]\nkind = \"file\"\nfile = \"topo.csv\"\n");
+  ecmpsim::Limits limits;
+  limits.max_config_bytes = std::string(kCsv).size();
+  CHECK(load_config(cfg, limits).fabric.topology.nodes.size() == 5);  // exactly at the limit: read
+  limits.max_config_bytes -= 1;
+  try {
+    load_config(cfg, limits);
+    FAIL("a topology file over the limit was read");
+  } catch (const InputError& e) {
+    CHECK(e.describe() == cfg + ":3:8: --max-config-bytes: the topology file '" + topo + "' has " +
+                              std::to_string(limits.max_config_bytes + 1) + " bytes, more than the limit of " +
+                              std::to_string(limits.max_config_bytes));
+  }
+}
 }  // namespace config_files_test
