@@ -87,7 +87,9 @@ class RunProgress {
       last_events = events;
       const std::uint64_t flows = model_.flows.load(std::memory_order_relaxed);
       const std::uint64_t done = model_.finished.load(std::memory_order_relaxed);
-      if (std::chrono::duration<double>(t - start).count() < 2.0 || flows == 0 || done_.load()) continue;
+      // (a new scenario's run may show its flows before its counts are reset)
+      if (std::chrono::duration<double>(t - start).count() < 2.0 || flows == 0 || done > flows || done_.load())
+        continue;
       const double spent = std::chrono::duration<double>(t - run_start).count();
       const double eta = done > 0 ? spent * static_cast<double>(flows - done) / static_cast<double>(done) : 0.0;
       std::fprintf(stderr, "\rflow model: %llu events, %.6g s simulated, %llu/%llu flows finished, ETA %.0f s \033[K",
