@@ -53,12 +53,18 @@ BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::reference::FlowLevelModel)->Arg
 // flows placed contiguously (arg 0: few distinct rates) and at random (arg 1:
 // many), and on the four-job mix of scale-ft16-jobs.toml (arg 2: 8,376 flows
 // at uneven rates), measured in one run; `resolved` counts the variables
-// re-solved (groups of flows on one path; flows in the references).
+// re-solved (groups of flows on one path; flows in the references),
+// time_per_event is CPU time per distinct finish time, flows_per_s the flows
+// through the whole run per CPU second.
 template <typename Model>
 void BM_FlowModelFatTree(benchmark::State& state) {
   const char* config = std::array{"/bench/configs/scale-ft16.toml", "/bench/configs/scale-ft16-random.toml",
                                   "/bench/configs/scale-ft16-jobs.toml"}[static_cast<std::size_t>(state.range(0))];
-  state.counters["resolved"] = static_cast<double>(time_model<Model>(state, config, 0).resolved);
+  const ecmpsim::FlowTimes times = time_model<Model>(state, config, 0);
+  state.counters["resolved"] = static_cast<double>(times.resolved);
+  state.counters["time_per_event"] = benchmark::Counter(
+      static_cast<double>(times.events), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["flows_per_s"] = benchmark::Counter(state.counters["flows"], benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::FlowModel)->Arg(0)->Arg(1)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::reference::ReferenceFlowModel)
