@@ -15,8 +15,13 @@
 #     selection);
 #  6. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
 #     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
-#     with its wall time and peak memory (GNU time -v).
-# Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*)
+#     with its wall time and peak memory (GNU time -v);
+#  7. imported flows of random sizes on paper16 (bench/random_flows.py),
+#     10^4..10^6 (IMPORTED, default "10000 100000 1000000"), each `ecmpsim run
+#     --flows F --format summary` with and without --no-slowdown: the flow
+#     model's growth with distinct flow sizes (issue 36).
+# Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*),
+#                                           IMPORTED (flow counts of section 7)
 # Not part of the test suite; takes minutes: the k = 48 four-job mix alone
 # (scale-ft48-jobs, 1.1 M flows) took 5-8 min on 2 cores (bench/RESULTS.md);
 # CASES='scale-ft[01]*' skips the k = 32 and 48 cases.
@@ -25,6 +30,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
 seeds=${SEEDS:-100000}
 cases=${CASES:-scale-*}
+imported=${IMPORTED:-10000 100000 1000000}
 cd "$root"
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DECMPSIM_BENCH=ON -DECMPSIM_TESTS=OFF >/dev/null
@@ -156,3 +162,23 @@ for pair in "scale-ft48-100k-random scale-ft48-100k" "scale-ft48-1m-random scale
       'BEGIN { printf "  %s / %s = %.2fx\n", x, y, a / b }'
   fi
 done
+echo
+
+echo "== imported flows of random sizes on paper16 (bench/random_flows.py): ecmpsim run --flows F --format summary"
+printf '  %10s %12s %10s %12s %12s %18s
+' flows events "wall (s)" "peak (MiB)" "us/flow" "--no-slowdown (s)"
+flowdir=$(mktemp -d)
+for n in $imported; do
+  python3 bench/random_flows.py "$n" > "$flowdir/flows.csv"
+  measure() {  # wall seconds and peak MiB of one run
+    /usr/bin/time -v -o "$flowdir/time" "$bin" run configs/paper16.toml --flows "$flowdir/flows.csv" --format summary \
+      "$@" >/dev/null
+    awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; w = s}
+                /Maximum resident set size/ {r = $2 / 1024} END {printf "%.2f %.0f", w, r}' "$flowdir/time"
+  }
+  read -r wall rss <<<"$(measure)"
+  read -r bare _ <<<"$(measure --no-slowdown)"
+  printf '  %10s %10.2f %12s %12.2f %18.2f\n' "$n" "$wall" "$rss" \
+    "$(awk -v w="$wall" -v n="$n" 'BEGIN { print w / n * 1e6 }')" "$bare"
+done
+rm -rf "$flowdir"

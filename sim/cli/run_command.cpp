@@ -1,4 +1,11 @@
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <memory>
+#include <optional>
+#include <thread>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
@@ -30,6 +37,77 @@ void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
       ->check(integer_in(0, ~0ULL >> 1));
 }
 
+// Ctrl-C during a run: one line and exit 130 at once, whatever the stage
+// (reading flows, routing, the flow model). Nothing is written before the
+// run ends, so no partial output is left; the handler is only installed
+// until then. A signal handler reaches static storage only: whether the
+// progress line is on screen (and must be cleared) is the one flag.
+std::atomic<bool> g_run_line_drawn{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "read in a signal handler");
+extern "C" void on_run_interrupt(int) {
+  static constexpr char kMessage[] = "\r\033[Kecmpsim: interrupted\n";
+  const std::size_t skip = g_run_line_drawn.load() ? 0 : 4;  // the clearing escape only over a progress line
+  if (::write(STDERR_FILENO, kMessage + skip, sizeof kMessage - 1 - skip) < 0) ::_exit(130);
+  ::_exit(130);
+}
+
+// While alive: SIGINT exits as above, and on a terminal, once the run has
+// taken 2 s, a progress line shows the flow model's events, the simulated
+// time reached, the flows finished and an ETA from their rate.
+class RunProgress {
+ public:
+  explicit RunProgress(bool tty) : tty_(tty) {
+    g_run_line_drawn.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_run_interrupt;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    if (tty_) thread_ = std::thread([this] { loop(); });
+  }
+  ~RunProgress() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+    ::sigaction(SIGINT, &old_int_, nullptr);
+  }
+  RunProgress(const RunProgress&) = delete;
+  RunProgress& operator=(const RunProgress&) = delete;
+  FlowProgress* model() { return &model_; }
+
+ private:
+  void loop() {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto run_start = start;
+    std::uint64_t last_events = 0;
+    while (!done_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      const auto t = Clock::now();
+      const std::uint64_t events = model_.events.load(std::memory_order_relaxed);
+      if (events < last_events || last_events == 0) run_start = t;  // the next scenario's run
+      last_events = events;
+      const std::uint64_t flows = model_.flows.load(std::memory_order_relaxed);
+      const std::uint64_t done = model_.finished.load(std::memory_order_relaxed);
+      // (a new scenario's run may show its flows before its counts are reset)
+      if (std::chrono::duration<double>(t - start).count() < 2.0 || flows == 0 || done > flows || done_.load())
+        continue;
+      const double spent = std::chrono::duration<double>(t - run_start).count();
+      const double eta = done > 0 ? spent * static_cast<double>(flows - done) / static_cast<double>(done) : 0.0;
+      std::fprintf(stderr, "\rflow model: %llu events, %.6g s simulated, %llu/%llu flows finished, ETA %.0f s \033[K",
+                   static_cast<unsigned long long>(events), model_.now.load(std::memory_order_relaxed),
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(flows), eta);
+      g_run_line_drawn.store(true);
+    }
+    if (g_run_line_drawn.load()) std::fprintf(stderr, "\r\033[K");
+    g_run_line_drawn.store(false);
+  }
+
+  bool tty_;
+  FlowProgress model_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+  struct sigaction old_int_ {};
+};
+
 // Every scenario gets a twin NAME+down with the listed failures added.
 void add_down_scenarios(Spec& spec, const std::vector<std::string>& list) {
   std::vector<LinkRef> refs;
@@ -60,6 +138,7 @@ Action add_run_command(CLI::App& app) {
     FlowsImportOptions import;
     std::string flow_bytes;
     SizeFlags sizes;
+    bool no_slowdown = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
@@ -85,8 +164,11 @@ Action add_run_command(CLI::App& app) {
   sub->add_flag("--allow-unpaired", opt->import.allow_unpaired,
                 "rdma: skip (and count) QPs with no partner instead of failing");
   add_size_flags(sub, opt->sizes);
+  sub->add_flag("--no-slowdown", opt->no_slowdown,
+                "Skip the flow model: routes and imbalance only, no predicted times (faster on large workloads)");
   sub->footer("Config keys (TOML):\n" + config_reference());
   return [opt, sub](Io io) {
+    std::optional<RunProgress> progress(std::in_place, ::isatty(STDERR_FILENO) != 0);
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     Spec spec = load_spec(path, opt->limits);
     Overrides o = opt->overrides;
@@ -104,6 +186,8 @@ Action add_run_command(CLI::App& app) {
     }
     if (!opt->import.flows.empty() && wants_sizes(spec))
       throw InputError({{}, 0, 0, "--flows"}, "no size table for imported flows (they name no collective)");
+    if (opt->no_slowdown && wants_sizes(spec))
+      throw InputError({{}, 0, 0, "--no-slowdown"}, "the size table needs the flow model that --no-slowdown turns off");
     std::vector<std::string> notes;
     const Simulation sim = [&] {
       if (opt->import.flows.empty()) return Simulation(std::move(spec));
@@ -111,7 +195,8 @@ Action add_run_command(CLI::App& app) {
       notes = imported.notes;
       return Simulation(std::move(spec), imported);
     }();
-    const auto results = sim.run_all();
+    const auto results = sim.run_all({!opt->no_slowdown, progress->model()});
+    progress.reset();
     for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
     emit(io, write(chosen_format(opt->format), run_result(sim, results)), opt->out,
          spec_inputs(sim.spec(), {opt->import.flows, opt->import.rdma_map}));

@@ -33,67 +33,80 @@ void radix_sort_by_share(std::vector<Pair>& items, std::vector<Pair>& scratch) {
   }
   scratch.clear();
 }
+
+
 }  // namespace
 
 void FlowModel::load(const FlowNetwork& net) {
-  const std::size_t flows = net.bytes.size();
   // Dense local indices for the links that carry at least one flow, so every
   // scan below is over used links only.
   local_of_.assign(net.capacity.size(), kNone);
   cap_.clear();
-  flow_begin_.assign(flows + 1, 0);
   flow_links_.clear();
   flow_frac_.clear();
-  rate_.assign(flows, 0.0);
-  remaining_.assign(flows, 0.0);
-  since_.assign(flows, 0.0);
-  version_.assign(flows, 0);
-  frozen_.assign(flows, 0);
-  done_.assign(flows, 0);
-  order_.clear();
-  for (std::size_t f = 0; f < flows; ++f) {
-    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) {
-      for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
-        const LinkId l = net.path_links[i];
-        if (local_of_[l] == kNone) {
-          local_of_[l] = static_cast<std::uint32_t>(cap_.size());
-          cap_.push_back(net.capacity[l].value);
-        }
-        flow_links_.push_back(local_of_[l]);
-        if (!net.fraction.empty()) flow_frac_.push_back(net.fraction[i]);
-      }
-      remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
-      order_.push_back(static_cast<std::uint32_t>(f));
-    }
-    flow_begin_[f + 1] = static_cast<std::uint32_t>(flow_links_.size());
-  }
+  group_flows(net);
+  const std::size_t groups = count_.size();
+  rate_.assign(groups, 0.0);
+  delivered_.assign(groups, 0.0);
+  since_.assign(groups, 0.0);
+  version_.assign(groups, 0);
+  frozen_.assign(groups, 0);
+  done_.assign(groups, 0);
+  order_.resize(groups);
+  for (std::size_t g = 0; g < groups; ++g) order_[g] = static_cast<std::uint32_t>(g);
+  in_solve_.assign(groups, 0);
   used_.resize(cap_.size());
   loads_known_ = false;
   mark_.assign(cap_.size(), 0);
   sub_of_.resize(cap_.size());
+  dense_ = cap_.size() <= scan_links_;
+  if (dense_) {
+    // Every used link is a sub-problem link under its own index, and its
+    // groups are listed once for the run; a solve skips those it does not
+    // re-solve.
+    const std::size_t links = cap_.size();
+    sub_links_.resize(links);
+    sub_begin_.assign(links + 1, 0);
+    for (std::uint32_t j = 0; j < links; ++j) sub_of_[j] = sub_links_[j] = j;
+    for (const std::uint32_t j : flow_links_) ++sub_begin_[j + 1];
+    for (std::size_t j = 0; j < links; ++j) sub_begin_[j + 1] += sub_begin_[j];
+    sub_flows_.resize(flow_links_.size());
+    cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
+    for (std::uint32_t g = 0; g < groups; ++g)
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) sub_flows_[cursor_[flow_links_[i]]++] = g;
+  }
   finishes_.clear();
+  finished_ = 0;
   stamp_ = 0;
 }
 
-void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
+void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress) {
   const std::size_t flows = net.bytes.size();
   out.start_rate.assign(flows, Gbps{0});
   out.finish.assign(flows, Seconds{0});
   out.events = 0;
   out.resolved = 0;
   load(net);
+  out.groups = order_.size();
+  if (progress) {
+    progress->events.store(0, std::memory_order_relaxed);
+    progress->finished.store(0, std::memory_order_relaxed);
+    progress->now.store(0, std::memory_order_relaxed);
+    progress->flows.store(members_.size(), std::memory_order_relaxed);
+  }
   if (order_.empty()) return;
   solve(0, 0.0);
   out.events = 1;
   out.resolved = order_.size();
-  for (std::uint32_t f : order_) out.start_rate[f] = Gbps{rate_[f]};
+  for (std::uint32_t g : order_)
+    for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
   double now = 0;
   while (!order_.empty()) {
     const double lowest = finish_next(now, out);
     if (lowest == 0) break;
-    // Every flow below the lowest finishing rate keeps its rate: re-solve
-    // the rest, without the flows that just finished.
-    const auto by_rate = [&](std::uint32_t f, double r) { return rate_[f] < r; };
+    // Every group below the lowest finishing rate keeps its rate: re-solve
+    // the rest, without the groups whose flows all finished.
+    const auto by_rate = [&](std::uint32_t g, double r) { return rate_[g] < r; };
     const auto from = static_cast<std::size_t>(
         std::lower_bound(order_.begin(), order_.end(), lowest * (1 - kLevelSlack), by_rate) - order_.begin());
     std::size_t kept = from;
@@ -102,22 +115,32 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out) {
     order_.resize(kept);
     if (kept == 0) break;
     ++out.events;
+    if (progress) {
+      progress->events.store(out.events, std::memory_order_relaxed);
+      progress->finished.store(finished_, std::memory_order_relaxed);
+      progress->now.store(now, std::memory_order_relaxed);
+    }
     if (from == kept) continue;
     solve(from, now);
     out.resolved += kept - from;
   }
 }
 
+void FlowModel::queue_head(std::uint32_t g) {
+  finishes_.push_back({since_[g] + (member_bits_[head_[g]] - delivered_[g]) / rate_[g], g, version_[g]});
+}
+
 double FlowModel::finish_next(double& now, FlowTimes& out) {
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
-  const auto stale = [&](const Finish& e) { return e.version != version_[e.flow]; };
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
+  const auto stale = [&](const Finish& e) { return e.version != version_[e.group]; };
   while (!finishes_.empty() && stale(finishes_.front())) {
     std::pop_heap(finishes_.begin(), finishes_.end(), later);
     finishes_.pop_back();
   }
   if (finishes_.empty()) {
     // Only flows on a dead link are left: they never finish.
-    for (std::uint32_t f : order_) out.finish[f] = Seconds{kInf};
+    for (std::uint32_t g : order_)
+      for (std::uint32_t m = head_[g]; m < member_begin_[g + 1]; ++m) out.finish[members_[m]] = Seconds{kInf};
     order_.clear();
     return 0;
   }
@@ -131,26 +154,36 @@ double FlowModel::finish_next(double& now, FlowTimes& out) {
     std::pop_heap(finishes_.begin(), finishes_.end(), later);
     finishes_.pop_back();
     if (stale(e)) continue;
-    const std::uint32_t f = e.flow;
-    out.finish[f] = Seconds{now};
-    done_[f] = 1;
-    ++version_[f];
-    lowest = std::min(lowest, rate_[f]);
+    // The group's flow with the fewest bytes left finishes; the next one is
+    // queued at the same rate (it may finish at this instant too).
+    const std::uint32_t g = e.group;
+    out.finish[members_[head_[g]++]] = Seconds{now};
+    --count_[g];
+    ++finished_;
+    lowest = std::min(lowest, rate_[g]);
     if (loads_known_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f] * frac(i);
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] -= rate_[g] * frac(i);
+    if (count_[g] == 0) {
+      done_[g] = 1;
+      ++version_[g];
+    } else {
+      queue_head(g);
+      std::push_heap(finishes_.begin(), finishes_.end(), later);
+    }
   }
   return lowest;
 }
 
 void FlowModel::build_subproblem(std::size_t from) {
-  // Each link the re-solved flows cross offers what the fixed flows leave:
-  // its capacity less the current rates, plus the re-solved flows' own rates
-  // (with no flow fixed, its capacity). The link loads are only needed once
-  // some flows stay fixed: summed then.
+  // Each link the re-solved groups cross offers what the fixed groups leave:
+  // its capacity less the current rates, plus the re-solved groups' own
+  // rates (with no group fixed, its capacity). The link loads are only needed
+  // once some groups stay fixed: summed then.
+  if (dense_) return dense_subproblem(from);
   if (from > 0 && !loads_known_) {
     std::fill(used_.begin(), used_.end(), 0.0L);
-    for (std::uint32_t f : order_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += rate_[f] * frac(i);
+    for (std::uint32_t g : order_)
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] += rate_[g] * weight(g, i);
     loads_known_ = true;
   }
   sub_links_.clear();
@@ -158,8 +191,9 @@ void FlowModel::build_subproblem(std::size_t from) {
   unfrozen_.clear();
   weight_.clear();
   for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t f = order_[k];
-    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+    const std::uint32_t g = order_[k];
+    in_solve_[g] = stamp_;
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
       const std::uint32_t j = flow_links_[i];
       if (mark_[j] != stamp_) {
         mark_[j] = stamp_;
@@ -169,9 +203,9 @@ void FlowModel::build_subproblem(std::size_t from) {
         unfrozen_.push_back(0);
         weight_.push_back(0);
       }
-      if (from > 0) rem_cap_[sub_of_[j]] += rate_[f] * frac(i);
+      if (from > 0) rem_cap_[sub_of_[j]] += rate_[g] * weight(g, i);
       ++unfrozen_[sub_of_[j]];
-      weight_[sub_of_[j]] += frac(i);
+      weight_[sub_of_[j]] += weight(g, i);
     }
   }
   const std::size_t links = sub_links_.size();
@@ -180,9 +214,34 @@ void FlowModel::build_subproblem(std::size_t from) {
   sub_flows_.resize(sub_begin_[links]);
   cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
   for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t f = order_[k];
-    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) sub_flows_[cursor_[sub_of_[flow_links_[i]]]++] = f;
+    const std::uint32_t g = order_[k];
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) sub_flows_[cursor_[sub_of_[flow_links_[i]]]++] = g;
   }
+}
+
+void FlowModel::dense_subproblem(std::size_t from) {
+  const std::size_t links = cap_.size();
+  unfrozen_.assign(links, 0);
+  weight_.assign(links, 0.0);
+  // What the fixed groups leave, summed from them: no link loads to keep
+  // (loads_known_ stays false), and no cancellation in capacity - load.
+  rem_cap_.assign(cap_.begin(), cap_.end());
+  for (std::size_t k = 0; k < from; ++k) {
+    const std::uint32_t g = order_[k];
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) rem_cap_[flow_links_[i]] -= rate_[g] * weight(g, i);
+  }
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t g = order_[k];
+    in_solve_[g] = stamp_;
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+      ++unfrozen_[flow_links_[i]];
+      weight_[flow_links_[i]] += weight(g, i);
+    }
+  }
+  // Every loaded link is searched (pick_links only pays on many links).
+  live_.clear();
+  for (std::uint32_t j = 0; j < links; ++j)
+    if (unfrozen_[j] > 0) live_.push_back(j);
 }
 
 void FlowModel::solve(std::size_t from, double now) {
@@ -190,13 +249,13 @@ void FlowModel::solve(std::size_t from, double now) {
   const std::size_t count = order_.size() - from;
   old_rate_.resize(count);
   for (std::size_t k = 0; k < count; ++k) {
-    const std::uint32_t f = order_[from + k];
-    remaining_[f] -= rate_[f] * (now - since_[f]);
-    since_[f] = now;
-    old_rate_[k] = rate_[f];
+    const std::uint32_t g = order_[from + k];
+    delivered_[g] += rate_[g] * (now - since_[g]);
+    since_[g] = now;
+    old_rate_[k] = rate_[g];
   }
   build_subproblem(from);
-  pick_links(from);
+  if (!dense_) pick_links(from);
   live_share_.resize(live_.size());
   by_rate_.clear();
   if (live_.size() <= scan_links_)
@@ -204,63 +263,62 @@ void FlowModel::solve(std::size_t from, double now) {
   else
     heap_fill(count);
 
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
   const std::size_t queued = finishes_.size();
   for (std::size_t k = 0; k < count; ++k) {
-    const std::uint32_t f = order_[from + k];
-    const double delta = rate_[f] - old_rate_[k];
+    const std::uint32_t g = order_[from + k];
+    const double delta = rate_[g] - old_rate_[k];
     if (delta == 0) continue;  // its queued finish time still holds
     if (loads_known_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta * frac(i);
-    ++version_[f];
-    if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] += delta * weight(g, i);
+    ++version_[g];
+    if (rate_[g] > 0) queue_head(g);
   }
-  // Stale entries (superseded rates) outnumbering the live ones: drop them
-  // all, so the heap stays near the active flows' size. Many new entries: one
-  // heapify; a few: push them one by one.
-  if (finishes_.size() > 2 * order_.size() + 1024) {
-    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.flow]; });
+  // Many new entries (most re-solved groups changed rate), or stale entries
+  // outnumbering the live ones: drop the stale ones and heapify what is left,
+  // so the heap stays the active groups' size; a few: push them one by one.
+  if (finishes_.size() - queued > queued / 8 || finishes_.size() > 2 * order_.size() + 1024) {
+    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.group]; });
     std::make_heap(finishes_.begin(), finishes_.end(), later);
-  } else if (finishes_.size() - queued > queued / 8)
-    std::make_heap(finishes_.begin(), finishes_.end(), later);
-  else
+  } else {
     for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
-  // The filling froze the flows level by level, so by_rate_ (rate, flow) in
-  // freeze order is nearly sorted by rate; ties in flow order number the next
-  // sub-problem's links, and so the order its sums are rounded in, as they
-  // always were. One level (a symmetric collective) is in order in order_
-  // already; otherwise the freeze order is sorted (pairs keep the comparisons
-  // in cache).
-  const auto lower = [](const Level& a, const Level& b) { return a.rate < b.rate || (a.rate == b.rate && a.flow < b.flow); };
+  }
+  // The filling froze the groups level by level, so by_rate_ in freeze order
+  // is sorted by rate but where rounding put a level an ulp low: it becomes
+  // the suffix's order as it is (ties stay in freeze order, deterministic),
+  // and is only sorted when it is out of order. One level (a symmetric
+  // collective) leaves order_ in order already.
   const auto first = order_.begin() + static_cast<std::ptrdiff_t>(from);
-  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
+  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b]; };
   if (!std::is_sorted(first, order_.end(), slower)) {
     if (by_rate_.size() != count) {
       by_rate_.resize(count);
       for (std::size_t k = 0; k < count; ++k) by_rate_[k] = {rate_[order_[from + k]], order_[from + k]};
     }
-    if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
-    for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
+    const auto by_level = [](const Level& x, const Level& y) { return x.rate < y.rate; };
+    const auto lower = [](const Level& x, const Level& y) { return x.rate < y.rate || (x.rate == y.rate && x.group < y.group); };
+    if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), by_level)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
+    for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].group;
   }
-  // The re-solved flows are at or above the lowest finishing level; should
-  // rounding put one a hair below a fixed flow, merging restores the order.
+  // The re-solved groups are at or above the lowest finishing level; should
+  // rounding put one a hair below a fixed group, merging restores the order.
   if (from > 0 && slower(*first, *(first - 1))) std::inplace_merge(order_.begin(), first, order_.end(), slower);
 }
 
-// Links that carry one sub-problem flow are most of a sub-problem's links
+// Links that carry one sub-problem group are most of a sub-problem's links
 // (host links, and fabric links under uneven load), and such a link's share
-// changes only when its one flow freezes. Of a flow's own links only the
+// changes only when its one group freezes. Of a group's own links only the
 // least (share, link) can then be a bottleneck: the others could only be
-// reached after that flow froze. The filling searches every link with two or
-// more flows and that one link per flow, in sub index order, and so finds the
-// same bottlenecks in the same order as over all links.
+// reached after that group froze. The filling searches every link with two or
+// more groups and that one link per group, in sub index order, and so finds
+// the same bottlenecks in the same order as over all links.
 void FlowModel::pick_links(std::size_t from) {
   pick_.assign(sub_links_.size(), 0);
   for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t f = order_[k];
+    const std::uint32_t g = order_[k];
     std::uint32_t best_link = kNone;
     double best = 0;
-    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
       const std::uint32_t s = sub_of_[flow_links_[i]];
       if (unfrozen_[s] != 1) continue;
       const double share = std::max(rem_cap_[s], 0.0) / weight_[s];
@@ -280,16 +338,16 @@ template <typename OnChange>
 std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) {
   std::size_t fixed = 0;
   for (std::uint32_t k = sub_begin_[j]; k < sub_begin_[j + 1]; ++k) {
-    const std::uint32_t f = sub_flows_[k];
-    if (frozen_[f] == stamp_) continue;
-    frozen_[f] = stamp_;
-    rate_[f] = rate;
-    by_rate_.push_back({rate, f});
+    const std::uint32_t g = sub_flows_[k];
+    if (frozen_[g] == stamp_ || in_solve_[g] != stamp_) continue;
+    frozen_[g] = stamp_;
+    rate_[g] = rate;
+    by_rate_.push_back({rate, g});
     ++fixed;
-    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
       const std::uint32_t m = sub_of_[flow_links_[i]];
-      rem_cap_[m] -= rate * frac(i);
-      weight_[m] -= frac(i);
+      rem_cap_[m] -= rate * weight(g, i);
+      weight_[m] -= weight(g, i);
       if (--unfrozen_[m] > 0 && m != j) on_change(m);
     }
   }

@@ -1,19 +1,25 @@
 // Flow-level time model: every flow streams its bytes along a fixed path from
 // time 0; link bandwidth is shared max-min fairly (progressive filling) and
-// re-shared whenever flows finish, until every byte is delivered. Re-sharing is
-// incremental by bottleneck level: when the flows finishing at an event have
-// rates >= r, every slower flow keeps its rate (a link that froze it saturated
-// below r, so no finishing flow crosses it); only the flows at levels >= r (a
-// suffix of the flows sorted by rate) are re-solved on the capacity the rest
-// leave. An event re-solving H flow-hops costs O(H) (sub-problem, candidate
-// links: those with two or more of its flows plus one own link per flow), a
-// stable radix sort of the candidates' shares (3-4 linear passes), a heap only
-// for shares that rose before they were reached (lazy keys: freezing a flow
-// never lowers another link's share), and log(flows) per changed rate in the
-// finish heap (stale entries dropped once they outnumber live ones). Proof and
-// measurements: docs/prediction.md, "How the model re-shares".
+// re-shared whenever flows finish, until every byte is delivered. Flows on
+// identical paths (same links, same fractions) always get one rate, so they
+// are one variable of the solve, a group weighted by its unfinished flows;
+// its flows finish in order of their bytes (one cursor per group), and a
+// finish only lowers its group's weight. Re-sharing is incremental by
+// bottleneck level: when the groups with flows finishing at an event have
+// rates >= r, every slower group keeps its rate (a link that froze it
+// saturated below r, so no finishing flow crosses it); only the groups at
+// levels >= r (a suffix of the groups sorted by rate) are re-solved on the
+// capacity the rest leave. An event re-solving H group-hops costs O(H)
+// (sub-problem, candidate links: those with two or more of its groups plus one
+// own link per group), a stable radix sort of the candidates' shares (3-4
+// linear passes), a heap only for shares that rose before they were reached
+// (lazy keys: freezing a group never lowers another link's share), and
+// log(groups) per changed rate in the finish heap (stale entries dropped once
+// they outnumber live ones). Proof and measurements: docs/prediction.md, "How
+// the model re-shares".
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -40,7 +46,17 @@ struct FlowTimes {
   std::vector<Gbps> start_rate;  // the max-min rate at time 0
   std::vector<Seconds> finish;   // when the last byte is delivered; +inf if never
   std::size_t events = 0;        // rate allocations computed (one per distinct finish time)
-  std::size_t resolved = 0;      // flows re-solved over all events (the model's work)
+  std::size_t groups = 0;        // variables of the solve: flows on identical paths are one
+  std::size_t resolved = 0;      // groups re-solved over all events (the model's work)
+};
+
+// How far a run has got, for a progress line drawn by another thread (the
+// CLI's; relaxed atomics: the numbers are a display, never an input).
+struct FlowProgress {
+  std::atomic<std::uint64_t> events{0};    // rate allocations so far, this run
+  std::atomic<std::uint64_t> finished{0};  // flows finished so far, this run
+  std::atomic<std::uint64_t> flows{0};     // flows of this run
+  std::atomic<double> now{0};              // simulated seconds reached
 };
 
 // Flows that finish within this relative margin of the next event finish
@@ -53,7 +69,8 @@ inline constexpr double kFinishTolerance = 1e-9;
 inline constexpr std::size_t kScanLinks = 256;
 
 // Reusable solver: buffers are kept between runs, so a run on flows of a
-// size seen before allocates nothing.
+// size seen before allocates nothing. The solver before grouping is kept as
+// the reference in tests/support/flow_level_model.h.
 class FlowModel {
  public:
   // `scan_links` chooses the bottleneck search (see kScanLinks); both give
@@ -62,59 +79,74 @@ class FlowModel {
 
   // A flow of 0 bytes or with an empty path has nothing to send: finish 0,
   // rate 0. A flow whose path holds a link of capacity 0 never finishes
-  // (finish +inf, rate 0).
-  void run(const FlowNetwork& net, FlowTimes& out);
+  // (finish +inf, rate 0). `progress`, if given, is kept up to date.
+  void run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress = nullptr);
 
  private:
   void load(const FlowNetwork& net);
-  // Max-min rates of the flows in order_[from, end) on the capacity the
-  // flows before `from` leave; sorts that range by its new rates.
+  // Groups the active flows by path (see the .cpp) into group_begin_,
+  // flow_links_, flow_frac_, members_ and member_begin_.
+  void group_flows(const FlowNetwork& net);
+  // Max-min rates of the groups in order_[from, end) on the capacity the
+  // groups before `from` leave; sorts that range by its new rates.
   void solve(std::size_t from, double now);
   void build_subproblem(std::size_t from);
+  // The same on a fabric of few links (dense_), without renumbering.
+  void dense_subproblem(std::size_t from);
   // The sub links the filling searches (see the .cpp), into live_.
   void pick_links(std::size_t from);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
-  // Fixes the rate of every unfrozen flow on sub-problem link j at `rate`.
+  // Fixes the rate of every unfrozen group on sub-problem link j at `rate`.
   template <typename OnChange>
   std::size_t freeze(std::uint32_t j, double rate, OnChange on_change);
   // Flows whose projected finish is within the tolerance of the earliest:
-  // finished at that instant; returns the lowest rate among them, 0 if none
-  // can finish.
+  // finished at that instant; returns the lowest rate among their groups, 0
+  // if none can finish.
   double finish_next(double& now, FlowTimes& out);
+  void queue_head(std::uint32_t g);
 
-  // The network, per used link (dense local index) and per flow.
+  // The network, per used link (dense local index) and per group.
   std::vector<std::uint32_t> local_of_;   // global link -> local index, kNone if unused
   std::vector<double> cap_;               // local link capacity
   std::vector<long double> used_;         // sum of the current rates on each local link, once loads_known_
   bool loads_known_ = false;
-  std::vector<std::uint32_t> flow_links_; // per path entry, local link index
-  std::vector<double> flow_frac_;         // per path entry, its fraction; empty when no flow is split
-  std::vector<std::uint32_t> flow_begin_;
-  std::vector<double> rate_;              // Gb/s in the current allocation
-  std::vector<double> remaining_;         // Gbit still to send at since_
-  std::vector<double> since_;             // when remaining_ was last brought up to date
+  std::vector<std::uint32_t> flow_links_; // per group path entry, local link index
+  std::vector<double> flow_frac_;         // per group path entry, its fraction; empty when no flow is split
+  std::vector<std::uint32_t> group_begin_;// per group, into flow_links_; size groups + 1
+  std::vector<std::uint32_t> members_;    // per group, its flows by rising bytes (ties by flow id)
+  std::vector<std::uint32_t> member_begin_;
+  std::vector<std::uint32_t> head_;       // per group: its first unfinished member, into members_
+  std::vector<std::uint32_t> count_;      // per group: its unfinished flows (the group's weight)
+  std::vector<double> member_bits_;       // parallel to members_: each flow's Gbit to send
+  std::vector<double> rate_;              // per group: Gb/s of each of its flows in the current allocation
+  std::vector<double> delivered_;         // per group: Gbit each of its flows sent by since_
+  std::vector<double> since_;             // when delivered_ was last brought up to date
   std::vector<std::uint32_t> version_;    // bumped on every rate change (stale heap entries)
-  std::vector<std::uint32_t> order_;      // active flows by rising rate (ties by flow id)
-  std::vector<std::uint8_t> done_;        // finished at the current event
+  std::vector<std::uint32_t> order_;      // active groups by rising rate (ties by group id)
+  std::vector<std::uint8_t> done_;        // all flows finished, at the current event
   struct Finish {
     double at;
-    std::uint32_t flow;
+    std::uint32_t group;
     std::uint32_t version;
   };
-  std::vector<Finish> finishes_;          // min-heap of projected finish times
+  std::vector<Finish> finishes_;          // min-heap of projected finish times, one per group
+  std::vector<std::uint32_t> slot_;       // grouping: open-addressing table of groups by path hash
+  std::vector<std::uint32_t> group_of_;   // grouping: per flow, its group; kNone if inactive
 
-  // The sub-problem being re-solved: its links (sub index) and their flows (CSR).
+  // The sub-problem being re-solved: its links (sub index) and their groups (CSR).
   std::vector<std::uint32_t> sub_of_;     // local link -> sub index, stamped by mark_
   std::vector<std::uint32_t> mark_;
   std::vector<std::uint32_t> sub_links_;  // sub index -> local link
-  std::vector<double> rem_cap_;           // per sub link: capacity left to unfrozen flows
-  std::vector<std::uint32_t> unfrozen_;   // per sub link
+  std::vector<double> rem_cap_;           // per sub link: capacity left to unfrozen groups
+  std::vector<std::uint32_t> unfrozen_;   // per sub link: its unfrozen groups
   std::vector<double> weight_;            // per sub link: its unfrozen flows' fractions summed
   std::vector<std::uint32_t> sub_begin_;  // per sub link, into sub_flows_
-  std::vector<std::uint32_t> sub_flows_;
+  std::vector<std::uint32_t> sub_flows_;  // the groups
   std::vector<std::uint32_t> cursor_;     // filling sub_flows_
-  std::vector<std::uint32_t> frozen_;     // per flow: stamp of the solve that fixed it
+  std::vector<std::uint32_t> frozen_;     // per group: stamp of the solve that fixed it
+  std::vector<std::uint32_t> in_solve_;   // per group: stamp of the solve that re-solves it
+  bool dense_ = false;                    // at most scan_links_ used links: sub index = local index
   struct Share {
     double share;
     std::uint32_t link;
@@ -122,19 +154,22 @@ class FlowModel {
   std::vector<Share> heap_;               // water-filling: re-queued candidate bottlenecks
   std::vector<Share> sorted_;             // water-filling: the first keys, sorted
   std::vector<double> key_;               // per sub link: its latest key
-  std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen flows
-  std::vector<std::uint8_t> pick_;        // per sub link: a flow's least link of its own
+  std::vector<std::uint32_t> live_;       // water-filling: links with unfrozen groups
+  std::vector<std::uint8_t> pick_;        // per sub link: a group's least link of its own
   std::vector<double> live_share_;        // and their equal shares, in a scan
-  std::vector<double> old_rate_;          // per flow of the sub-problem, before the solve
+  std::vector<double> old_rate_;          // per group of the sub-problem, before the solve
   struct Level {
     double rate;
-    std::uint32_t flow;
+    std::uint32_t group;
   };
-  std::vector<Level> by_rate_;            // sorting the re-solved flows by their new rates
+  std::vector<Level> by_rate_;            // sorting the re-solved groups by their new rates
   std::uint32_t stamp_ = 0;
+  std::size_t finished_ = 0;              // flows finished so far, for the progress
   std::size_t scan_links_;
 
   double frac(std::uint32_t entry) const { return flow_frac_.empty() ? 1.0 : flow_frac_[entry]; }
+  // The load a path entry of group g puts on its link per Gb/s of the group's rate.
+  double weight(std::uint32_t g, std::uint32_t entry) const { return frac(entry) * static_cast<double>(count_[g]); }
 };
 
 }  // namespace ecmpsim

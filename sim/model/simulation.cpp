@@ -1,8 +1,10 @@
 #include "sim/model/simulation.h"
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 
+#include "sim/base/parallel.h"
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
 #include "workloads/generators/job.h"
@@ -236,7 +238,7 @@ std::shared_ptr<const EqualCostSets> Simulation::sets_for(const ScenarioSpec& sc
   return std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_, mask));
 }
 
-ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
+ScenarioResult Simulation::run(const ScenarioSpec& scenario, const RunOptions& options) const {
   ScenarioResult r;
   r.spec = &scenario;
   const auto sets = sets_for(scenario);
@@ -272,10 +274,12 @@ ScenarioResult Simulation::run(const ScenarioSpec& scenario) const {
   r.tiers = tier_imbalance(fabric_, links, r.trace);
   // A sprayed flow is never placed whole: nothing collides.
   if (!r.trace.split()) r.collisions = colliding_pairs(fabric_, *sets, flows, r.trace);
-  FlowModel model;
+  r.modelled = options.model;
+  if (!options.model) return r;
+  FlowModel solver;
   const FlowNetwork net{r.down.empty() ? capacity_ : capacity, flows_.bytes, r.trace.path_begin, r.trace.path_links,
                         r.trace.split_fraction};
-  model.run(net, r.times);
+  solver.run(net, r.times, options.progress);
   r.predicted = predict(flows_, r.times, jobs_, job_ideal_, ideal_);
   if (jobs_.size() > 1) r.predicted.alone = predict_alone(flows_, net, jobs_, job_ideal_);
   return r;
@@ -287,9 +291,29 @@ PortPlan Simulation::plan_ports(const ScenarioSpec& scenario) const {
   return ecmpsim::plan_ports(fabric_, fwd, flows_, scenario);
 }
 
-std::vector<ScenarioResult> Simulation::run_all() const {
-  std::vector<ScenarioResult> out;
-  for (const ScenarioSpec& s : spec_.scenarios) out.push_back(run(s));
+// Scenarios are independent: they run on up to default_threads() threads,
+// scenario i on thread i mod threads, so the results never depend on the
+// thread count; the first failing scenario's error is the one reported, as on
+// one thread. The progress follows thread 0's scenarios.
+std::vector<ScenarioResult> Simulation::run_all(const RunOptions& options) const {
+  const std::size_t n = spec_.scenarios.size();
+  std::vector<ScenarioResult> out(n);
+  std::vector<std::exception_ptr> failed(n);
+  const auto threads = static_cast<unsigned>(std::min<std::size_t>(n, default_threads()));
+  on_threads(std::max(1u, threads), [&](unsigned t) {
+    RunOptions mine = options;
+    if (t > 0) mine.progress = nullptr;
+    for (std::size_t i = t; i < n; i += std::max(1u, threads)) {
+      try {
+        out[i] = run(spec_.scenarios[i], mine);
+      } catch (...) {
+        failed[i] = std::current_exception();
+        return;
+      }
+    }
+  });
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
   return out;
 }
 

@@ -31,6 +31,7 @@ struct ScenarioResult {
   bool is_down(LinkId l) const { return !down.empty() && down[l] != 0; }
   std::vector<TierImbalance> tiers;  // the same links, per tier
   std::uint64_t collisions = 0;      // colliding flow pairs (sim/model/link_metrics.h)
+  bool modelled = true;              // false under `run --no-slowdown`: times and predicted stay empty
   FlowTimes times;                   // per flow: max-min rate at start, finish time
   Prediction predicted;              // per job and overall: completion, ideal, slowdown, busbw
   std::optional<PortPlan> plan;      // sports = "planned": the ports the flows were routed with
@@ -38,6 +39,12 @@ struct ScenarioResult {
   std::uint16_t sport(const workloads::Flows& flows, std::size_t f) const {
     return plan ? plan->sport[f] : flows.sport[f];
   }
+};
+
+// What Simulation::run computes beyond routes and metrics.
+struct RunOptions {
+  bool model = true;                 // false skips the max-min flow model (`run --no-slowdown`)
+  FlowProgress* progress = nullptr;  // kept up to date by the flow model, for a progress line
 };
 
 // Where imported flows came from (`ecmpsim run --flows`), for the reports.
@@ -76,11 +83,11 @@ class Simulation {
   // Per link: its speed, 0 when the fabric has it down (a scenario may take more down).
   const std::vector<Gbps>& capacity() const noexcept { return capacity_; }
 
-  ScenarioResult run(const ScenarioSpec& scenario) const;
+  ScenarioResult run(const ScenarioSpec& scenario, const RunOptions& options = {}) const;
   // The source-port plan of a planned-ports scenario (sim/routing/port_plan.h)
   // for these flows; InputError as plan_ports() throws it.
   PortPlan plan_ports(const ScenarioSpec& scenario) const;
-  std::vector<ScenarioResult> run_all() const;
+  std::vector<ScenarioResult> run_all(const RunOptions& options = {}) const;
 
  private:
   Spec spec_;

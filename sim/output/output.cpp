@@ -199,8 +199,10 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
       row["path"] = path_json(sim.fabric(), r.trace.path(f));
       row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
     }
-    row["rate_gbps"] = r.times.start_rate[f].value;
-    row["finish_s"] = r.times.finish[f].value;
+    if (r.modelled) {
+      row["rate_gbps"] = r.times.start_rate[f].value;
+      row["finish_s"] = r.times.finish[f].value;
+    }
     fl.push_back(std::move(row));
     // The label IPv6 packets carry (hashable); IPv4 ones have none unless a plan sets it.
     if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
@@ -228,7 +230,7 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
     for (const TierImbalance& t : r.tiers) tiers[t.name] = imbalance_json(t.flows, t.bytes);
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
-    s["predicted"] = predicted_json(sim, r.predicted);
+    if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
     if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
     s["links"] = links_json(sim, r);
     s["flows"] = flows_json(sim, r);
@@ -237,6 +239,35 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
   doc["scenarios"] = std::move(scenarios);
   return doc;
 }
+
+namespace {
+
+// The table's predicted block: overall, then per job when there are several.
+template <typename Row>
+void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
+  out += "\npredicted (max-min fair flow model)\n";
+  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 6);
+  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
+  row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
+  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
+  if (sim.jobs().size() > 1)
+    for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
+      const std::string job = sim.jobs()[j].name + " ";
+      row(job + "completion (ms)",
+          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, 6);
+      row(job + "slowdown (shared)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
+      row(job + "slowdown alone", [j](const ScenarioResult& r) {
+        return j < r.predicted.alone.size() ? r.predicted.alone[j].slowdown : r.predicted.jobs[j].slowdown;
+      }, 4);
+      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
+          1);
+    }
+  if (sim.jobs().size() > 1)
+    out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
+           "'alone' is the job's flows by themselves on the same paths)\n";
+}
+
+}  // namespace
 
 std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
   const Fabric& fabric = sim.fabric();
@@ -285,26 +316,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
     row("FIM bytes " + name, [t](const ScenarioResult& r) { return r.tiers[t].bytes.fim; }, 4);
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
-  out += "\npredicted (max-min fair flow model)\n";
-  row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 6);
-  row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
-  row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
-  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
-  if (sim.jobs().size() > 1)
-    for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
-      const std::string job = sim.jobs()[j].name + " ";
-      row(job + "completion (ms)",
-          [j](const ScenarioResult& r) { return r.predicted.jobs[j].completion.value * 1e3; }, 6);
-      row(job + "slowdown (shared)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].slowdown; }, 4);
-      row(job + "slowdown alone", [j](const ScenarioResult& r) {
-        return j < r.predicted.alone.size() ? r.predicted.alone[j].slowdown : r.predicted.jobs[j].slowdown;
-      }, 4);
-      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
-          1);
-    }
-  if (sim.jobs().size() > 1)
-    out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
-           "'alone' is the job's flows by themselves on the same paths)\n";
+  if (results.front().modelled) predicted_rows(sim, row, out);
   if (wants_sizes(sim.spec())) out += sizes_text(sim, results);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
@@ -334,7 +346,7 @@ Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   for (const auto& r : results) {
     // A link's load at time 0: the sum of the max-min start rates of its flows.
     start_gbps.assign(fabric.links().size(), 0.0);
-    for (std::size_t f = 0; f < r.times.start_rate.size(); ++f)
+    for (std::size_t f = 0; f < r.times.start_rate.size(); ++f)  // none under --no-slowdown
       for (LinkId l : r.trace.path(f)) start_gbps[l] += r.times.start_rate[f].value;
     for (LinkId l : sim.metric_links()) {
       const Link& link = fabric.link(l);
@@ -342,7 +354,7 @@ Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
       if (r.trace.split())  // shares, and no start rates until the flow model splits flows
         csv.cells({format_number(r.trace.link_share[l]), format_number(r.trace.link_share_bytes[l]), ""});
       else
-        csv.cell(r.trace.link_flows[l]).cell(r.trace.link_bytes[l]).cell(format_number(start_gbps[l]));
+        csv.cell(r.trace.link_flows[l]).cell(r.trace.link_bytes[l]).cell(std::string_view(r.modelled ? format_number(start_gbps[l]) : ""));
       csv.end_row();
     }
   }

@@ -37,6 +37,33 @@ TEST_CASE("ecmpsim run --format summary: the table up to its per-link list, noth
   CHECK(lines(table.out) - lines(summary.out) == 4 + 32);
 }
 
+TEST_CASE("ecmpsim run --no-slowdown: routes and metrics as without it, no predicted times") {
+  const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
+  const auto with = cli_run({"run", cfg, "--format", "json"});
+  const auto without = cli_run({"run", cfg, "--format", "json", "--no-slowdown"});
+  REQUIRE(with.code == 0);
+  REQUIRE(without.code == 0);
+  const auto a = nlohmann::json::parse(with.out), b = nlohmann::json::parse(without.out);
+  REQUIRE(a["scenarios"].size() == 2);
+  REQUIRE(b["scenarios"].size() == 2);
+  for (std::size_t s = 0; s < 2; ++s) {
+    // The control: the model's keys are there by default.
+    CHECK(a["scenarios"][s].contains("predicted"));
+    CHECK(a["scenarios"][s]["flows"][0].contains("finish_s"));
+    CHECK_FALSE(b["scenarios"][s].contains("predicted"));
+    CHECK_FALSE(b["scenarios"][s]["flows"][0].contains("rate_gbps"));
+    CHECK_FALSE(b["scenarios"][s]["flows"][0].contains("finish_s"));
+    CHECK(a["scenarios"][s]["metrics"] == b["scenarios"][s]["metrics"]);
+    CHECK(a["scenarios"][s]["links"] == b["scenarios"][s]["links"]);
+  }
+  const auto table = cli_run({"run", cfg, "--no-slowdown"});
+  CHECK(table.out.find("predicted") == std::string::npos);
+  const auto sized = cli_run({"run", cfg, "--no-slowdown", "-b", "1M", "-e", "4M"});
+  CHECK(sized.code == 2);
+  CHECK(sized.out.empty());
+  CHECK(sized.err == "ecmpsim: --no-slowdown: the size table needs the flow model that --no-slowdown turns off\n");
+}
+
 TEST_CASE("ecmpsim run --format: an unknown format is a usage error naming the flag") {
   const auto r = cli_run({"run", "--format", "short"});
   CHECK(r.code == 2);

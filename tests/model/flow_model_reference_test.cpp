@@ -188,10 +188,14 @@ void compare_clusters(const std::string& toml, ClusterTally& tally, bool mix = f
     // arithmetic do so again and again, and the two models' rounding splits
     // such an instant into two events now and then (the model before this
     // one did too, up to two events apart): the distinct finish times agree.
+    // Flows of one size on one path are one group in the model and finish
+    // at one instant exactly, where the reference's per-flow rounding can
+    // split them into events 1e-9 apart: the model may count fewer events
+    // (two fewer in one of these clusters), never more than one extra.
     CHECK(distinct_times(want) == distinct_times(r.times));
     if (!r.trace.split()) {
       if (!mix) {
-        CHECK(want.events <= r.times.events + 1);
+        CHECK(want.events <= r.times.events + 2);
         CHECK(r.times.events <= want.events + 1);
       }
       tally.events_differ += want.events != r.times.events;

@@ -1,0 +1,381 @@
+#include "tests/support/flow_level_model.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+
+namespace ecmpsim::reference {
+
+namespace {
+constexpr double kFlowLevelInf = std::numeric_limits<double>::infinity();
+// Flows within this relative margin below the lowest finishing rate are
+// re-solved too: they may sit at the same level, rounded one ulp lower, and
+// re-solving a flow that keeps its rate is only work, never an error.
+constexpr double kFlowLevelSlack = 1e-12;
+
+// Stable LSD radix sort of (share, link) pairs by share, a byte per pass,
+// skipping bytes that every key shares (the exponents mostly): pairs that
+// arrive in link order leave in (share, link) order, several times faster
+// than a comparison sort of the thousands of links a re-solve searches.
+// Shares are >= 0 (a -0 counts as 0), so their bits order as the values do.
+template <typename Pair>
+void radix_sort_level_shares(std::vector<Pair>& items, std::vector<Pair>& scratch) {
+  const auto key = [](const Pair& p) { return std::bit_cast<std::uint64_t>(p.share == 0 ? 0.0 : p.share); };
+  scratch.resize(items.size());
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    std::array<std::uint32_t, 257> start{};
+    for (const Pair& p : items) ++start[((key(p) >> shift) & 0xff) + 1];
+    if (std::find(start.begin() + 1, start.end(), items.size()) != start.end()) continue;
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (const Pair& p : items) scratch[start[(key(p) >> shift) & 0xff]++] = p;
+    items.swap(scratch);
+  }
+  scratch.clear();
+}
+}  // namespace
+
+void FlowLevelModel::load(const FlowNetwork& net) {
+  const std::size_t flows = net.bytes.size();
+  // Dense local indices for the links that carry at least one flow, so every
+  // scan below is over used links only.
+  local_of_.assign(net.capacity.size(), kNone);
+  cap_.clear();
+  flow_begin_.assign(flows + 1, 0);
+  flow_links_.clear();
+  flow_frac_.clear();
+  rate_.assign(flows, 0.0);
+  remaining_.assign(flows, 0.0);
+  since_.assign(flows, 0.0);
+  version_.assign(flows, 0);
+  frozen_.assign(flows, 0);
+  done_.assign(flows, 0);
+  order_.clear();
+  for (std::size_t f = 0; f < flows; ++f) {
+    if (net.bytes[f] > 0 && net.path_begin[f + 1] > net.path_begin[f]) {
+      for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
+        const LinkId l = net.path_links[i];
+        if (local_of_[l] == kNone) {
+          local_of_[l] = static_cast<std::uint32_t>(cap_.size());
+          cap_.push_back(net.capacity[l].value);
+        }
+        flow_links_.push_back(local_of_[l]);
+        if (!net.fraction.empty()) flow_frac_.push_back(net.fraction[i]);
+      }
+      remaining_[f] = static_cast<double>(net.bytes[f]) * 8e-9;
+      order_.push_back(static_cast<std::uint32_t>(f));
+    }
+    flow_begin_[f + 1] = static_cast<std::uint32_t>(flow_links_.size());
+  }
+  used_.resize(cap_.size());
+  loads_known_ = false;
+  mark_.assign(cap_.size(), 0);
+  sub_of_.resize(cap_.size());
+  finishes_.clear();
+  stamp_ = 0;
+}
+
+void FlowLevelModel::run(const FlowNetwork& net, FlowTimes& out) {
+  const std::size_t flows = net.bytes.size();
+  out.start_rate.assign(flows, Gbps{0});
+  out.finish.assign(flows, Seconds{0});
+  out.events = 0;
+  out.resolved = 0;
+  load(net);
+  out.groups = order_.size();  // one variable per flow
+  if (order_.empty()) return;
+  solve(0, 0.0);
+  out.events = 1;
+  out.resolved = order_.size();
+  for (std::uint32_t f : order_) out.start_rate[f] = Gbps{rate_[f]};
+  double now = 0;
+  while (!order_.empty()) {
+    const double lowest = finish_next(now, out);
+    if (lowest == 0) break;
+    // Every flow below the lowest finishing rate keeps its rate: re-solve
+    // the rest, without the flows that just finished.
+    const auto by_rate = [&](std::uint32_t f, double r) { return rate_[f] < r; };
+    const auto from = static_cast<std::size_t>(
+        std::lower_bound(order_.begin(), order_.end(), lowest * (1 - kFlowLevelSlack), by_rate) - order_.begin());
+    std::size_t kept = from;
+    for (std::size_t k = from; k < order_.size(); ++k)
+      if (!done_[order_[k]]) order_[kept++] = order_[k];
+    order_.resize(kept);
+    if (kept == 0) break;
+    ++out.events;
+    if (from == kept) continue;
+    solve(from, now);
+    out.resolved += kept - from;
+  }
+}
+
+double FlowLevelModel::finish_next(double& now, FlowTimes& out) {
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
+  const auto stale = [&](const Finish& e) { return e.version != version_[e.flow]; };
+  while (!finishes_.empty() && stale(finishes_.front())) {
+    std::pop_heap(finishes_.begin(), finishes_.end(), later);
+    finishes_.pop_back();
+  }
+  if (finishes_.empty()) {
+    // Only flows on a dead link are left: they never finish.
+    for (std::uint32_t f : order_) out.finish[f] = Seconds{kFlowLevelInf};
+    order_.clear();
+    return 0;
+  }
+  const double before = now;
+  const double step = finishes_.front().at - before;
+  const double finish_by = step * (1 + kFinishTolerance);
+  now += step;
+  double lowest = kFlowLevelInf;
+  while (!finishes_.empty() && finishes_.front().at - before <= finish_by) {
+    const Finish e = finishes_.front();
+    std::pop_heap(finishes_.begin(), finishes_.end(), later);
+    finishes_.pop_back();
+    if (stale(e)) continue;
+    const std::uint32_t f = e.flow;
+    out.finish[f] = Seconds{now};
+    done_[f] = 1;
+    ++version_[f];
+    lowest = std::min(lowest, rate_[f]);
+    if (loads_known_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f] * frac(i);
+  }
+  return lowest;
+}
+
+void FlowLevelModel::build_subproblem(std::size_t from) {
+  // Each link the re-solved flows cross offers what the fixed flows leave:
+  // its capacity less the current rates, plus the re-solved flows' own rates
+  // (with no flow fixed, its capacity). The link loads are only needed once
+  // some flows stay fixed: summed then.
+  if (from > 0 && !loads_known_) {
+    std::fill(used_.begin(), used_.end(), 0.0L);
+    for (std::uint32_t f : order_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += rate_[f] * frac(i);
+    loads_known_ = true;
+  }
+  sub_links_.clear();
+  rem_cap_.clear();
+  unfrozen_.clear();
+  weight_.clear();
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t j = flow_links_[i];
+      if (mark_[j] != stamp_) {
+        mark_[j] = stamp_;
+        sub_of_[j] = static_cast<std::uint32_t>(sub_links_.size());
+        sub_links_.push_back(j);
+        rem_cap_.push_back(from == 0 ? cap_[j] : static_cast<double>(static_cast<long double>(cap_[j]) - used_[j]));
+        unfrozen_.push_back(0);
+        weight_.push_back(0);
+      }
+      if (from > 0) rem_cap_[sub_of_[j]] += rate_[f] * frac(i);
+      ++unfrozen_[sub_of_[j]];
+      weight_[sub_of_[j]] += frac(i);
+    }
+  }
+  const std::size_t links = sub_links_.size();
+  sub_begin_.assign(links + 1, 0);
+  for (std::size_t s = 0; s < links; ++s) sub_begin_[s + 1] = sub_begin_[s] + unfrozen_[s];
+  sub_flows_.resize(sub_begin_[links]);
+  cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) sub_flows_[cursor_[sub_of_[flow_links_[i]]]++] = f;
+  }
+}
+
+void FlowLevelModel::solve(std::size_t from, double now) {
+  ++stamp_;
+  const std::size_t count = order_.size() - from;
+  old_rate_.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint32_t f = order_[from + k];
+    remaining_[f] -= rate_[f] * (now - since_[f]);
+    since_[f] = now;
+    old_rate_[k] = rate_[f];
+  }
+  build_subproblem(from);
+  pick_links(from);
+  live_share_.resize(live_.size());
+  by_rate_.clear();
+  if (live_.size() <= scan_links_)
+    scan_fill(count);
+  else
+    heap_fill(count);
+
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
+  const std::size_t queued = finishes_.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint32_t f = order_[from + k];
+    const double delta = rate_[f] - old_rate_[k];
+    if (delta == 0) continue;  // its queued finish time still holds
+    if (loads_known_)
+      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta * frac(i);
+    ++version_[f];
+    if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
+  }
+  // Stale entries (superseded rates) outnumbering the live ones: drop them
+  // all, so the heap stays near the active flows' size. Many new entries: one
+  // heapify; a few: push them one by one.
+  if (finishes_.size() > 2 * order_.size() + 1024) {
+    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.flow]; });
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  } else if (finishes_.size() - queued > queued / 8)
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  else
+    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
+  // The filling froze the flows level by level, so by_rate_ (rate, flow) in
+  // freeze order is nearly sorted by rate; ties in flow order number the next
+  // sub-problem's links, and so the order its sums are rounded in, as they
+  // always were. One level (a symmetric collective) is in order in order_
+  // already; otherwise the freeze order is sorted (pairs keep the comparisons
+  // in cache).
+  const auto lower = [](const Level& a, const Level& b) { return a.rate < b.rate || (a.rate == b.rate && a.flow < b.flow); };
+  const auto first = order_.begin() + static_cast<std::ptrdiff_t>(from);
+  const auto slower = [&](std::uint32_t a, std::uint32_t b) { return rate_[a] < rate_[b] || (rate_[a] == rate_[b] && a < b); };
+  if (!std::is_sorted(first, order_.end(), slower)) {
+    if (by_rate_.size() != count) {
+      by_rate_.resize(count);
+      for (std::size_t k = 0; k < count; ++k) by_rate_[k] = {rate_[order_[from + k]], order_[from + k]};
+    }
+    if (!std::is_sorted(by_rate_.begin(), by_rate_.end(), lower)) std::sort(by_rate_.begin(), by_rate_.end(), lower);
+    for (std::size_t k = 0; k < count; ++k) order_[from + k] = by_rate_[k].flow;
+  }
+  // The re-solved flows are at or above the lowest finishing level; should
+  // rounding put one a hair below a fixed flow, merging restores the order.
+  if (from > 0 && slower(*first, *(first - 1))) std::inplace_merge(order_.begin(), first, order_.end(), slower);
+}
+
+// Links that carry one sub-problem flow are most of a sub-problem's links
+// (host links, and fabric links under uneven load), and such a link's share
+// changes only when its one flow freezes. Of a flow's own links only the
+// least (share, link) can then be a bottleneck: the others could only be
+// reached after that flow froze. The filling searches every link with two or
+// more flows and that one link per flow, in sub index order, and so finds the
+// same bottlenecks in the same order as over all links.
+void FlowLevelModel::pick_links(std::size_t from) {
+  pick_.assign(sub_links_.size(), 0);
+  for (std::size_t k = from; k < order_.size(); ++k) {
+    const std::uint32_t f = order_[k];
+    std::uint32_t best_link = kNone;
+    double best = 0;
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t s = sub_of_[flow_links_[i]];
+      if (unfrozen_[s] != 1) continue;
+      const double share = std::max(rem_cap_[s], 0.0) / weight_[s];
+      if (best_link == kNone || share < best || (share == best && s < best_link)) {
+        best = share;
+        best_link = s;
+      }
+    }
+    if (best_link != kNone) pick_[best_link] = 1;
+  }
+  live_.clear();
+  for (std::uint32_t s = 0; s < sub_links_.size(); ++s)
+    if (unfrozen_[s] > 1 || pick_[s]) live_.push_back(s);
+}
+
+template <typename OnChange>
+std::size_t FlowLevelModel::freeze(std::uint32_t j, double rate, OnChange on_change) {
+  std::size_t fixed = 0;
+  for (std::uint32_t k = sub_begin_[j]; k < sub_begin_[j + 1]; ++k) {
+    const std::uint32_t f = sub_flows_[k];
+    if (frozen_[f] == stamp_) continue;
+    frozen_[f] = stamp_;
+    rate_[f] = rate;
+    by_rate_.push_back({rate, f});
+    ++fixed;
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) {
+      const std::uint32_t m = sub_of_[flow_links_[i]];
+      rem_cap_[m] -= rate * frac(i);
+      weight_[m] -= frac(i);
+      if (--unfrozen_[m] > 0 && m != j) on_change(m);
+    }
+  }
+  return fixed;
+}
+
+// Progressive filling: the link offering the smallest equal share to its
+// unfrozen flows is the bottleneck; its flows get that share, their other
+// links lose it, and the next bottleneck is sought. Ties go to the lower link
+// index in both searches.
+void FlowLevelModel::scan_fill(std::size_t left) {
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
+  while (left > 0 && !live_.empty()) {
+    double best = kFlowLevelInf;
+    std::size_t kept = 0;
+    for (std::uint32_t j : live_) {
+      if (unfrozen_[j] == 0) continue;
+      const double share = share_of(j);
+      live_[kept] = j;
+      live_share_[kept++] = share;
+      best = std::min(best, share);
+    }
+    live_.resize(kept);
+    // Every link at the minimum is a bottleneck at this level: one pass
+    // freezes them all (a link's share never falls below `best` meanwhile).
+    for (std::size_t k = 0; k < kept; ++k) {
+      const std::uint32_t j = live_[k];
+      if (live_share_[k] == best && unfrozen_[j] > 0 && share_of(j) == best)
+        left -= freeze(j, best, [](std::uint32_t) {});
+    }
+  }
+}
+
+void FlowLevelModel::heap_fill(std::size_t left) {
+  // Candidate bottlenecks as (equal share, link) with lazy keys. Freezing a
+  // flow at the current level s never lowers the share of another link (its
+  // share was >= s, so (rem - s x frac) / (weight - frac) >= rem / weight):
+  // a key is a lower bound of its link's share, and a popped key below the
+  // true share is queued again at that share. Only a share that rounding
+  // lowered below its key is queued at once. The least key, when it matches
+  // its link, is then the least (share, link) pair: the bottleneck an eager
+  // heap finds. The first keys are sorted (one cache-friendly pass, links
+  // whose flows all froze elsewhere skipped at O(1)); re-queued keys go to a
+  // small heap beside them.
+  const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
+  const auto later = [](const Share& a, const Share& b) {
+    return a.share > b.share || (a.share == b.share && a.link > b.link);
+  };
+  const auto push = [&](double share, std::uint32_t j) {
+    key_[j] = share;
+    heap_.push_back({share, j});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  };
+  heap_.clear();
+  sorted_.clear();
+  key_.resize(sub_links_.size());
+  for (std::uint32_t j : live_) {
+    key_[j] = share_of(j);
+    sorted_.push_back({key_[j], j});
+  }
+  radix_sort_level_shares(sorted_, heap_);
+  std::size_t next = 0;
+  while (left > 0) {
+    Share top{};
+    if (next < sorted_.size() && (heap_.empty() || !later(sorted_[next], heap_.front()))) {
+      top = sorted_[next++];
+    } else if (!heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      top = heap_.back();
+      heap_.pop_back();
+    } else {
+      break;
+    }
+    const std::uint32_t bottleneck = top.link;
+    if (unfrozen_[bottleneck] == 0 || top.share != key_[bottleneck]) continue;
+    const double share = share_of(bottleneck);
+    if (share != top.share) {
+      push(share, bottleneck);
+      continue;
+    }
+    left -= freeze(bottleneck, top.share, [&](std::uint32_t m) {
+      const double now = share_of(m);
+      if (now < key_[m]) push(now, m);
+    });
+  }
+}
+
+}  // namespace ecmpsim::reference
