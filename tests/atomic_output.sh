@@ -12,9 +12,10 @@ tmp=$(mktemp -d)
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# Far more variants than finish in the time we wait: seconds in Release, minutes under ASan.
+# Far more variants than finish in the time we wait, and predicted past the minute after
+# which a sweep checkpoints by default: minutes in Release, hours under ASan.
 start_sweep() {
-  "$bin" sweep configs/paper16.toml --seeds 0:5000000 --force --algos xxh3 --threads 2 \
+  "$bin" sweep configs/paper16.toml --seeds 0:50000000 --force --algos xxh3 --threads 2 \
     --format json --out "$tmp/out.json" 2>"$tmp/err" &
   pid=$!
   sleep "${ECMPSIM_SIGNAL_AFTER:-1.5}"

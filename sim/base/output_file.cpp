@@ -185,8 +185,21 @@ void replace_atomically(const std::string& path, const fs::path& target, mode_t 
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   remove_stale_temps(dir, target.filename().string());
   std::string tmpl;
-  const int fd = locked_temp(path, dir, target, tmpl);
+  // The signals wait from before the temporary exists until the guard that
+  // removes it is in place: one arriving in between would leave it behind.
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+  int fd = -1;
+  try {
+    fd = locked_temp(path, dir, target, tmpl);
+  } catch (...) {
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw;
+  }
   const TempGuard guard(tmpl);
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   std::string cause = write_all_parts(fd, parts);
   if (cause.empty() && ::fchmod(fd, mode) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
