@@ -55,6 +55,17 @@ std::string unknown_algorithm(std::string_view given) {
     if (!a.sai.empty()) names.push_back(a.sai);
   }
   std::string hint = did_you_mean(given, names, 0);
+  // A family's stem ("crc16") is too far from each member to be a typo:
+  // offer the members it begins.
+  std::vector<std::string_view> family;
+  for (const std::string_view n : names)
+    if (hint.empty() && given.size() >= 3 && n.size() > given.size() && n.starts_with(given)) family.push_back(n);
+  if (!family.empty()) {
+    hint = " (did you mean ";
+    for (std::size_t i = 0; i < family.size(); ++i)
+      hint += std::string(i == 0 ? "" : i + 1 == family.size() ? " or " : ", ") + "'" + std::string(family[i]) + "'";
+    hint += "?)";
+  }
   if (hint.empty()) hint = " (ecmpsim hash --list shows them)";
   return "unknown hash algorithm '" + std::string(given) + "'" + hint;
 }

@@ -246,6 +246,28 @@ int checked_stdout(int code, std::ostream& err) {
   return 2;
 }
 
+void check_output(const std::string& path, std::span<const std::string> inputs) {
+  if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
+  const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
+  if (fd) {
+    if (*fd != 1 && ::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
+    return;
+  }
+  const fs::path target = follow_links(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail(path, std::strerror(errno));
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      fail(path, "cannot create a file in " + dir.string() + ": " + std::strerror(errno));
+  } else if (S_ISDIR(st.st_mode)) {
+    fail(path, std::strerror(EISDIR));
+  } else {
+    if (S_ISREG(st.st_mode)) refuse_inputs(path, st, inputs);
+    if (::access(target.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
+  }
+}
+
 OutputKind output_kind(const std::string& path) {
   if (path == "-" || path == "/dev/stdout") return OutputKind::Stdout;
   if (descriptor_path(path)) return OutputKind::Descriptor;

@@ -36,6 +36,12 @@ void write_output(const std::string& path, const std::string& text, std::ostream
 void replace_file(const std::string& path, std::span<const std::string_view> parts,
                   std::span<const std::string> inputs = {});
 
+// The checks write_output makes before it writes, for a command to make
+// before its work: a sweep or a fit whose --out cannot be written says so at
+// once rather than after the work (a missing or unwritable directory, a
+// directory, an unwritable file, one of `inputs`, a closed descriptor).
+void check_output(const std::string& path, std::span<const std::string> inputs = {});
+
 // What write_output would do with `path`, for messages and tests.
 enum class OutputKind { Stdout, Replace, Direct, Descriptor };
 OutputKind output_kind(const std::string& path);

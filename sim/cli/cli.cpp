@@ -139,6 +139,10 @@ void emit(Io io, const std::string& text, const std::string& out_path, std::span
   write_output(out_path.empty() ? "-" : out_path, text, io.out, inputs);
 }
 
+void check_out(const std::string& out_path, std::span<const std::string> inputs) {
+  check_output(out_path.empty() ? "-" : out_path, inputs);
+}
+
 std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra) {
   std::vector<std::string> files{spec.source, spec.fabric.topology.source};
   for (const ScenarioSpec& s : spec.scenarios)

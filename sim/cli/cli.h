@@ -76,6 +76,10 @@ CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& wh
 // empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs = {});
 
+// Before a long command's work: whether emit could write to `out_path`
+// (check_output's checks), so a bad --out fails at once.
+void check_out(const std::string& out_path, std::span<const std::string> inputs);
+
 // The files a loaded config read: itself, its topology file, its route tables;
 // `extra` (files named by flags) appended. What --out must not overwrite.
 std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra = {});

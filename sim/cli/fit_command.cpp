@@ -187,6 +187,7 @@ int run_switches(const FitOptions& o, Io io, const fit::Observations& obs, const
 }
 
 int run_fit(const FitOptions& o, Io io) {
+  check_out(o.out, {&o.observations, 1});
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
   const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
   const fit::MembersSpec members = o.members.empty() ? fit::MembersSpec{} : fit::parse_members(o.members);

@@ -23,6 +23,26 @@
 namespace ecmpsim::cli {
 namespace {
 
+// Ring and tree channel c leaves by NIC (c mod P) mod K: with fewer search
+// channels P than NICs K (NCCL's default P = ceil(channels / 2)), NICs
+// P..K-1 carry none of the job, which a user counting channels against NICs
+// would not expect (issue 34 item 7).
+std::vector<std::string> idle_nic_notes(const Spec& spec) {
+  std::vector<std::string> out;
+  const std::uint32_t k = spec.fabric.nics_per_node;
+  for (const JobSpec& j : spec.jobs) {
+    const bool rings_or_trees = j.collective != workloads::Collective::AllToAll &&
+                                j.collective != workloads::Collective::SendRecv;
+    const std::uint32_t p = j.search_channels ? j.search_channels : workloads::default_search_channels(j.channels);
+    if (!rings_or_trees || k < 2 || p >= k) continue;
+    out.push_back("note: job '" + j.name + "': " + std::to_string(j.channels) + " channels search " +
+                  std::to_string(p) + (j.search_channels ? "" : " (NCCL doubles what its search finds)") +
+                  ", so they leave each node by NICs 0.." + std::to_string(p - 1) + " of its " + std::to_string(k) +
+                  "; set search_channels (or more channels) if NCCL's log shows more");
+  }
+  return out;
+}
+
 void add_override_flags(CLI::App* sub, Overrides& o, std::string& seed_mode) {
   sub->add_option("--scenario", o.scenario, "Evaluate only the scenario of this name");
   sub->add_option("--algo", o.algo, "Hash algorithm of every ECMP scenario (catalogue name)");
@@ -188,11 +208,12 @@ Action add_run_command(CLI::App& app) {
       throw InputError({{}, 0, 0, "--flows"}, "no size table for imported flows (they name no collective)");
     if (opt->no_slowdown && wants_sizes(spec))
       throw InputError({{}, 0, 0, "--no-slowdown"}, "the size table needs the flow model that --no-slowdown turns off");
-    std::vector<std::string> notes;
+    std::vector<std::string> notes =
+        opt->import.flows.empty() ? idle_nic_notes(spec) : std::vector<std::string>{};
     const Simulation sim = [&] {
       if (opt->import.flows.empty()) return Simulation(std::move(spec));
       const auto imported = import_flows(opt->import, spec);
-      notes = imported.notes;
+      notes.insert(notes.end(), imported.notes.begin(), imported.notes.end());
       return Simulation(std::move(spec), imported);
     }();
     const auto results = sim.run_all({!opt->no_slowdown, progress->model()});

@@ -257,6 +257,7 @@ Action add_sweep_command(CLI::App& app) {
     if (ranks != nullptr && (!opt->checkpoint.checkpoint.empty() || !opt->checkpoint.resume.empty()))
       throw InputError(flag(opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"),
                        "checkpoints are written by a sweep in one process, not yet under mpirun");
+    if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
     std::optional<std::string> checkpoint;
     const unsigned threads = opt->threads ? opt->threads : default_threads();

@@ -21,8 +21,23 @@ SourcePos key_pos(const toml::table& t, std::string_view key, const SourcePos& f
   return n ? config::pos_of(*n, file, section + "." + std::string(key)) : fallback;
 }
 
+// A key of the other section (gpus_per_node under [workload], channels under
+// [fabric]) says where it belongs rather than only that it is unknown here.
+template <class Here, class There>
+void refuse_misplaced(const toml::table& t, const std::vector<Knob<Here>>& here, const std::vector<Knob<There>>& there,
+                      std::string_view there_name, const std::string& file, const std::string& section) {
+  const auto holds = [](const auto& knobs, std::string_view key) {
+    return std::any_of(knobs.begin(), knobs.end(), [&](const auto& kn) { return kn.key == key; });
+  };
+  for (const auto& [k, node] : t)
+    if (!holds(here, k.str()) && holds(there, k.str()))
+      throw InputError(config::pos_of(node, file, section + "." + std::string(k.str())),
+                       "belongs in " + std::string(there_name) + ", not here");
+}
+
 JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string& file, const std::string& section) {
   const toml::table& t = expect_table(node, at);
+  refuse_misplaced(t, job_knobs(), fabric_knobs(), "[fabric]", file, section);
   JobSpec job;
   config::read_section<JobSpec>(t, job_knobs(), job, file, section);
   job.where = at;
@@ -88,6 +103,7 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
     const std::string key(k.str());
     const SourcePos at = config::pos_of(node, path, key);
     if (key == "fabric") {
+      refuse_misplaced(expect_table(node, at), fabric_knobs(), job_knobs(), "[workload] or a [[job]]", path, key);
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
       config::check_fabric(*node.as_table(), spec.fabric, path);
       spec.fabric.address_base_at = key_pos(*node.as_table(), "address_base", {}, path, key);

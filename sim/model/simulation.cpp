@@ -33,7 +33,7 @@ std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, s
   if (want > free || want == 0)
     throw InputError(job.nodes_at, "job '" + job.name + "' needs " + std::to_string(want) + " nodes but only " +
                                        std::to_string(free) + " of the fabric's " + std::to_string(servers) +
-                                       " nodes are free");
+                                       (free == 1 ? " nodes is free" : " nodes are free"));
   std::vector<std::uint32_t> tor_of(servers);
   for (std::uint32_t s = 0; s < servers; ++s) tor_of[s] = fabric.tor_of(fabric.server_nics(s)[0]);
   nodes = workloads::place(job.placement, tor_of, want, job.seed, taken);
@@ -176,8 +176,10 @@ Simulation::Simulation(Spec spec, const workloads::ImportedFlows& imported)
       healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
       flows_(place_imported_flows(imported, fabric_, spec_.limits)) {
   std::string files;
-  for (const auto& f : imported.files) files += (files.empty() ? "" : ",") + f;
-  imported_ = ImportedSource{imported.format, files};
+  const std::size_t dumps = imported.files.size() - (imported.map.empty() ? 0 : 1);
+  for (std::size_t i = 0; i < dumps && i < imported.files.size(); ++i)
+    files += (files.empty() ? "" : ",") + imported.files[i];
+  imported_ = ImportedSource{imported.format, files, imported.map};
   prepare();
 }
 

@@ -50,7 +50,8 @@ struct RunOptions {
 // Where imported flows came from (`ecmpsim run --flows`), for the reports.
 struct ImportedSource {
   std::string format;  // "csv", "rdma" or "pcap"
-  std::string files;   // comma-separated
+  std::string files;   // comma-separated: the flows files (rdma: the dumps)
+  std::string map;     // rdma: the host map; empty otherwise
 };
 
 class Simulation {

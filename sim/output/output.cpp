@@ -1,5 +1,6 @@
 #include "sim/output/output.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -122,9 +123,13 @@ json workload_json(const Simulation& sim) {
   const auto& flows = sim.flows();
   std::uint64_t total = 0;
   for (auto b : flows.bytes) total += b;
-  if (const auto& im = sim.imported())
-    return {{"collective", "imported"}, {"format", im->format}, {"files", im->files},
-            {"flows", flows.size()}, {"bytes", total}};
+  if (const auto& im = sim.imported()) {
+    json w{{"collective", "imported"}, {"format", im->format}, {"files", im->files}};
+    if (!im->map.empty()) w["map"] = im->map;
+    w["flows"] = flows.size();
+    w["bytes"] = total;
+    return w;
+  }
   const auto& jobs = sim.spec().jobs;
   json job_list = json::array();
   std::string collective(workloads::collective_name(jobs.front().collective));
@@ -250,6 +255,8 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
   row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
   row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
+  // nccl-tests' unit beside the link's, as sweep prints it.
+  row("busbw (GB/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value / 8; }, 2);
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";
@@ -261,6 +268,8 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
       }, 4);
       row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
           1);
+      row(job + "busbw (GB/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value / 8; },
+          2);
     }
   if (sim.jobs().size() > 1)
     out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
@@ -279,7 +288,8 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   if (const auto& im = sim.imported()) {
     std::uint64_t total = 0;
     for (auto b : sim.flows().bytes) total += b;
-    out += "workload  imported " + im->format + " from " + im->files + ": " + std::to_string(sim.flows().size()) +
+    out += "workload  imported " + im->format + " from " + im->files + (im->map.empty() ? "" : " (map " + im->map + ")") +
+           ": " + std::to_string(sim.flows().size()) +
            " flows, " + human_bytes(total) + "\n\n";
   } else {
     const auto& jobs = sim.spec().jobs;
@@ -294,13 +304,16 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
     }
     out += "\n";
   }
-  constexpr std::size_t kLabel = 22, kCol = 14;
+  constexpr std::size_t kLabel = 22;
+  // Each scenario's column as wide as its name and two spaces, 14 at the least.
+  std::size_t col = 14;
+  for (const auto& r : results) col = std::max(col, r.spec->name.size() + 2);
   std::string head = pad_right("metric", kLabel);
-  for (const auto& r : results) head += pad_left(r.spec->name, kCol);
+  for (const auto& r : results) head += pad_left(r.spec->name, col);
   out += head + "\n" + std::string(head.size(), '-') + "\n";
   auto row = [&](const std::string& label, auto get, int digits) {
     std::string line = pad_right(label, kLabel);
-    for (const auto& r : results) line += pad_left(fixed(get(r), digits), kCol);
+    for (const auto& r : results) line += pad_left(fixed(get(r), digits), col);
     out += line + "\n";
   };
   row("FIM (flows)", [](const ScenarioResult& r) { return r.flows.fim; }, 4);
@@ -321,7 +334,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);
-  for (const auto& r : results) lhead += pad_left(r.spec->name, kCol);
+  for (const auto& r : results) lhead += pad_left(r.spec->name, col);
   out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
     std::string line = pad_right(fabric.link_name(l), kLabel);
@@ -330,7 +343,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
           r.trace.split() ? fixed(r.trace.flows_on(l), 2) : std::to_string(r.trace.link_flows[l]);
       line += pad_left(r.is_down(l) ? std::string("down")
                                     : flows + " (" + fixed(r.trace.bytes_on(l) / (1ULL << 30), 2) + ")",
-                       kCol);
+                       col);
     }
     out += line + "\n";
   }

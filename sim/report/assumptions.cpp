@@ -220,7 +220,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
       continue;
     }
     if (mode.splits) {
-      out.push_back({topic, std::string(mode.doc) + "; link loads are sums of shares; no predicted times yet"});
+      out.push_back({topic, std::string(mode.doc) + "; link loads are sums of shares; predicted times give each link the flow's share of its rate"});
       continue;
     }
     if (!mode.hashes) {  // a mode with no parameters of its own: its doc says it

@@ -168,6 +168,10 @@ TEST_CASE("ecmpsim hash: the fields the key hashes must be given; typos get the 
   CHECK(r.code == 0);
   r = cli_run({"hash", "--algo", "crc33", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "5", "-n", "2"});
   CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'crc33' (did you mean 'crc32'?)\n");
+  // A family's stem, two or more edits from each member: the members it begins, in catalogue order.
+  r = cli_run({"hash", "--algo", "crc16", "--src", "10.0.0.1", "--dst", "10.0.0.2", "--sport", "5", "-n", "2"});
+  CHECK(r.err == "ecmpsim: --algo: unknown hash algorithm 'crc16' (did you mean 'crc16-ccitt', 'crc16-xmodem', "
+                 "'crc16-kermit', 'crc16-arc' or 'crc16-buypass'?)\n");
   r = cli_run({"hash", "--algo", "crc32", "--sed", "3"});
   CHECK(r.code == 2);
   CHECK(r.err.find("(did you mean '--seed'?)") != std::string::npos);

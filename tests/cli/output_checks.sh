@@ -82,4 +82,14 @@ cmp -s "$tmp/t.csv" "$tmp/t.orig" || fail "the tuples file was changed"
 # The negative control: another file is written.
 (cd "$tmp" && "$bin" run p.toml -f json --out other.json) || fail "run --out other.json failed"
 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/other.json" || fail "run --out other.json is not JSON"
+# An --out that cannot be written stops a sweep and a fit before their work
+# (issue 34 item 7): 50M seeds would take minutes, so a late check times out.
+for cmd in "sweep $cfg --seeds 0:50000000 --algos xxh3 --force" "fit tests/data/fit/oversubscribed_traced.csv --members 4"; do
+  rc=0
+  # shellcheck disable=SC2086
+  timeout 30 "$bin" $cmd --out "$tmp/no-such-dir/x.json" > /dev/null 2> "$tmp/err" || rc=$?
+  [ "$rc" -eq 2 ] || fail "'$cmd' with an unwritable --out exited $rc, not 2"
+  grep -qx "ecmpsim: $tmp/no-such-dir/x.json: cannot write output file: cannot create a file in $tmp/no-such-dir: No such file or directory" "$tmp/err" ||
+    fail "'$cmd' with an unwritable --out said: $(cat "$tmp/err")"
+done
 echo "output_checks: passed"

@@ -37,6 +37,53 @@ TEST_CASE("ecmpsim run --format summary: the table up to its per-link list, noth
   CHECK(lines(table.out) - lines(summary.out) == 4 + 32);
 }
 
+TEST_CASE("ecmpsim run: a long scenario name widens its column instead of running into the next") {
+  std::ifstream in(ECMPSIM_SOURCE_DIR "/configs/paper16.toml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string name = "ecmp-with-a-long-name";  // 21 characters, the default column is 14
+  const auto at = text.find("name = \"ecmp\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 13, "name = \"" + name + "\"");
+  const auto path = std::filesystem::temp_directory_path() / "run_command_test_long_name.toml";
+  std::ofstream(path) << text;
+  const auto r = cli_run({"run", path.c_str(), "--format", "summary"});
+  std::filesystem::remove(path);
+  REQUIRE(r.code == 0);
+  std::istringstream lines_of(r.out);
+  std::string head, fim;
+  for (std::string line; std::getline(lines_of, line);) {
+    if (line.starts_with("metric ")) head = line;
+    if (line.starts_with("FIM (flows) ")) fim = line;
+  }
+  // Right-aligned columns: the header and a row end at the same column, and
+  // the name is set off from the label by at least two spaces.
+  CHECK(head.size() == fim.size());
+  CHECK(head.find("  " + name + " ") != std::string::npos);
+}
+
+TEST_CASE("ecmpsim run: rings that leave NICs idle say so") {
+  // 2 nodes x 8 GPUs x 8 NICs; 8 channels search 4, so channel c uses NIC c mod 4.
+  const std::string fabric =
+      "[fabric]\nkind = \"rail\"\nnodes = 2\nnics_per_node = 8\ngpus_per_node = 8\nspines = 2\n"
+      "host_speed_gbps = 400\nfabric_speed_gbps = 400\n[[scenario]]\nname = \"ecmp\"\n"
+      "[[job]]\ncollective = \"ring-allreduce\"\nmessage_bytes = \"1GiB\"\n";
+  const auto path = std::filesystem::temp_directory_path() / "run_command_test_idle_nics.toml";
+  const auto run_with = [&](const std::string& job_keys) {
+    std::ofstream(path) << fabric + job_keys;
+    return cli_run({"run", path.c_str(), "--format", "summary"});
+  };
+  const auto eight = run_with("channels = 8\n");
+  CHECK(eight.code == 0);
+  CHECK(eight.err ==
+        "ecmpsim: note: job 'job0': 8 channels search 4 (NCCL doubles what its search finds), so they leave each "
+        "node by NICs 0..3 of its 8; set search_channels (or more channels) if NCCL's log shows more\n");
+  // The negative control: 16 channels search 8, one per NIC, and nothing is said.
+  const auto sixteen = run_with("channels = 16\n");
+  CHECK(sixteen.code == 0);
+  CHECK(sixteen.err.empty());
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("ecmpsim run --no-slowdown: routes and metrics as without it, no predicted times") {
   const std::string cfg = ECMPSIM_SOURCE_DIR "/configs/paper16.toml";
   const auto with = cli_run({"run", cfg, "--format", "json"});

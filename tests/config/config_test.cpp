@@ -88,6 +88,15 @@ TEST_CASE("missing file") {
 TEST_CASE("jobs: bad input names file, line, column and the cause") {
   CHECK(error_of("[[job]]\nnodes = 3\n[[job]]\nnodes = 14\n") ==
         "t.toml:4:9: job.nodes: job 'job1' needs 14 nodes but only 13 of the fabric's 16 nodes are free");
+  // A key of the other section says where it belongs (issue 34 item 7); a key of neither is only unknown.
+  CHECK(error_of("[workload]\ngpus_per_node = 8\n") == "t.toml:2:17: workload.gpus_per_node: belongs in [fabric], not here");
+  CHECK(error_of("[[job]]\nnics_per_node = 8\n") == "t.toml:2:17: job.nics_per_node: belongs in [fabric], not here");
+  CHECK(error_of("[fabric]\nkind = \"leaf-spine\"\nchannels = 8\n") ==
+        "t.toml:3:12: fabric.channels: belongs in [workload] or a [[job]], not here");
+  CHECK(error_of("[workload]\ngpus_per_nod = 8\n").find("unknown key") != std::string::npos);
+  // One node left: "is", not "are" (issue 34 item 7).
+  CHECK(error_of("[[job]]\nnodes = 15\n[[job]]\nnodes = 2\n") ==
+        "t.toml:4:9: job.nodes: job 'job1' needs 2 nodes but only 1 of the fabric's 16 nodes is free");
   CHECK(error_of("[[job]]\nmessage_bytes = 0\n") == "t.toml:2:17: job.message_bytes: size must be positive");
   CHECK(error_of("[[job]]\nmessage_bytes = -5\n") == "t.toml:2:17: job.message_bytes: size must be positive");
   CHECK(error_of("[[job]]\ncollective = \"allreduce\"\n") ==

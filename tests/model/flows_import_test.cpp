@@ -207,6 +207,13 @@ TEST_CASE("ecmpsim run --flows DIR --rdma-map pairs the hosts' QPs and routes th
                           "--rdma-map", dir + "/map.csv", "--format", "json"});
   REQUIRE(j.code == 0);
   CHECK(j.out.find("\"flows\": 4,\n    \"bytes\": 2147483648") != std::string::npos);
+  // The map is named as the map, not as a third dump (issue 34 item 8).
+  CHECK(j.out.find("\"files\": \"" + dir + "/host1.json," + dir + "/host2.json\",\n    \"map\": \"" + dir +
+                   "/map.csv\",") != std::string::npos);
+  const auto t = cli_run({"run", kSrc + "/configs/paper16.toml", "--flows", dir, "--rdma-map", dir + "/map.csv",
+                          "--format", "summary"});
+  CHECK(t.out.find("workload  imported rdma from " + dir + "/host1.json," + dir + "/host2.json (map " + dir +
+                   "/map.csv): 4 flows") != std::string::npos);
 }
 
 TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {

@@ -31,7 +31,8 @@ struct ImportedFlows {
   // Flows with src_ip/dst_ip set; the endpoint indices src/dst are left for
   // the simulation to fill from the fabric's address plan.
   Flows flows;
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // every file read; ImportPos::file indexes it
+  std::string map;                 // rdma: the host map, the last of `files` but not a dump
   // Per flow, where its source and destination addresses were read, so an
   // address the fabric lacks can be reported at its origin.
   std::vector<ImportPos> src_where, dst_where;

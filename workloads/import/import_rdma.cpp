@@ -299,6 +299,7 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
   out.format = "rdma";
   for (const auto& d : dumps) out.files.push_back(d.name);
   out.files.push_back(map_name);
+  out.map = map_name;
   out.src_field = out.dst_field = "ip";
   const auto map = read_map(dumps, map_text, map_name, static_cast<std::uint32_t>(dumps.size()));
 
