@@ -127,24 +127,35 @@ std::size_t build_key(KeyLayout layout, std::span<const Field> fields, const Tup
 struct KeyLayoutInfo {
   KeyLayout layout;
   std::string_view text;         // as the hash catalogue page describes it
-  std::span<const Field> fixed;  // the fields it always hashes; empty: the configured list
-  int linux_policy;              // the fib_multipath_hash_policy it models; -1 when none
+  std::span<const Field> fixed;     // the fields it always hashes (IPv4); empty: the configured list
+  std::span<const Field> fixed_v6;  // the same on IPv6, where policy 0 adds the flow label and next header
+  int linux_policy;                 // the fib_multipath_hash_policy it models; -1 when none
 };
 
 inline constexpr std::array<Field, 2> kLinuxL3Fields{Field::SrcIp, Field::DstIp};
+// rt6_multipath_hash, policy 0 (net/ipv6/route.c): ip6_multipath_l3_keys
+// hashes the addresses, the flow label and the next header.
+inline constexpr std::array<Field, 4> kLinuxL3FieldsV6{Field::SrcIp, Field::DstIp, Field::FlowLabel, Field::Proto};
 inline constexpr std::array<Field, 5> kFiveTuple{Field::SrcIp, Field::DstIp, Field::Proto, Field::SrcPort,
                                                  Field::DstPort};
 inline constexpr std::array<KeyLayoutInfo, 4> kKeyLayouts{{
-    {KeyLayout::Fields, "configured fields", {}, -1},
-    {KeyLayout::LinuxL3, "Linux flow_keys, policy 0", kLinuxL3Fields, 0},
-    {KeyLayout::LinuxL4, "Linux flow_keys, policy 1", kFiveTuple, 1},
-    {KeyLayout::BondL34, "bond_ip_hash words", kFiveTuple, -1},
+    {KeyLayout::Fields, "configured fields", {}, {}, -1},
+    {KeyLayout::LinuxL3, "Linux flow_keys, policy 0", kLinuxL3Fields, kLinuxL3FieldsV6, 0},
+    {KeyLayout::LinuxL4, "Linux flow_keys, policy 1", kFiveTuple, kFiveTuple, 1},
+    {KeyLayout::BondL34, "bond_ip_hash words", kFiveTuple, kFiveTuple, -1},
 }};
 
 constexpr const KeyLayoutInfo& key_layout(KeyLayout layout) noexcept {
   for (const KeyLayoutInfo& k : kKeyLayouts)
     if (k.layout == layout) return k;
   return kKeyLayouts.front();
+}
+
+// The fields a fixed layout hashes for one address family (empty: the
+// configured list).
+constexpr std::span<const Field> fixed_fields(KeyLayout layout, Family family) noexcept {
+  const KeyLayoutInfo& k = key_layout(layout);
+  return family == Family::V6 ? k.fixed_v6 : k.fixed;
 }
 
 inline const std::vector<Field>& default_fields() {

@@ -7,6 +7,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/output/flows_output.h"
 #include "sim/config/overrides.h"
+#include "sim/routing/flow_label_note.h"
 #include "sim/model/simulation.h"
 
 namespace ecmpsim::cli {
@@ -54,6 +55,7 @@ Action add_flows_command(CLI::App& app) {
     if (!opt->scenario.empty()) return print_plan(io, *opt, spec);
     const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
+    if (const auto note = flow_label_note(spec, fabric.family())) io.err << "ecmpsim: note: " << *note << "\n";
     emit(io, write(chosen_format(opt->format), flows_result(spec, fabric, flows)), opt->out, spec_inputs(spec));
     return 0;
   };

@@ -19,6 +19,7 @@
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
 #include "sim/config/overrides.h"
+#include "sim/routing/flow_label_note.h"
 
 namespace ecmpsim::cli {
 namespace {
@@ -216,6 +217,8 @@ Action add_run_command(CLI::App& app) {
       notes.insert(notes.end(), imported.notes.begin(), imported.notes.end());
       return Simulation(std::move(spec), imported);
     }();
+    if (opt->import.flows.empty())
+      if (const auto note = flow_label_note(sim.spec(), sim.fabric().family())) notes.push_back("note: " + *note);
     const auto results = sim.run_all({!opt->no_slowdown, progress->model()});
     progress.reset();
     for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/routing/flow_label_note.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
 #include "sim/cli/size_flags.h"
@@ -281,6 +282,8 @@ Action add_sweep_command(CLI::App& app) {
     std::optional<SweepSummary> pooled;
     if (opt->pooled || each.size() == 1) pooled = summarize(run.values, opt->bins, axes.threshold, axes.metric);
     std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
+    if (auto note = flow_label_note(sweep->base().spec(), sweep->base().fabric().family(), axes.algos))
+      notes.push_back(std::move(*note));
     std::optional<SweepRanking> ranking;
     if (rank) {
       ranking = rank_sweep(space, run.values, *rank, axes.slowdown);

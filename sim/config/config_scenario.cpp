@@ -88,6 +88,19 @@ void check_scenario(const toml::table& table, const ScenarioSpec& s, const std::
                          std::to_string(s.sport_max));
 }
 
+// A scenario refining its base's override of the same tier or switch changes
+// that override: one entry per tier and switch, as outputs list them.
+void add_override(std::vector<HashOverride>& list, HashOverride o) {
+  for (HashOverride& had : list)
+    if (had.tier == o.tier && had.switch_name == o.switch_name) {
+      apply_override(had.values, o);
+      had.keys |= o.keys;
+      had.where = o.where;
+      return;
+    }
+  list.push_back(std::move(o));
+}
+
 void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& file, std::string_view section) {
   const std::string sec(section);
   for (const auto& [k, node] : table) {
@@ -97,13 +110,13 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
     if (const auto tier = parse_name(kTiers, name); tier && *tier != Tier::Host) {
       HashOverride o = read_override(expect_table(node, at), s.hash, at, file, key, false);
       o.tier = *tier;
-      s.hash_tiers.push_back(std::move(o));
+      add_override(s.hash_tiers, std::move(o));
     } else if (name == "switch") {
       const auto* arr = node.as_array();
       if (!arr) throw InputError(at, "expected [[" + key + "]] tables");
       for (const auto& e : *arr) {
         const SourcePos eat = pos_of(e, file, key);
-        s.hash_switches.push_back(read_override(expect_table(e, eat), s.hash, eat, file, key, true));
+        add_override(s.hash_switches, read_override(expect_table(e, eat), s.hash, eat, file, key, true));
       }
     } else if (const Knob<HashSpec>* knob = hash_knob(name)) {
       knob->read(node, s.hash, at);

@@ -69,6 +69,19 @@ struct HashOverride {
   SourcePos where;
 };
 
+// The keys `o` sets, written over `to` (a switch's hash, or an earlier
+// override of the same tier or switch that `o` refines).
+inline void apply_override(HashSpec& to, const HashOverride& o) {
+  if (o.keys & kHashAlgo) to.algo = o.values.algo;
+  if (o.keys & kHashFields) to.fields = o.values.fields;
+  if (o.keys & kHashSeed) to.seed = o.values.seed;
+  if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
+  if (o.keys & kHashOffset) to.offset = o.values.offset;
+  if (o.keys & kHashSelect) to.select = o.values.select;
+  if (o.keys & kHashBuckets) to.buckets = o.values.buckets;
+  if (o.keys & kHashRssKey) to.rss_key = o.values.rss_key;
+}
+
 // How an adaptive switch judges a member (sim/routing/adaptive.h). Load is
 // bytes placed so far divided by the link's speed; ties go to the lowest
 // member index of the equal-cost group.

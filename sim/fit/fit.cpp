@@ -170,6 +170,8 @@ FitResult fit(const Observations& obs, const FitOptions& opt) {
   check_observations(obs, opt.group.members);
   FitResult r;
   r.observations = obs.rows.size();
+  for (const Observation& o : obs.rows)
+    if (!o.tuple.src_ip.is_v4()) r.family = hashing::Family::V6;
   r.group = opt.group;
   r.evidence_bits = evidence(obs, opt.group);
   r.linear.emplace(obs, opt.group);

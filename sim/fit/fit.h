@@ -32,6 +32,7 @@ struct FitOptions {
 
 struct FitResult {
   std::size_t observations = 0;
+  hashing::Family family = hashing::Family::V4;  // IPv6 if any observation is (its fixed layouts hash more)
   Group group;
   std::vector<Model> models;         // consistent catalogue models, best first (at most keep)
   std::vector<std::size_t> agree;    // per model: observations it reproduces (checked one by one)

@@ -95,7 +95,7 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
     for (std::size_t i = 0; i < r.models.size(); ++i) {
       const Model& m = r.models[i];
       out += pad_left(std::to_string(i + 1), 4) + "  " + pad_right(std::string(m.algo->name), 14) +
-             pad_right(fields_text(m), 48) + pad_left(std::to_string(m.seed) + (m.seed_class ? "*" : ""), 11) +
+             pad_right(fields_text(m, r.family), 48) + pad_left(std::to_string(m.seed) + (m.seed_class ? "*" : ""), 11) +
              pad_left(std::to_string(m.offset), 7) + "  " + pad_right(std::string(hashing::selection_name(m.select)), 10) +
              std::to_string(r.agree[i]) + "/" + std::to_string(r.observations) + "\n";
     }
@@ -120,7 +120,7 @@ Json fit_json(const FitResult& r) {
   for (std::size_t i = 0; i < r.models.size(); ++i) {
     const Model& m = r.models[i];
     json fields = json::array();
-    for (hashing::Field f : hashed_fields(m)) fields.push_back(hashing::field_name(f));
+    for (hashing::Field f : hashed_fields(m, r.family)) fields.push_back(hashing::field_name(f));
     models.push_back({{"algo", m.algo->name},
                       {"fields", fields},
                       {"seed", m.seed},

@@ -2,8 +2,8 @@
 
 namespace ecmpsim::fit {
 
-std::vector<hashing::Field> hashed_fields(const Model& m) {
-  const auto fixed = hashing::key_layout(m.algo->layout).fixed;
+std::vector<hashing::Field> hashed_fields(const Model& m, hashing::Family family) {
+  const auto fixed = hashing::fixed_fields(m.algo->layout, family);
   return fixed.empty() ? m.fields : std::vector<hashing::Field>(fixed.begin(), fixed.end());
 }
 
@@ -30,9 +30,9 @@ std::uint32_t Selector::member(const hashing::Tuple& t) const noexcept {
   return member_of_hash(model_.algo->fn({key.data(), n}, model_.seed));
 }
 
-std::string fields_text(const Model& m) {
+std::string fields_text(const Model& m, hashing::Family family) {
   std::string s;
-  for (hashing::Field f : hashed_fields(m)) s += (s.empty() ? "" : ",") + std::string(hashing::field_name(f));
+  for (hashing::Field f : hashed_fields(m, family)) s += (s.empty() ? "" : ",") + std::string(hashing::field_name(f));
   return hashing::key_layout(m.algo->layout).fixed.empty() ? s : "(kernel) " + s;
 }
 

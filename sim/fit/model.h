@@ -36,8 +36,8 @@ struct Model {
 };
 
 // The fields a model's key reads, for display: its list, or what the Linux
-// layouts hash.
-std::vector<hashing::Field> hashed_fields(const Model& m);
+// layouts hash for that address family (IPv6's policy 0 adds the flow label).
+std::vector<hashing::Field> hashed_fields(const Model& m, hashing::Family family);
 
 // Member selection for one model and group, with its tables built once.
 class Selector {
@@ -55,6 +55,6 @@ class Selector {
 };
 
 // "src-ip,dst-ip,proto" or "(kernel flow_keys: src-ip,dst-ip,...)".
-std::string fields_text(const Model& m);
+std::string fields_text(const Model& m, hashing::Family family);
 
 }  // namespace ecmpsim::fit

@@ -5,6 +5,7 @@
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "sim/base/text.h"
+#include "sim/routing/flow_label_note.h"
 #include "workloads/generators/ring.h"
 
 namespace ecmpsim {
@@ -206,6 +207,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
     }
     out.push_back({"five-tuple" + p, sport});
   }
+  if (auto note = flow_label_note(spec, spec.fabric.address_base.family())) out.push_back({"flow label", std::move(*note)});
   for (const ScenarioSpec& s : spec.scenarios) {
     const RoutingMode& mode = routing_mode(s.routing);
     const std::string topic = std::string(mode.name) + " (" + s.name + ")";

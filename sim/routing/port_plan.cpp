@@ -19,10 +19,13 @@ void set_port(hashing::Tuple& t, std::uint16_t port) noexcept {
   if (!t.src_ip.is_v4()) t.flow_label = workloads::flow_label_for_udp_sport(port);
 }
 
-bool reads_source_port(const SwitchHash& h) {
-  const auto fixed = hashing::key_layout(h.algo->layout).fixed;
+// On IPv6 the flow label follows the planned port (set_port), so a hash of
+// the label is steered too (linux-l3's policy 0 reads it there).
+bool reads_source_port(const SwitchHash& h, hashing::Family family) {
+  const auto fixed = hashing::fixed_fields(h.algo->layout, family);
   const auto hashed = fixed.empty() ? std::span<const hashing::Field>(h.fields) : fixed;
-  return std::find(hashed.begin(), hashed.end(), hashing::Field::SrcPort) != hashed.end();
+  auto reads = [&](hashing::Field f) { return std::find(hashed.begin(), hashed.end(), f) != hashed.end(); };
+  return reads(hashing::Field::SrcPort) || (family == hashing::Family::V6 && reads(hashing::Field::FlowLabel));
 }
 
 // A path's loads (bytes / speed) with the flow on it: the highest, then the
@@ -397,11 +400,12 @@ void Planner::repair() {
 
 PortPlan Planner::run() {
   bool steerable = false;
-  for (std::uint32_t s = 0; s < fabric_.switches().size(); ++s) steerable = steerable || reads_source_port(fwd_.hash_of(s));
+  for (std::uint32_t s = 0; s < fabric_.switches().size(); ++s) steerable = steerable || reads_source_port(fwd_.hash_of(s), fabric_.family());
   if (!steerable)
     throw InputError(scenario_.sports_at,
                      "sports = \"planned\" needs a hash that reads the source port (src-port, or linux-l4 / "
-                     "bonding layer3+4); no switch of scenario '" + scenario_.name + "' does");
+                     "bonding layer3+4; on IPv6 also the flow label, or linux-l3); no switch of scenario '" +
+                         scenario_.name + "' does");
   first_pass();
   std::vector<std::uint32_t> spines;
   if (two_tier(spines)) {

@@ -34,27 +34,12 @@ SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
   return h;
 }
 
-namespace {
-
-void apply(HashSpec& to, const HashOverride& o) {
-  if (o.keys & kHashAlgo) to.algo = o.values.algo;
-  if (o.keys & kHashFields) to.fields = o.values.fields;
-  if (o.keys & kHashSeed) to.seed = o.values.seed;
-  if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
-  if (o.keys & kHashOffset) to.offset = o.values.offset;
-  if (o.keys & kHashSelect) to.select = o.values.select;
-  if (o.keys & kHashBuckets) to.buckets = o.values.buckets;
-  if (o.keys & kHashRssKey) to.rss_key = o.values.rss_key;
-}
-
-}  // namespace
-
 HashSpec hash_for_switch(const ScenarioSpec& scenario, Tier tier, std::string_view name) {
   HashSpec h = scenario.hash;
   for (const HashOverride& o : scenario.hash_tiers)
-    if (o.tier == tier) apply(h, o);
+    if (o.tier == tier) apply_override(h, o);
   for (const HashOverride& o : scenario.hash_switches)
-    if (o.switch_name == name) apply(h, o);
+    if (o.switch_name == name) apply_override(h, o);
   return h;
 }
 

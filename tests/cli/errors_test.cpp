@@ -682,7 +682,8 @@ const std::vector<ErrorCase> kCases{
                          "\"dst-ip\"]\n"}},
      {"run", "{d}/c.toml"},
      "ecmpsim: {d}/c.toml:7:10: scenario.sports: sports = \"planned\" needs a hash that reads the source port "
-     "(src-port, or linux-l4 / bonding layer3+4); no switch of scenario 'p' does"},
+     "(src-port, or linux-l4 / bonding layer3+4; on IPv6 also the flow label, or linux-l3); no switch of scenario "
+     "'p' does"},
     {"adaptive on an ECMP scenario",
      {{"c.toml", kBase + "[[scenario]]\nname = \"e\"\nadaptive = \"global\"\n"}},
      {"run", "{d}/c.toml"},

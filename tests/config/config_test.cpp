@@ -218,4 +218,37 @@ TEST_CASE("IPv6 static routes: longest prefix wins, host names resolve to /128s"
   }
   CHECK((saw2 || saw3));
 }
+// A scenario refining its base's tier or switch override changes that
+// override: one entry per tier and switch (as the JSON lists them), with the
+// base's keys kept and the scenario's written over them.
+TEST_CASE("a derived scenario's override of the base's tier or switch merges into it") {
+  const std::string cfg =
+      "[[scenario]]\nname = \"a\"\n[scenario.hash]\nalgo = \"crc16-ccitt\"\n"
+      "[scenario.hash.spine]\nalgo = \"xxh3\"\nseed = 3\n"
+      "[[scenario.hash.switch]]\nname = \"leaf0\"\noffset = 2\n"
+      "[[scenario]]\nname = \"b\"\nbase = \"a\"\n[scenario.hash.spine]\nseed = 10\n"
+      "[[scenario.hash.switch]]\nname = \"leaf0\"\nseed = 7\n"
+      "[[scenario.hash.switch]]\nname = \"leaf1\"\nseed = 8\n";
+  const Spec spec = parse_config(cfg, "t.toml");
+  REQUIRE(spec.scenarios.size() == 2);
+  const ScenarioSpec& a = spec.scenarios[0];
+  const ScenarioSpec& b = spec.scenarios[1];
+  REQUIRE(a.hash_tiers.size() == 1);
+  CHECK(a.hash_tiers[0].keys == (kHashAlgo | kHashSeed));
+  REQUIRE(b.hash_tiers.size() == 1);  // not the base's spine entry and a second one
+  CHECK(b.hash_tiers[0].tier == Tier::Spine);
+  CHECK(b.hash_tiers[0].keys == (kHashAlgo | kHashSeed));
+  CHECK(b.hash_tiers[0].values.algo == "xxh3");
+  CHECK(b.hash_tiers[0].values.seed == 10);
+  REQUIRE(b.hash_switches.size() == 2);
+  CHECK(b.hash_switches[0].switch_name == "leaf0");
+  CHECK(b.hash_switches[0].keys == (kHashOffset | kHashSeed));
+  CHECK(b.hash_switches[0].values.offset == 2);
+  CHECK(b.hash_switches[0].values.seed == 7);
+  CHECK(b.hash_switches[1].switch_name == "leaf1");
+  // The base keeps its own values.
+  CHECK(a.hash_tiers[0].values.seed == 3);
+  REQUIRE(a.hash_switches.size() == 1);
+  CHECK(a.hash_switches[0].keys == kHashOffset);
+}
 }  // namespace config_test

@@ -9,9 +9,11 @@
 #include <array>
 #include <bit>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 #include "sim/base/error.h"
 #include "sim/fit/fit.h"
+#include "sim/fit/fit_report.h"
 #include "sim/routing/hash_query.h"
 
 namespace fit_test {
@@ -344,6 +346,48 @@ TEST_CASE("fit: IPv6 observations of CRC-16/CCITT with seed 1234 over 6 members 
   const fit::Observations other =
       observe_v6(r2, 200, false, [](const hashing::Tuple& t) { return static_cast<std::uint32_t>(buypass(key_v6(t, false)) % 6); });
   CHECK_THROWS_AS(fit::fit(other, opt), InputError);
+}
+
+// linux-l3 is policy 0: on IPv6 rt6_multipath_hash keys the addresses, the
+// flow label and the next header (net/ipv6/route.c), on IPv4 only the
+// addresses; the fitted model's field list says which, in the table and JSON.
+TEST_CASE("fit: linux-l3 lists the flow label and next header among its fields on IPv6 only") {
+  fit::Model hidden_model;
+  hidden_model.algo = hashing::find("linux-l3");
+  hidden_model.seed = 5;
+  hidden_model.select = hashing::Selection::Threshold;
+  fit::Group g;
+  g.members = 4;
+  const fit::Selector hidden(hidden_model, g);
+  fit::FitOptions opt;
+  opt.group.members = 4;
+  opt.algos = {hidden_model.algo};
+  opt.seed_end = 64;
+  opt.threads = 2;
+  Rng r{91};
+  const fit::Observations v6 = observe_v6(r, 64, true, [&](const hashing::Tuple& t) { return hidden.member(t); });
+  const fit::FitResult res6 = fit::fit(v6, opt);
+  REQUIRE(!res6.models.empty());
+  CHECK(res6.models[0].seed == 5);
+  CHECK(res6.family == hashing::Family::V6);
+  CHECK(fit::fit_table(v6, res6).find("(kernel) src-ip,dst-ip,flow-label,proto ") != std::string::npos);
+  CHECK(fit::fit_json(res6)["models"][0]["fields"].dump() == R"(["src-ip","dst-ip","flow-label","proto"])");
+  // The same model fitted on IPv4 rows lists the addresses alone.
+  fit::Observations v4;
+  v4.source = "v4.csv";
+  v4.fields = hashing::default_fields();
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    hashing::Tuple t;
+    t.src_ip = 0x0A000000u + i * 7919u;
+    t.dst_ip = 0x0A100000u + i * 104729u;
+    t.sport = static_cast<std::uint16_t>(0xC000 + i);
+    t.dport = 4791;
+    v4.rows.push_back({t, hidden.member(t), i + 2});
+  }
+  const fit::FitResult res4 = fit::fit(v4, opt);
+  REQUIRE(!res4.models.empty());
+  CHECK(res4.family == hashing::Family::V4);
+  CHECK(fit::fit_json(res4)["models"][0]["fields"].dump() == R"(["src-ip","dst-ip"])");
 }
 
 TEST_CASE("fit: IPv6 with the flow label, 8 members: the seed class of the hidden CRC and the affine map agree") {

@@ -215,9 +215,17 @@ TEST_CASE("Ethernet fields: MACs 6 bytes, ethertype 2, VLAN ID 12 bits in 2, net
   CHECK_FALSE(h::per_hop(h::Field::VlanId));
   CHECK_FALSE(h::per_hop(h::Field::SrcIp));
 }
-// The layout table's `fixed` column checked against the key bytes build_key
-// writes: on an IPv4 RoCEv2 tuple, changing a field the row lists changes the
-// key and changing any other field does not.
+// fd00::n
+h::IpAddr v6_addr(std::uint16_t n) {
+  std::array<std::uint8_t, 16> b{0xfd};
+  b[14] = static_cast<std::uint8_t>(n >> 8);
+  b[15] = static_cast<std::uint8_t>(n);
+  return h::IpAddr::v6(b);
+}
+
+// The layout table's `fixed` and `fixed_v6` columns checked against the key
+// bytes build_key writes: on an IPv4 (IPv6) RoCEv2 tuple, changing a field the
+// row lists changes the key and changing any other field does not.
 TEST_CASE("each key layout's row lists exactly the fields its key bytes depend on") {
   using F = h::Field;
   auto key_of = [](h::KeyLayout layout, const h::Tuple& t) {
@@ -227,8 +235,8 @@ TEST_CASE("each key layout's row lists exactly the fields its key bytes depend o
   };
   auto changed = [](h::Tuple t, F f) {
     switch (f) {
-      case F::SrcIp: t.src_ip = 0x0A000009; break;
-      case F::DstIp: t.dst_ip = 0x0A000109; break;
+      case F::SrcIp: t.src_ip = t.src_ip.is_v4() ? h::IpAddr(0x0A000009) : v6_addr(9); break;
+      case F::DstIp: t.dst_ip = t.dst_ip.is_v4() ? h::IpAddr(0x0A000109) : v6_addr(0x109); break;
       case F::Proto: t.proto = 1; break;  // ICMP: no ports
       case F::SrcPort: t.sport = 0xC002; break;
       case F::DstPort: t.dport = 4792; break;
@@ -242,19 +250,33 @@ TEST_CASE("each key layout's row lists exactly the fields its key bytes depend o
     }
     return t;
   };
-  h::Tuple base = rocev2();
-  base.flow_label = 0;  // IPv4 carries none
+  h::Tuple v4 = rocev2();
+  v4.flow_label = 0;  // IPv4 carries none
+  h::Tuple v6 = rocev2();
+  v6.src_ip = v6_addr(1);
+  v6.dst_ip = v6_addr(0x102);
+  v6.flow_label = 0x12344;
+  v6.ethertype = 0x86DD;
   REQUIRE(h::kKeyLayouts.size() == 4);
   for (const h::KeyLayoutInfo& row : h::kKeyLayouts) {
     CHECK(&h::key_layout(row.layout) == &row);
     if (row.fixed.empty()) continue;  // Fields: the configured list, checked above
     CAPTURE(row.text);
-    for (const auto& named : h::kFields) {
-      CAPTURE(h::field_name(named.value));
-      const bool listed = std::find(row.fixed.begin(), row.fixed.end(), named.value) != row.fixed.end();
-      CHECK((key_of(row.layout, changed(base, named.value)) != key_of(row.layout, base)) == listed);
+    for (const h::Tuple& base : {v4, v6}) {
+      const auto fixed = h::fixed_fields(row.layout, base.src_ip.family());
+      CAPTURE(h::family_name(base.src_ip.family()));
+      for (const auto& named : h::kFields) {
+        CAPTURE(h::field_name(named.value));
+        const bool listed = std::find(fixed.begin(), fixed.end(), named.value) != fixed.end();
+        CHECK((key_of(row.layout, changed(base, named.value)) != key_of(row.layout, base)) == listed);
+      }
     }
   }
+  // The check tells the families apart: policy 0's IPv4 list lacks the flow
+  // label its IPv6 key reads, so one list for both would fail above.
+  const auto l3v4 = h::fixed_fields(h::KeyLayout::LinuxL3, h::Family::V4);
+  CHECK(std::find(l3v4.begin(), l3v4.end(), F::FlowLabel) == l3v4.end());
+  CHECK(key_of(h::KeyLayout::LinuxL3, changed(v6, F::FlowLabel)) != key_of(h::KeyLayout::LinuxL3, v6));
   CHECK(h::key_layout(h::KeyLayout::LinuxL3).linux_policy == 0);
   CHECK(h::key_layout(h::KeyLayout::LinuxL4).linux_policy == 1);
 }

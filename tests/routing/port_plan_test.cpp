@@ -5,6 +5,7 @@
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
 #include "sim/routing/port_plan.h"
+#include "workloads/roce.h"
 
 namespace port_plan_test {
 
@@ -166,6 +167,30 @@ TEST_CASE("plans that cannot spread are errors at the key") {
   } catch (const InputError& e) {
     CHECK(e.describe().find("c.toml:7:1: scenario.sports: sports = \"planned\" needs a hash that reads the "
                             "source port") == 0);
+  }
+}
+// linux-l3 (policy 0) hashes no port, but on IPv6 it hashes the flow label,
+// which the planned port sets (the kernel derives the port from the label):
+// the plan steers it there, as on paper16 above (4 flows on every link), and
+// refuses it on IPv4, where policy 0 reads only the addresses.
+TEST_CASE("planned ports steer linux-l3 on IPv6 through the flow label, not on IPv4") {
+  for (const bool v6 : {true, false}) {
+    CAPTURE(v6);
+    Spec spec = load_config(ECMPSIM_SOURCE_DIR + std::string(v6 ? "/configs/paper16-ipv6.toml" : "/configs/paper16.toml"));
+    ScenarioSpec s = planned_copy(spec.scenarios.front(), "planned-l3");
+    s.hash.algo = "linux-l3";
+    s.hash.select = hashing::Selection::Threshold;
+    const Simulation sim(spec);
+    if (!v6) {
+      CHECK_THROWS_AS(sim.plan_ports(s), InputError);
+      continue;
+    }
+    const ScenarioResult r = sim.run(s);
+    REQUIRE(r.plan.has_value());
+    CHECK(r.flows.max == 4);
+    CHECK(r.flows.fim == 0);
+    for (std::size_t f = 0; f < sim.flows().size(); ++f)
+      CHECK(r.plan->flow_label[f] == workloads::flow_label_for_udp_sport(r.plan->sport[f]));
   }
 }
 }  // namespace port_plan_test
