@@ -32,8 +32,8 @@ std::vector<std::string> idle_nic_notes(const Spec& spec) {
   std::vector<std::string> out;
   const std::uint32_t k = spec.fabric.nics_per_node;
   for (const JobSpec& j : spec.jobs) {
-    const bool rings_or_trees = j.collective != workloads::Collective::AllToAll &&
-                                j.collective != workloads::Collective::SendRecv;
+    const bool rings_or_trees =
+        workloads::collective_info(j.collective).shape != workloads::CollectiveShape::PointToPoint;
     const std::uint32_t p = j.search_channels ? j.search_channels : workloads::default_search_channels(j.channels);
     if (!rings_or_trees || k < 2 || p >= k) continue;
     out.push_back("note: job '" + j.name + "': " + std::to_string(j.channels) + " channels search " +

@@ -125,10 +125,9 @@ RingCoupling ring_coupling(const Simulation& sim) {
   for (std::uint32_t i = 0; i < flows.size(); ++i)
     into[{flows.job[i], flows.channel[i], fabric.server_of(flows.dst[i])}].push_back(i);
   for (std::uint32_t i = 0; i < flows.size(); ++i) {
-    const auto kind = static_cast<workloads::Collective>(flows.collective[i]);
-    const bool all_reduce = kind == workloads::Collective::RingAllReduce;
-    if (!all_reduce && kind != workloads::Collective::AllGather && kind != workloads::Collective::ReduceScatter)
-      continue;
+    const auto& info = workloads::collective_info(static_cast<workloads::Collective>(flows.collective[i]));
+    if (info.shape != workloads::CollectiveShape::Ring) continue;
+    const bool all_reduce = info.op == workloads::CollectiveOp::AllReduce;
     const std::uint32_t ranks = sim.jobs()[flows.job[i]].ranks;
     const auto it = into.find({flows.job[i], flows.channel[i], fabric.server_of(flows.src[i])});
     if (ranks < 2 || it == into.end()) continue;

@@ -136,13 +136,12 @@ std::vector<std::uint8_t> failure_mask(const Fabric& fabric, const ScenarioSpec&
 }  // namespace
 
 BusPattern bus_pattern(workloads::Collective c) {
-  switch (c) {
-    case workloads::Collective::RingAllReduce:
-    case workloads::Collective::TreeAllReduce: return BusPattern::AllReduce;
-    case workloads::Collective::AllGather: return BusPattern::AllGather;
-    case workloads::Collective::ReduceScatter: return BusPattern::ReduceScatter;
-    case workloads::Collective::AllToAll: return BusPattern::AllToAll;
-    case workloads::Collective::SendRecv: return BusPattern::SendRecv;
+  switch (workloads::collective_info(c).op) {
+    case workloads::CollectiveOp::AllReduce: return BusPattern::AllReduce;
+    case workloads::CollectiveOp::AllGather: return BusPattern::AllGather;
+    case workloads::CollectiveOp::ReduceScatter: return BusPattern::ReduceScatter;
+    case workloads::CollectiveOp::AllToAll: return BusPattern::AllToAll;
+    case workloads::CollectiveOp::SendRecv: return BusPattern::SendRecv;
   }
   return BusPattern::SendRecv;
 }

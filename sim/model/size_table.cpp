@@ -19,13 +19,12 @@ double algbw_gbs(Bytes size, const NcclChoice& c) noexcept {
 }
 
 std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
-  switch (c) {
-    case workloads::Collective::RingAllReduce:
-    case workloads::Collective::TreeAllReduce: return NcclColl::AllReduce;
-    case workloads::Collective::AllGather: return NcclColl::AllGather;
-    case workloads::Collective::ReduceScatter: return NcclColl::ReduceScatter;
-    case workloads::Collective::AllToAll:
-    case workloads::Collective::SendRecv: return std::nullopt;
+  switch (workloads::collective_info(c).op) {
+    case workloads::CollectiveOp::AllReduce: return NcclColl::AllReduce;
+    case workloads::CollectiveOp::AllGather: return NcclColl::AllGather;
+    case workloads::CollectiveOp::ReduceScatter: return NcclColl::ReduceScatter;
+    case workloads::CollectiveOp::AllToAll:
+    case workloads::CollectiveOp::SendRecv: return std::nullopt;
   }
   return std::nullopt;
 }

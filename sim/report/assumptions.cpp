@@ -138,11 +138,11 @@ std::string routing_summary(const ScenarioSpec& s) {
 // How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
 // the search channel for trees.
 std::string nic_choice(const JobSpec& j, const FabricSpec& fabric) {
-  using workloads::Collective;
-  if (j.collective == Collective::AllToAll || j.collective == Collective::SendRecv)
+  const workloads::CollectiveShape shape = workloads::collective_info(j.collective).shape;
+  if (shape == workloads::CollectiveShape::PointToPoint)
     return j.pxn || j.cross_nic == 0 ? "; the sender uses the NIC of the destination GPU's rail (PXN)"
                                      : "; each GPU sends on its own NIC (PXN off)";
-  if (j.collective == Collective::TreeAllReduce)
+  if (shape == workloads::CollectiveShape::Tree)
     return "; tree edges of channel c use NIC (c mod P) mod K at both ends";
   const auto& rules = workloads::ring_rules(j.nccl_version);
   const auto g = workloads::ring_graph(
