@@ -75,7 +75,8 @@ Run run(const Config& c, const RunArgs& a) {
   if (a.seed_mode) {
     o.seed_mode = parse_name(kSeedModes, *a.seed_mode);
     if (!o.seed_mode)
-      throw InputError({{}, 0, 0, "--seed-mode"}, "'" + *a.seed_mode + "' not in " + quoted_choices(kSeedModes));
+      throw InputError({{}, 0, 0, "--seed-mode"},
+                       "unknown seed mode '" + *a.seed_mode + "'; one of " + quoted_choices(kSeedModes));
   }
   std::optional<workloads::ImportedFlows> imported;
   if (a.flows) {
@@ -98,10 +99,71 @@ Run run(const Config& c, const RunArgs& a) {
   return Run{std::move(data), to_python(text)};
 }
 
+// Per switch-to-switch link, the JSON's `links` as columns.
+py::dict link_columns(const Run& r, const std::string& name) {
+  const ScenarioResult& s = r.scenario(name);
+  const Simulation& sim = r.data->sim;
+  const Fabric& fabric = sim.fabric();
+  py::list id, from, to;
+  std::vector<std::uint32_t> link, flow_count;
+  std::vector<std::uint64_t> byte_count;
+  std::vector<double> flow_share, byte_share;
+  std::vector<std::uint8_t> down;
+  for (LinkId l : sim.metric_links()) {
+    id.append(fabric.link_name(l));
+    from.append(fabric.node(fabric.link(l).from).name);
+    to.append(fabric.node(fabric.link(l).to).name);
+    link.push_back(l);
+    if (s.trace.split()) {  // spraying: sums of shares, fractional (as the JSON)
+      flow_share.push_back(s.trace.link_share[l]);
+      byte_share.push_back(s.trace.link_share_bytes[l]);
+    } else {
+      flow_count.push_back(s.trace.link_flows[l]);
+      byte_count.push_back(s.trace.link_bytes[l]);
+    }
+    down.push_back(s.is_down(l));
+  }
+  py::dict out;
+  out["link"] = array_of(std::move(link));
+  out["id"] = id;
+  out["from"] = from;
+  out["to"] = to;
+  out["flows"] = s.trace.split() ? array_of(std::move(flow_share)) : array_of(std::move(flow_count));
+  out["bytes"] = s.trace.split() ? array_of(std::move(byte_share)) : array_of(std::move(byte_count));
+  out["down"] = array_of(std::move(down)).attr("astype")("bool");
+  return out;
+}
+
+// Per flow: the workload with the scenario's ports, and the flow model's rates and finish times.
+py::dict run_flow_columns(const Run& r, const std::string& name) {
+  const ScenarioResult& s = r.scenario(name);
+  const workloads::Flows& f = r.data->sim.flows();
+  std::vector<std::uint16_t> sport(f.size());
+  for (std::size_t i = 0; i < f.size(); ++i) sport[i] = s.sport(f, i);
+  py::dict out = flow_columns(f, std::move(sport));
+  if (s.modelled) {
+    std::vector<double> rate(f.size()), finish(f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      rate[i] = s.times.start_rate[i].value;
+      finish[i] = s.times.finish[i].value;
+    }
+    out["rate_gbps"] = array_of(std::move(rate));
+    out["finish_s"] = array_of(std::move(finish));
+  }
+  return out;
+}
+
+py::dict path_views(const Run& r, const std::string& name) {
+  const Trace& t = r.scenario(name).trace;
+  py::dict out;
+  out["begin"] = view_of(t.path_begin.data(), t.path_begin.size(), r.data);
+  out["links"] = view_of(t.path_links.data(), t.path_links.size(), r.data);
+  return out;
+}
+
 }  // namespace
 
 void add_run(py::module_& m, py::class_<Config>& config) {
-  (void)m;
   config.def(
       "flows",
       [](const Config& c) {
@@ -147,77 +209,14 @@ void add_run(py::module_& m, py::class_<Config>& config) {
             return names;
           },
           "The scenarios run, in order")
-      .def(
-          "links",
-          [](const Run& r, const std::string& name) {
-            const ScenarioResult& s = r.scenario(name);
-            const Simulation& sim = r.data->sim;
-            const Fabric& fabric = sim.fabric();
-            py::list id, from, to;
-            std::vector<std::uint32_t> link, flow_count;
-            std::vector<std::uint64_t> byte_count;
-            std::vector<double> flow_share, byte_share;
-            std::vector<std::uint8_t> down;
-            for (LinkId l : sim.metric_links()) {
-              id.append(fabric.link_name(l));
-              from.append(fabric.node(fabric.link(l).from).name);
-              to.append(fabric.node(fabric.link(l).to).name);
-              link.push_back(l);
-              if (s.trace.split()) {  // spraying: sums of shares, fractional (as the JSON)
-                flow_share.push_back(s.trace.link_share[l]);
-                byte_share.push_back(s.trace.link_share_bytes[l]);
-              } else {
-                flow_count.push_back(s.trace.link_flows[l]);
-                byte_count.push_back(s.trace.link_bytes[l]);
-              }
-              down.push_back(s.is_down(l));
-            }
-            py::dict out;
-            out["link"] = array_of(std::move(link));
-            out["id"] = id;
-            out["from"] = from;
-            out["to"] = to;
-            out["flows"] = s.trace.split() ? array_of(std::move(flow_share)) : array_of(std::move(flow_count));
-            out["bytes"] = s.trace.split() ? array_of(std::move(byte_share)) : array_of(std::move(byte_count));
-            out["down"] = array_of(std::move(down)).attr("astype")("bool");
-            return out;
-          },
-          py::arg("scenario"),
-          "Per switch-to-switch link (the JSON's 'links'): link (its number), id, from, to, flows, bytes, down")
-      .def(
-          "flows",
-          [](const Run& r, const std::string& name) {
-            const ScenarioResult& s = r.scenario(name);
-            const workloads::Flows& f = r.data->sim.flows();
-            std::vector<std::uint16_t> sport(f.size());
-            for (std::size_t i = 0; i < f.size(); ++i) sport[i] = s.sport(f, i);
-            py::dict out = flow_columns(f, std::move(sport));
-            if (s.modelled) {
-              std::vector<double> rate(f.size()), finish(f.size());
-              for (std::size_t i = 0; i < f.size(); ++i) {
-                rate[i] = s.times.start_rate[i].value;
-                finish[i] = s.times.finish[i].value;
-              }
-              out["rate_gbps"] = array_of(std::move(rate));
-              out["finish_s"] = array_of(std::move(finish));
-            }
-            return out;
-          },
-          py::arg("scenario"),
-          "Per flow: the workload's columns with the scenario's source ports, and rate_gbps and finish_s "
-          "under the flow model")
-      .def(
-          "paths",
-          [](const Run& r, const std::string& name) {
-            const Trace& t = r.scenario(name).trace;
-            py::dict out;
-            out["begin"] = view_of(t.path_begin.data(), t.path_begin.size(), r.data);
-            out["links"] = view_of(t.path_links.data(), t.path_links.size(), r.data);
-            return out;
-          },
-          py::arg("scenario"),
-          "Every flow's path without a copy: flow i crossed links[begin[i]:begin[i+1]] (link numbers, as links()'s "
-          "'link'), from its source's access link to its destination's");
+      .def("links", &link_columns, py::arg("scenario"),
+           "Per switch-to-switch link (the JSON's 'links'): link (its number), id, from, to, flows, bytes, down")
+      .def("flows", &run_flow_columns, py::arg("scenario"),
+           "Per flow: the workload's columns with the scenario's source ports, and rate_gbps and finish_s "
+           "under the flow model")
+      .def("paths", &path_views, py::arg("scenario"),
+           "Every flow's path without a copy: flow i crossed links[begin[i]:begin[i+1]] (link numbers, as "
+           "links()'s 'link'), from its source's access link to its destination's");
 }
 
 }  // namespace ecmpsim::python
