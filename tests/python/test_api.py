@@ -2,13 +2,14 @@
 documents (every number), the columns equal to the documents' values, and bad
 input raising ecmpsim.InputError with the CLI's one-line message."""
 import csv
-import math
+import io
+import random
 
 import numpy as np
 import pytest
 
 import ecmpsim
-from conftest import PAPER16, cli_error, cli_json
+from conftest import PAPER16, cli, cli_error, cli_json
 
 
 def test_run_equals_cli_json(paper16):
@@ -144,3 +145,51 @@ def test_bad_config_text_names_line_and_column(tmp_path):
         ecmpsim.load(text)  # the same TOML as text: the same message, its name '<string>'
     assert str(t.value) == str(e.value).replace(str(bad), "<string>")
     assert ecmpsim.load(open(PAPER16).read()).scenarios == ["ecmp", "static"]  # negative control: valid text loads
+
+
+def test_flows_equal_the_flows_command(paper16):
+    cols = paper16.flows()
+    _, out, _ = cli("flows", PAPER16, "-f", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == len(cols["sport"]) > 0
+    for k in ("src_ip", "dst_ip", "proto", "sport", "dport", "lqpn", "rqpn", "bytes", "channel"):
+        assert [str(v) for v in cols[k]] == [r[k] for r in rows], k
+
+
+def observations(n, seed):
+    """n flows and the member a CRC-32 switch (seed 4242, 4 members) picks for each, as columns."""
+    rng = random.Random(seed)
+    obs = {"src": [], "dst": [], "proto": [], "sport": [], "dport": [], "member": []}
+    for _ in range(n):
+        src, dst = f"10.0.{rng.randrange(4)}.{rng.randrange(1, 5)}", f"10.1.{rng.randrange(4)}.{rng.randrange(1, 5)}"
+        sport = rng.randrange(49152, 65536)
+        member = ecmpsim.hash("crc32", src=src, dst=dst, sport=sport, seed=4242, members=4)["member"]
+        for k, v in zip(obs, (src, dst, 17, sport, 4791, member)):
+            obs[k].append(v)
+    return obs
+
+
+def test_fit_equals_cli_json(tmp_path):
+    obs = observations(48, 3)
+    path = tmp_path / "obs.csv"
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(obs.keys())
+        w.writerows(zip(*obs.values()))
+    expected = cli_json("fit", path, "--members", "4", "--algos", "crc32,crc16-ccitt,xxh3")
+    assert ecmpsim.fit(str(path), members=4, algos=["crc32", "crc16-ccitt", "xxh3"]) == expected
+    assert ecmpsim.fit(obs, members=4, algos="crc32,crc16-ccitt,xxh3") == expected
+    # The hash that made the members is found (its seed class: CRC is affine in the seed).
+    best = expected["models"][0]
+    assert best["algo"] == "crc32" and expected["verdict"]["certain"]
+    # Negative control: members that no hash of the list gives are refused as the CLI refuses them.
+    obs["member"] = [0] * 47 + [1]
+    obs["src"][47], obs["dst"][47], obs["sport"][47] = obs["src"][0], obs["dst"][0], obs["sport"][0]
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.fit(obs, members=4, algos=["crc32"])
+    path2 = tmp_path / "contradicts.csv"
+    with open(path2, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(obs.keys())
+        w.writerows(zip(*obs.values()))
+    assert str(e.value) == cli_error("fit", path2, "--members", "4", "--algos", "crc32").replace(str(path2), "<observations>")
