@@ -4,7 +4,8 @@
 # README's first command). With --test: also what the test command needs
 # (scripts/test.sh calls it so): the test and benchmark libraries, clang for
 # the fuzz targets, Open MPI, the kernel's tools for the emulation tests,
-# Chromium for the report tests, Wireshark's text2pcap for the captures.
+# Chromium for the report tests, Wireshark's text2pcap for the captures,
+# pybind11 and Python's numpy, pytest, pandas and matplotlib for the module.
 set -euo pipefail
 build=(
   cmake ninja-build g++ pkg-config
@@ -18,6 +19,9 @@ test=(
   time  # /usr/bin/time -v, peak memory in bench/run.sh
   chromium tidy fonts-dejavu-core
   wireshark-common  # text2pcap, for tests/data/make_captures.sh
+  # The Python module (-DECMPSIM_PYTHON=ON, docs/python.md) and its tests,
+  # for Debian's /usr/bin/python3: pandas and matplotlib run docs/python.md.
+  pybind11-dev python3-dev python3-pybind11 python3-numpy python3-pytest python3-pandas python3-matplotlib
 )
 case "${1:-}" in
   "") packages=("${build[@]}") ;;

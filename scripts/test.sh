@@ -7,9 +7,10 @@
 #               flavour-independent tests;
 #   build-tsan  the whole suite under ThreadSanitizer, less those and the
 #               tests that start no thread (labels netns, single-threaded);
-#   build       Release with the MPI layer beside the plain `ecmpsim`: every
-#               test (the mpi ones too), the layer checks, the benchmarks run
-#               once briefly. Ends with CTest's summary.
+#   build       Release with the MPI layer beside the plain `ecmpsim` and the
+#               Python module: every test (the mpi and python ones too), the
+#               layer checks, the benchmarks run once briefly. Ends with
+#               CTest's summary.
 # Every tree treats warnings as errors. Prints each phase's wall time as it
 # ends and all of them, with the total, at the end (also when a phase fails).
 # First installs what scripts/setup.sh --test installs, when missing.
@@ -80,9 +81,14 @@ phase "tsan build" cmake --build build-tsan -j "$jobs"
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 phase "tsan test" run_tests build-tsan -LE 'flavour-independent|netns|single-threaded'
 
+# The Python module for Debian's interpreter, whose site-packages hold what
+# setup.sh installed (a pyenv or venv python3 first on PATH may not).
+python=()
+[ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
 # The MPI executable as build/ecmpsim-mpi, so that the plain build/ecmpsim
 # and the MPI layer share one tree's objects.
 phase "release configure" cmake -S . -B build "${common[@]}" -DCMAKE_BUILD_TYPE=Release -DECMPSIM_TESTS=ON \
-  -DECMPSIM_BENCH=ON -DECMPSIM_LAYER_CHECKS=ON -DECMPSIM_MPI=ON -DECMPSIM_MPI_BINARY=ecmpsim-mpi >/dev/null
+  -DECMPSIM_BENCH=ON -DECMPSIM_LAYER_CHECKS=ON -DECMPSIM_MPI=ON -DECMPSIM_MPI_BINARY=ecmpsim-mpi \
+  -DECMPSIM_PYTHON=ON "${python[@]}" >/dev/null
 phase "release build" cmake --build build -j "$jobs"
 phase "release test" run_tests build

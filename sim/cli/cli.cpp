@@ -97,6 +97,19 @@ void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
   }
 }
 
+namespace {
+
+// A loaded config within the limits that apply once it is read, which it keeps.
+Spec checked_spec(Spec spec, const Limits& limits) {
+  if (spec.scenarios.size() > limits.max_scenarios)
+    throw InputError({spec.source, 0, 0, "--max-scenarios"},
+                     "the config has " + over_limit(spec.scenarios.size(), "scenarios", limits.max_scenarios));
+  spec.limits = limits;
+  return spec;
+}
+
+}  // namespace
+
 Spec load_spec(const std::string& path, const Limits& limits) {
   const std::string file = path.empty() ? default_config_path() : path;
   // Refused before it is read: a 1 GB config line would take its size several times over in memory.
@@ -105,12 +118,14 @@ Spec load_spec(const std::string& path, const Limits& limits) {
   if (!ec && size > limits.max_config_bytes)
     throw InputError({file, 0, 0, "--max-config-bytes"},
                      "the config file has " + over_limit(size, "bytes", limits.max_config_bytes));
-  Spec spec = load_config(file, limits);
-  if (spec.scenarios.size() > limits.max_scenarios)
-    throw InputError({file, 0, 0, "--max-scenarios"},
-                     "the config has " + over_limit(spec.scenarios.size(), "scenarios", limits.max_scenarios));
-  spec.limits = limits;
-  return spec;
+  return checked_spec(load_config(file, limits), limits);
+}
+
+Spec load_spec_text(std::string_view text, const std::string& name, const Limits& limits) {
+  if (text.size() > limits.max_config_bytes)
+    throw InputError({name, 0, 0, "--max-config-bytes"},
+                     "the config text has " + over_limit(text.size(), "bytes", limits.max_config_bytes));
+  return checked_spec(parse_config(text, name, limits), limits);
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
@@ -163,9 +178,9 @@ namespace {
 // The longest error line printed: a message quoting a 16 MB header or name is cut here.
 constexpr std::size_t kMaxErrorLine = 1000;
 
-// The contract is one short line per error: CLI11's line breaks become
-// spaces, any other control character (ESC, NUL, CR) \xNN, and a line
-// past kMaxErrorLine bytes is cut, saying how long it was.
+}  // namespace
+
+// The contract is one short line per error (CLI11's line breaks too).
 std::string one_line(std::string_view s) {
   std::string out;
   for (const char c : s.substr(0, kMaxErrorLine)) {
@@ -184,6 +199,8 @@ std::string one_line(std::string_view s) {
   if (s.size() > kMaxErrorLine) out += "... (cut; " + std::to_string(s.size()) + " bytes in all)";
   return out;
 }
+
+namespace {
 
 // "did you mean '--seed'?" for a misspelt flag of the command being parsed.
 std::string flag_hint(const CLI::ParseError& e, const std::vector<std::pair<CLI::App*, Action>>& commands) {

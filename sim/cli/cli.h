@@ -60,6 +60,9 @@ std::string default_config_path();
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
+// A config given as TOML text (the Python module's load()), `name` standing
+// for its file in messages, with the same checks.
+Spec load_spec_text(std::string_view text, const std::string& name, const Limits& limits);
 // A catalogue experiment's config (sim/report/published.h), compiled in
 // (sim/CMakeLists.txt), with these limits.
 Spec published_spec(const PublishedExperiment& e, const Limits& limits);

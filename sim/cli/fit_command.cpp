@@ -17,20 +17,13 @@
 #include "sim/base/parallel.h"
 #include "sim/base/text.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/fit_one.h"
 #include "sim/config/ranges.h"
 #include "sim/fit/fit_report.h"
 #include "sim/routing/hash_query.h"
 
 namespace ecmpsim::cli {
 namespace {
-
-struct FitOptions {
-  std::string observations, predict, out, format, seeds = "0:65536", only_switch, members;
-  std::uint32_t buckets = 128, threads = 0, top = 20;
-  std::vector<std::uint32_t> weights;
-  std::vector<std::string> algos, fields;
-  bool exhaustive = false;
-};
 
 std::string read_named(const std::string& path) {
   if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
@@ -161,62 +154,66 @@ fit::SwitchRows one_switch(const fit::Observations& obs, const std::string& only
   return fit::split_switches(mine, spec).front();
 }
 
-// A file with a switch column and no --switch: every switch, one model per
-// group of switches that share it.
-int run_switches(const FitOptions& o, Io io, const fit::Observations& obs, const fit::MembersSpec& members) {
-  const std::vector<fit::SwitchRows> switches = fit::split_switches(obs, members);
-  if (!o.weights.empty() && switches.size() > 1)
-    throw InputError({{}, 0, 0, "--weights"}, "weights are one group's: give --switch NAME (the file holds " +
-                                                  std::to_string(switches.size()) + " switches)");
-  fit::FitOptions f = fit_options(o, obs, switches.front().members);
-  fit::SearchProgress progress;
-  f.progress = &progress;
-  const std::vector<fit::SwitchGroupFit> groups = [&] {
-    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
-    return fit::fit_switches(switches, f);
-  }();
-  if (o.predict.empty()) {
-    emit(io, write(chosen_format(o.format), fit::switches_result(switches, groups)), o.out, {&o.observations, 1});
-    return 0;
-  }
-  if (groups.size() > 1)
-    throw InputError({{}, 0, 0, "--predict"}, "the switches of " + obs.source + " follow " +
-                                                  std::to_string(groups.size()) +
-                                                  " different models: give --switch NAME to predict one's members");
-  return emit_predictions(o, io, groups.front().result);
+}  // namespace
+
+Result Fitted::result() const {
+  return one ? fit::fit_result(rows(), *one) : fit::switches_result(switches, groups);
 }
 
-int run_fit(const FitOptions& o, Io io) {
-  check_out(o.out, {&o.observations, 1});
-  const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
-  const fit::Observations obs = fit::read_observations(read_named(o.observations), name, o.only_switch);
+Fitted fit_observations(const FitOptions& o, std::string_view text, const std::string& name, std::ostream& err,
+                        bool tty) {
+  Fitted out;
+  out.obs = fit::read_observations(text, name, o.only_switch);
+  const fit::Observations& obs = out.obs;
   const fit::MembersSpec members = o.members.empty() ? fit::MembersSpec{} : fit::parse_members(o.members);
-  if (!obs.switch_names.empty() && o.only_switch.empty()) return run_switches(o, io, obs, members);
-  std::optional<fit::SwitchRows> picked;
+  fit::SearchProgress progress;
+  // A file with a switch column and no --switch: every switch, one model per
+  // group of switches that share it.
+  if (!obs.switch_names.empty() && o.only_switch.empty()) {
+    out.switches = fit::split_switches(obs, members);
+    if (!o.weights.empty() && out.switches.size() > 1)
+      throw InputError({{}, 0, 0, "--weights"}, "weights are one group's: give --switch NAME (the file holds " +
+                                                    std::to_string(out.switches.size()) + " switches)");
+    fit::FitOptions f = fit_options(o, obs, out.switches.front().members);
+    f.progress = &progress;
+    const Progress bar(progress, tty);
+    out.groups = fit::fit_switches(out.switches, f);
+    return out;
+  }
   if (!o.only_switch.empty()) {
-    picked = one_switch(obs, o.only_switch, members);
+    out.picked = one_switch(obs, o.only_switch, members);
   } else if (!members.named.empty()) {
     throw InputError({{}, 0, 0, "--members"}, "NAME=N names a switch, but " + obs.source + " has no 'switch' column");
   } else if (!members.all) {
     throw InputError({{}, 0, 0, "--members"},
                      "required: " + obs.source + " has no 'switch' column to take each switch's group size from");
   }
-  const fit::Observations& rows = picked ? picked->obs : obs;
-  fit::FitOptions f = fit_options(o, rows, picked ? picked->members : *members.all);
-  if (picked && picked->members_from_rows)
-    io.err << "ecmpsim: note: " << rows.whose << ": members " << picked->members << " from the "
-           << fit::members_origin(*picked) << "\n";
-  fit::SearchProgress progress;
+  const fit::Observations& rows = out.rows();
+  fit::FitOptions f = fit_options(o, rows, out.picked ? out.picked->members : *members.all);
+  if (out.picked && out.picked->members_from_rows)
+    err << "ecmpsim: note: " << rows.whose << ": members " << out.picked->members << " from the "
+        << fit::members_origin(*out.picked) << "\n";
   f.progress = &progress;
-  const fit::FitResult r = [&] {
-    const Progress bar(progress, ::isatty(STDERR_FILENO) != 0);
-    return fit::fit(rows, f);
-  }();
+  const Progress bar(progress, tty);
+  out.one = fit::fit(rows, f);
+  return out;
+}
+
+namespace {
+
+int run_fit(const FitOptions& o, Io io) {
+  check_out(o.out, {&o.observations, 1});
+  const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
+  const Fitted fitted = fit_observations(o, read_named(o.observations), name, io.err, ::isatty(STDERR_FILENO) != 0);
   if (o.predict.empty()) {
-    emit(io, write(chosen_format(o.format), fit::fit_result(rows, r)), o.out, {&o.observations, 1});
+    emit(io, write(chosen_format(o.format), fitted.result()), o.out, {&o.observations, 1});
     return 0;
   }
-  return emit_predictions(o, io, r);
+  if (fitted.groups.size() > 1)
+    throw InputError({{}, 0, 0, "--predict"}, "the switches of " + fitted.obs.source + " follow " +
+                                                  std::to_string(fitted.groups.size()) +
+                                                  " different models: give --switch NAME to predict one's members");
+  return emit_predictions(o, io, fitted.one ? *fitted.one : fitted.groups.front().result);
 }
 
 }  // namespace

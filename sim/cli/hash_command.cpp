@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/hash_one.h"
 #include "hashing/suggest.h"
 #include "sim/base/error.h"
 #include "sim/routing/hash_query.h"
@@ -14,18 +15,6 @@
 
 namespace ecmpsim::cli {
 namespace {
-
-struct HashOptions {
-  bool list = false;
-  std::string algo;
-  std::string src, dst;
-  std::string proto = "17", sport, dport = "4791", seed = "0", offset = "0";
-  std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
-  std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
-  std::vector<std::string> fields, weights;
-  std::string members, select, buckets = "128";
-  std::string format, tuples, out;
-};
 
 std::uint64_t number(const std::string& flag, const std::string& v, std::uint64_t max) {
   const auto n = parse_uint(v, max);
@@ -44,6 +33,43 @@ hashing::IpAddr address(const std::string& flag, const std::string& v, std::opti
                                            " but --src is " + std::string(hashing::family_name(*family)));
   return *ip;
 }
+
+std::string read_tuples(const std::string& path) {
+  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
+  auto text = read_stream(stdin);
+  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
+  return std::move(*text);
+}
+
+std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
+  hashing::KeyBuffer key;
+  const std::size_t n = hashing::build_key(q.algo->layout, q.fields, t, key);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += kHex[key[i] >> 4];
+    s += kHex[key[i] & 15];
+  }
+  return s;
+}
+
+// The addresses and source port the key hashes must be given: hashing a
+// forgotten one as zero would print a plausible, wrong member.
+void require_hashed(const HashOptions& o, const HashQuery& q) {
+  const auto fixed = hashing::key_layout(q.algo->layout).fixed;
+  auto hashed = [&](hashing::Field f) {
+    if (!fixed.empty()) return std::find(fixed.begin(), fixed.end(), f) != fixed.end();
+    return std::find(q.fields.begin(), q.fields.end(), f) != q.fields.end();
+  };
+  const std::array<std::tuple<hashing::Field, const char*, const std::string*>, 3> flags{
+      {{hashing::Field::SrcIp, "--src", &o.src}, {hashing::Field::DstIp, "--dst", &o.dst},
+       {hashing::Field::SrcPort, "--sport", &o.sport}}};
+  for (const auto& [field, flag, value] : flags)
+    if (value->empty() && hashed(field))
+      throw InputError({{}, 0, 0, flag}, "required: the key hashes it (or give flows with --tuples FILE)");
+}
+
+}  // namespace
 
 HashQuery make_query(const HashOptions& o) {
   HashQuery q;
@@ -84,73 +110,10 @@ HashQuery make_query(const HashOptions& o) {
   return q;
 }
 
-std::string read_tuples(const std::string& path) {
-  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
-  auto text = read_stream(stdin);
-  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
-  return std::move(*text);
-}
-
-std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
-  hashing::KeyBuffer key;
-  const std::size_t n = hashing::build_key(q.algo->layout, q.fields, t, key);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (std::size_t i = 0; i < n; ++i) {
-    s += kHex[key[i] >> 4];
-    s += kHex[key[i] & 15];
-  }
-  return s;
-}
-
-// The addresses and source port the key hashes must be given: hashing a
-// forgotten one as zero would print a plausible, wrong member.
-void require_hashed(const HashOptions& o, const HashQuery& q) {
-  const auto fixed = hashing::key_layout(q.algo->layout).fixed;
-  auto hashed = [&](hashing::Field f) {
-    if (!fixed.empty()) return std::find(fixed.begin(), fixed.end(), f) != fixed.end();
-    return std::find(q.fields.begin(), q.fields.end(), f) != q.fields.end();
-  };
-  const std::array<std::tuple<hashing::Field, const char*, const std::string*>, 3> flags{
-      {{hashing::Field::SrcIp, "--src", &o.src}, {hashing::Field::DstIp, "--dst", &o.dst},
-       {hashing::Field::SrcPort, "--sport", &o.sport}}};
-  for (const auto& [field, flag, value] : flags)
-    if (value->empty() && hashed(field))
-      throw InputError({{}, 0, 0, flag}, "required: the key hashes it (or give flows with --tuples FILE)");
-}
-
-int run_hash(const HashOptions& o, Io io) {
-  if (o.list) {
-    std::string text;
-    for (const auto& a : hashing::catalogue())
-      text += std::string(a.name) + " (" + std::to_string(a.bits) + " bits" +
-              (a.sai.empty() ? "" : "; SAI " + std::string(a.sai)) + "): " + std::string(a.doc) + "\n";
-    for (const auto& v : hashing::vendor_defined())
-      text += std::string(v.name) + " (SAI, ASIC-specific): " + std::string(v.what) + "; closest: " +
-              std::string(v.closest) + "\n";
-    emit(io, text, o.out, {&o.tuples, 1});
-    return 0;
-  }
+HashOne hash_one(const HashOptions& o) {
   if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
   const HashCalculator calc(make_query(o));
-  if (o.tuples.empty()) require_hashed(o, calc.query());
-  if (!o.tuples.empty()) {
-    const std::string input = read_tuples(o.tuples);
-    std::string text;
-    text.reserve(input.size() / 2);
-    const unsigned bits = calc.query().algo->bits;
-    for_each_tuple_csv(input, o.tuples == "-" ? "<stdin>" : o.tuples, [&](const hashing::Tuple& t) {
-      const HashAnswer a = calc(t);
-      text += format_hash(a.hash, bits);
-      char buf[16];
-      buf[0] = ',';
-      char* end = std::to_chars(buf + 1, buf + sizeof buf - 1, a.member).ptr;
-      *end++ = '\n';
-      text.append(buf, end);
-    });
-    emit(io, text, o.out, {&o.tuples, 1});
-    return 0;
-  }
+  require_hashed(o, calc.query());
   hashing::Tuple t;
   // Fields the key does not hash may be left out (require_hashed): zero.
   t.src_ip = address("--src", o.src, std::nullopt);
@@ -170,25 +133,66 @@ int run_hash(const HashOptions& o, Io io) {
   t.ethertype = o.ethertype.empty() ? (t.src_ip.is_v4() ? hashing::kEtherTypeIpv4 : hashing::kEtherTypeIpv6)
                                     : static_cast<std::uint16_t>(number("--ethertype", o.ethertype, 65535));
   t.vlan_id = static_cast<std::uint16_t>(number("--vlan-id", o.vlan_id, 4095));
-  const HashAnswer a = calc(t);
-  const auto& q = calc.query();
+  return {calc.query(), t, calc(t)};
+}
+
+Json HashOne::json() const {
+  const HashQuery& q = query;
+  return Json{{"algo", q.algo->name},
+              {"hash", format_hash(answer.hash, q.algo->bits)},
+              {"member", answer.member},
+              {"members", q.members},
+              {"select", hashing::selection_name(q.select)},
+              {"seed", q.seed},
+              {"key", key_hex(q, tuple)}};
+}
+
+std::string HashOne::text() const {
+  const HashQuery& q = query;
+  return "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " +
+         std::to_string(q.seed) + ")\nkey     " + key_hex(q, tuple) + "\nhash    " +
+         format_hash(answer.hash, q.algo->bits) + "\nmember  " + std::to_string(answer.member) + " of " +
+         std::to_string(q.members) + " (" + std::string(hashing::selection_name(q.select)) + ")\n";
+}
+
+namespace {
+
+int run_hash(const HashOptions& o, Io io) {
+  if (o.list) {
+    std::string text;
+    for (const auto& a : hashing::catalogue())
+      text += std::string(a.name) + " (" + std::to_string(a.bits) + " bits" +
+              (a.sai.empty() ? "" : "; SAI " + std::string(a.sai)) + "): " + std::string(a.doc) + "\n";
+    for (const auto& v : hashing::vendor_defined())
+      text += std::string(v.name) + " (SAI, ASIC-specific): " + std::string(v.what) + "; closest: " +
+              std::string(v.closest) + "\n";
+    emit(io, text, o.out, {&o.tuples, 1});
+    return 0;
+  }
+  if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
+  if (!o.tuples.empty()) {
+    const HashCalculator calc(make_query(o));
+    const std::string input = read_tuples(o.tuples);
+    std::string text;
+    text.reserve(input.size() / 2);
+    const unsigned bits = calc.query().algo->bits;
+    for_each_tuple_csv(input, o.tuples == "-" ? "<stdin>" : o.tuples, [&](const hashing::Tuple& t) {
+      const HashAnswer a = calc(t);
+      text += format_hash(a.hash, bits);
+      char buf[16];
+      buf[0] = ',';
+      char* end = std::to_chars(buf + 1, buf + sizeof buf - 1, a.member).ptr;
+      *end++ = '\n';
+      text.append(buf, end);
+    });
+    emit(io, text, o.out, {&o.tuples, 1});
+    return 0;
+  }
+  const HashOne one = hash_one(o);
   Result result;
-  result.json = [&] {
-    return Json{{"algo", q.algo->name},
-                {"hash", format_hash(a.hash, q.algo->bits)},
-                {"member", a.member},
-                {"members", q.members},
-                {"select", hashing::selection_name(q.select)},
-                {"seed", q.seed},
-                {"key", key_hex(q, t)}};
-  };
+  result.json = [&] { return one.json(); };
   result.json_indent = -1;  // one line per query
-  result.text = [&] {
-    return "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " +
-           std::to_string(q.seed) + ")\nkey     " + key_hex(q, t) + "\nhash    " + format_hash(a.hash, q.algo->bits) +
-           "\nmember  " + std::to_string(a.member) + " of " + std::to_string(q.members) + " (" +
-           std::string(hashing::selection_name(q.select)) + ")\n";
-  };
+  result.text = [&] { return one.text(); };
   emit(io, write(chosen_format(o.format), result), o.out, {&o.tuples, 1});
   return 0;
 }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
+#include <string_view>
 
 namespace ecmpsim::cli {
 
@@ -17,6 +19,12 @@ struct Io {
   // work across them, and every other command runs on rank 0 alone.
   const Ranks* ranks = nullptr;
 };
+
+// An error message as the one line the command line prints after "ecmpsim: ":
+// line breaks become spaces, other control characters \xNN, and a message
+// past 1000 bytes is cut, saying how long it was. The Python module's
+// exceptions carry the same line.
+std::string one_line(std::string_view s);
 
 // Runs one command line; returns the exit code (0 ok, 2 bad input, 1 internal error).
 int run(int argc, const char* const* argv, Io io);

@@ -10,118 +10,21 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/routing/flow_label_note.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
 #include "sim/cli/size_flags.h"
 #include "sim/cli/sweep_checkpoint.h"
+#include "sim/cli/sweep_setup.h"
 #include "sim/config/config.h"
 #include "sim/base/parallel.h"
-#include "sim/config/ranges.h"
-#include "sim/model/size_table.h"
 #include "sim/routing/seeds.h"
 #include "sim/sweep/sweep.h"
-#include "sim/sweep/sweep_notes.h"
 #include "sim/sweep/sweep_rank.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/sweep_stats.h"
 
 namespace ecmpsim::cli {
 namespace {
-
-struct SweepOptions {
-  Limits limits;
-  std::string config;
-  std::string seeds, seed_mode, sport_base, qpn_base, qps, algos, placement_seeds, scenario;
-  unsigned threads = 0;
-  std::optional<double> threshold;
-  std::string metric;
-  std::string rank_by, over;
-  bool no_slowdown = false;
-  std::optional<std::uint64_t> max_variants;
-  bool force = false;
-  bool pooled = false;
-  unsigned bins = 20;
-  std::string format;
-  std::string out;
-  SizeFlags sizes;
-  std::optional<std::uint64_t> busbw_at;
-  CheckpointFlags checkpoint;
-};
-
-SourcePos flag(const char* name) { return {{}, 0, 0, name}; }
-
-// Flags override the config's [sweep] section axis by axis.
-SweepSpec axes_from(const SweepOptions& o, SweepSpec s) {
-  if (!o.seeds.empty()) s.seeds = parse_range(o.seeds, 0xFFFFFFFFu, flag("--seeds"));
-  if (!o.seed_mode.empty()) s.seed_mode = *parse_name(kSeedModes, o.seed_mode);
-  if (!o.sport_base.empty()) s.sport_base = parse_range(o.sport_base, 0xFFFF, flag("--sport-base"));
-  if (!o.qpn_base.empty()) s.qpn_base = parse_range(o.qpn_base, 0xFFFFFF, flag("--qpn-base"));
-  if (!o.placement_seeds.empty())
-    s.placement_seeds = parse_range(o.placement_seeds, ~0ULL >> 1, flag("--placement-seeds"));
-  if (!o.qps.empty()) s.qps = parse_uint_list(o.qps, 1, 128, flag("--qps"));
-  if (!o.algos.empty()) s.algos = parse_name_list(o.algos, flag("--algos"));
-  if (!o.scenario.empty()) s.scenarios = parse_name_list(o.scenario, flag("--scenario"));
-  if (o.threshold) s.threshold = o.threshold;
-  if (!o.metric.empty()) s.metric = *parse_name(kSweepMetricNames, o.metric);
-  if (o.no_slowdown) s.slowdown = false;
-  if (o.max_variants) s.max_variants = *o.max_variants;
-  if (o.busbw_at) s.busbw_at = Bytes{*o.busbw_at};
-  if (s.metric == SweepMetric::Slowdown && !s.slowdown)
-    throw InputError(flag(o.no_slowdown ? "--no-slowdown" : "--metric"),
-                     "metric slowdown needs the flow model that " +
-                         std::string(o.no_slowdown ? "--no-slowdown" : "[sweep] slowdown = false") + " turns off");
-  return s;
-}
-
-// busbw_at and busbw_avg price sizes: they need a size table and the flow model.
-void check_size_metrics(const SweepOptions& o, const Spec& spec, const SweepSpec& axes, const std::string& path) {
-  const bool priced = axes.slowdown && wants_sizes(spec);
-  if (priced) return;
-  const char* why = axes.slowdown ? "a size table: give -b/--minbytes and -e/--maxbytes, or [workload] sizes"
-                                  : "the flow model that --no-slowdown (or [sweep] slowdown = false) turns off";
-  if (o.busbw_at) throw InputError(flag("--busbw-at"), std::string("needs ") + why);
-  if (spec.sweep.busbw_at.value != 0) throw InputError({path, 0, 0, "sweep.busbw_at"}, std::string("needs ") + why);
-  if (per_size(axes.metric))
-    throw InputError(o.metric.empty() ? SourcePos{path, 0, 0, "sweep.metric"} : flag("--metric"),
-                     "metric " + std::string(sweep_metric_name(axes.metric)) + " needs " + why);
-}
-
-// --rank-by and --over checked against the sweep's axes, before it runs.
-std::optional<RankSpec> rank_spec_from(const SweepOptions& o, const VariantSpace& space) {
-  if (o.rank_by.empty()) {
-    if (!o.over.empty()) throw InputError(flag("--over"), "--over names the nuisance axes of --rank-by; give --rank-by");
-    return std::nullopt;
-  }
-  if (chosen_format(o.format) == Format::Csv)
-    throw InputError(flag("--rank-by"), "CSV holds one row per variant; the ranking is in --format table or json");
-  RankSpec r;
-  r.axis = *parse_name(kSweepAxes, o.rank_by);
-  r.metric = space.axes().metric;
-  const std::vector<std::string> over = o.over.empty() ? std::vector<std::string>{} : parse_name_list(o.over, flag("--over"));
-  for (const std::string& name : over) {
-    const auto a = parse_name(kSweepAxes, name);
-    if (!a) throw InputError(flag("--over"), "unknown axis '" + name + "'; the axes are " + quoted_choices(kSweepAxes));
-    r.over.push_back(*a);
-  }
-  return check_rank_spec(space, std::move(r));
-}
-
-// The sweep the options describe: the config, the axes (flags over its
-// [sweep] section) and the variant limit checked.
-std::unique_ptr<const Sweep> make_sweep(const SweepOptions& o) {
-  const std::string path = o.config.empty() ? default_config_path() : o.config;
-  Spec spec = load_spec(path, o.limits);
-  apply_size_flags(spec, o.sizes);
-  const SweepSpec axes = axes_from(o, spec.sweep);
-  check_size_metrics(o, spec, axes, path);
-  const VariantSpace space(spec, axes);
-  if (space.size() == ~0ULL) throw InputError(flag("--max-variants"), "the sweep's variant count overflows 64 bits");
-  if (space.size() > axes.max_variants && !o.force)
-    throw InputError(flag("--max-variants"), "the sweep has " + over_limit(space.size(), "variants", axes.max_variants) +
-                                                 "; pass --force to run it");
-  return std::make_unique<const Sweep>(std::move(spec), axes);
-}
 
 // Watches a running sweep from its own thread: turns SIGINT, SIGTERM (what
 // `timeout` and Slurm send), SIGHUP or SIGUSR1 (which mpirun forwards to every
@@ -247,7 +150,8 @@ Action add_sweep_command(CLI::App& app) {
     std::unique_ptr<const Sweep> sweep;
     std::optional<RankSpec> rank;
     const auto setup = [&] {
-      sweep = make_sweep(*opt);
+      const std::string path = opt->config.empty() ? default_config_path() : opt->config;
+      sweep = make_sweep(*opt, load_spec(path, opt->limits), path);
       rank = rank_spec_from(*opt, sweep->space());
     };
     if (ranks != nullptr)
@@ -256,7 +160,7 @@ Action add_sweep_command(CLI::App& app) {
       setup();
     const VariantSpace& space = sweep->space();
     if (ranks != nullptr && (!opt->checkpoint.checkpoint.empty() || !opt->checkpoint.resume.empty()))
-      throw InputError(flag(opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"),
+      throw InputError(SourcePos{{}, 0, 0, opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"},
                        "checkpoints are written by a sweep in one process, not yet under mpirun");
     if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
@@ -276,20 +180,8 @@ Action add_sweep_command(CLI::App& app) {
     // forwarded stop) as Ctrl-C's.
     const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
-    const SweepSpec& axes = space.axes();
-    const std::vector<SweepSummary> each = summarize_each(space, run.values, opt->bins, axes.threshold, axes.metric);
-    // Pooled over different routings, a distribution describes none of them: only on request.
-    std::optional<SweepSummary> pooled;
-    if (opt->pooled || each.size() == 1) pooled = summarize(run.values, opt->bins, axes.threshold, axes.metric);
-    std::vector<std::string> notes = seed_notes(*sweep, run.begin, run.values);
-    if (auto note = flow_label_note(sweep->base().spec(), sweep->base().fabric().family(), axes.algos))
-      notes.push_back(std::move(*note));
-    std::optional<SweepRanking> ranking;
-    if (rank) {
-      ranking = rank_sweep(space, run.values, *rank, axes.slowdown);
-      for (std::string& note : rank_notes(space, *ranking)) notes.push_back(std::move(note));
-    }
-    const SweepReport report{*sweep, run, each, pooled ? &*pooled : nullptr, notes, ranking ? &*ranking : nullptr};
+    const SweepSummaries summaries = summarize_sweep(*opt, *sweep, run, rank);
+    const SweepReport report = summaries.report(*sweep, run);
     emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
     if (run.interrupted) {
       io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"

@@ -1,0 +1,134 @@
+// ecmpsim.hash(), ecmpsim.algorithms() and ecmpsim.fit(): `ecmpsim hash` and
+// `ecmpsim fit` from keyword arguments, filling the commands' option structs
+// (sim/cli/hash_one.h, fit_one.h), so the answers, the JSON and the messages
+// are the commands'.
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/stl.h>
+
+#include "hashing/hasher.h"
+#include "python/py_module.h"
+#include "sim/base/input_file.h"
+#include "sim/cli/fit_one.h"
+#include "sim/cli/hash_one.h"
+
+namespace ecmpsim::python {
+namespace {
+
+// A keyword's value as its flag's text; None leaves the flag's default.
+void set_text(std::string& flag, const py::object& v) {
+  if (!v.is_none()) flag = py::str(v);
+}
+
+py::object hash(const std::string& algo, const py::kwargs& kwargs) {
+  cli::HashOptions o;
+  o.algo = algo;
+  for (const auto& [key, value] : kwargs) {
+    const std::string k = py::str(key);
+    const py::object v = py::reinterpret_borrow<py::object>(value);
+    std::string* flag = k == "src"          ? &o.src
+                        : k == "dst"        ? &o.dst
+                        : k == "proto"      ? &o.proto
+                        : k == "sport"      ? &o.sport
+                        : k == "dport"      ? &o.dport
+                        : k == "seed"       ? &o.seed
+                        : k == "offset"     ? &o.offset
+                        : k == "dst_qp"     ? &o.dst_qp
+                        : k == "flow_label" ? &o.flow_label
+                        : k == "in_port"    ? &o.in_port
+                        : k == "rss_key"    ? &o.rss_key
+                        : k == "src_mac"    ? &o.src_mac
+                        : k == "dst_mac"    ? &o.dst_mac
+                        : k == "ethertype"  ? &o.ethertype
+                        : k == "vlan_id"    ? &o.vlan_id
+                        : k == "members"    ? &o.members
+                        : k == "select"     ? &o.select
+                        : k == "buckets"    ? &o.buckets
+                                            : nullptr;
+    if (flag != nullptr) {
+      set_text(*flag, v);
+    } else if (k == "fields" || k == "weights") {
+      auto& list = k == "fields" ? o.fields : o.weights;
+      for (const py::handle item : py::iter(v)) list.emplace_back(py::str(item));
+    } else {
+      throw py::type_error("hash() got an unexpected keyword argument '" + k + "'");
+    }
+  }
+  return to_python(cli::hash_one(o).json().dump());
+}
+
+// fit(): observations as columns (src, dst, proto, sport, dport, member,
+// and the optional ones `ecmpsim fit` reads) or a CSV file's path.
+py::object fit_columns(const py::object& observations, const py::object& members, const py::object& algos,
+               const py::object& fields, const std::string& seeds, std::uint32_t threads, std::uint32_t top,
+               bool exhaustive, const std::vector<std::uint32_t>& weights, std::uint32_t buckets,
+               const std::string& only_switch) {
+  cli::FitOptions o;
+  if (!members.is_none()) o.members = py::str(members);
+  const auto names = [](py::object v, std::vector<std::string>& out) {
+    if (py::isinstance<py::str>(v)) v = py::reinterpret_borrow<py::object>(v.attr("split")(","));
+    if (!v.is_none())
+      for (const py::handle item : py::iter(v)) out.emplace_back(py::str(item));
+  };
+  names(algos, o.algos);
+  names(fields, o.fields);
+  o.seeds = seeds;
+  o.threads = threads;
+  o.top = top;
+  o.exhaustive = exhaustive;
+  o.weights = weights;
+  o.buckets = buckets;
+  o.only_switch = only_switch;
+  std::string name, text;
+  if (py::isinstance<py::dict>(observations)) {
+    name = "<observations>";
+    text = columns_csv(py::cast<py::dict>(observations), name);
+  } else {
+    name = py::str(observations);
+    text = read_input_file(name, {name, 0, 0, {}}, "file");
+  }
+  std::string json;
+  std::ostringstream notes;
+  {
+    py::gil_scoped_release release;
+    const cli::Fitted fitted = cli::fit_observations(o, text, name, notes, false);
+    json = fitted.result().json().dump();
+  }
+  // The command's notes on stderr ("members N from the rows") as warnings.
+  std::istringstream lines(notes.str());
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find("note: ");
+    const std::string note = at == std::string::npos ? line : line.substr(at + 6);
+    if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 1) != 0) throw py::error_already_set();
+  }
+  return to_python(json);
+}
+
+}  // namespace
+
+void add_tools(py::module_& m) {
+  m.def("fit", &fit_columns, py::arg("observations"), py::kw_only(), py::arg("members") = py::none(),
+        py::arg("algos") = py::none(), py::arg("fields") = py::none(), py::arg("seeds") = "0:65536",
+        py::arg("threads") = 0, py::arg("top") = 20, py::arg("exhaustive") = false,
+        py::arg("weights") = std::vector<std::uint32_t>{}, py::arg("buckets") = 128, py::arg("switch") = "",
+        "Learn a switch's hash from the members its flows took, as `ecmpsim fit -f json` prints it: "
+        "observations are columns (src, dst, proto, sport, dport, member, ...) or a CSV file's path; the "
+        "keywords are the command's flags (members=4 or 'leaf0=4,...', algos, fields, seeds='A:B', threads "
+        "(0: every core), top, exhaustive, weights, buckets, switch)");
+  m.def("hash", &hash, py::arg("algo"),
+        "One flow's hash and ECMP member, as `ecmpsim hash -f json` prints it: "
+        "hash('crc16-ccitt', src='10.0.0.1', dst='10.0.0.2', sport=49152, members=4); the other keywords are "
+        "the command's flags (proto, dport, seed, offset, dst_qp, flow_label, in_port, rss_key, src_mac, dst_mac, "
+        "ethertype, vlan_id, select, buckets, fields=[...], weights=[...])");
+  m.def(
+      "algorithms",
+      [] {
+        py::list names;
+        for (const auto& a : hashing::catalogue()) names.append(std::string(a.name));
+        return names;
+      },
+      "The hash catalogue's algorithm names (`ecmpsim hash --list`)");
+}
+
+}  // namespace ecmpsim::python

@@ -1,0 +1,42 @@
+// `ecmpsim hash` for one flow, its flags as values: the query and tuple they
+// describe (checked with the flags' messages), the answer, and the JSON and
+// text the command prints. The command line fills HashOptions from its flags,
+// the Python module (python/) from keyword arguments, so both answer alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/base/format.h"
+#include "sim/routing/hash_query.h"
+
+namespace ecmpsim::cli {
+
+struct HashOptions {
+  bool list = false;
+  std::string algo;
+  std::string src, dst;
+  std::string proto = "17", sport, dport = "4791", seed = "0", offset = "0";
+  std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
+  std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
+  std::vector<std::string> fields, weights;
+  std::string members, select, buckets = "128";
+  std::string format, tuples, out;
+};
+
+// One flow's answer: what `hash -f json` and `hash` print.
+struct HashOne {
+  HashQuery query;
+  hashing::Tuple tuple;
+  HashAnswer answer;
+  Json json() const;
+  std::string text() const;
+};
+
+// The query the options describe; InputError naming the flag.
+HashQuery make_query(const HashOptions& o);
+// The one flow of the options (--src, --dst, --sport, ...) hashed; InputError
+// naming the flag of a missing or bad value.
+HashOne hash_one(const HashOptions& o);
+
+}  // namespace ecmpsim::cli
