@@ -226,7 +226,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_flag("--no-slowdown", opt->no_slowdown,
                 "Skip the flow model: no predicted slowdown, faster on large fabrics");
   sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force")
-      ->default_str("10000000")
+      ->default_str("10000000 variants")
       ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
