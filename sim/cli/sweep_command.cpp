@@ -254,9 +254,6 @@ Action add_sweep_command(CLI::App& app) {
     else
       setup();
     const VariantSpace& space = sweep->space();
-    if (ranks != nullptr && (!opt->checkpoint.checkpoint.empty() || !opt->checkpoint.resume.empty()))
-      throw InputError(flag(opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"),
-                       "checkpoints are written by a sweep in one process, not yet under mpirun");
     if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
     std::optional<std::string> checkpoint;
@@ -267,7 +264,8 @@ Action add_sweep_command(CLI::App& app) {
     {
       const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
       const Monitor monitor(control, space.size(), tty, stopped_by);
-      run = ranks != nullptr ? ranks->run_sweep(*sweep, threads, control)
+      run = ranks != nullptr ? run_checkpointed_on_ranks(opt->checkpoint, opt->out, *sweep, threads, control, id,
+                                                         *ranks, checkpoint)
                              : run_checkpointed(opt->checkpoint, opt->out, *sweep, threads, control, id, io.err,
                                                 checkpoint);
     }
