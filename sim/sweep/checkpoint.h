@@ -9,6 +9,9 @@
 // that prefix: its rows, their count and the decisions made, under an
 // identity (version, config, axes...) and a checksum. A resumed sweep
 // evaluates the rest and concatenates; no statistic has a second merge.
+// An MPI rank's checkpoint is the same with the ranges of the variants it
+// evaluated in place of a prefix (rank_checkpoints.h); rows are a pure
+// function of their variant, so such shares merge by union.
 #pragma once
 
 #include <chrono>
