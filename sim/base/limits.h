@@ -22,23 +22,25 @@ inline std::string over_limit(std::uint64_t n, const std::string& what, std::uin
   return std::to_string(n) + " " + what + ", more than the limit of " + std::to_string(limit);
 }
 
-// The flags, their defaults and their help, for every command that loads a config.
+// The flags and their help, for every command that loads a config; --help
+// shows each default (from Limits) with its unit.
 struct LimitFlag {
   const char* flag;
   std::uint64_t Limits::*field;
   const char* doc;
-  const char* default_text;  // as --help shows it
-  bool bytes = false;        // takes a byte size (64M, 4G) rather than a count
+  const char* unit;    // what the number counts ("switches"); "bytes" for a byte size
+  bool bytes = false;  // takes a byte size (64M, 4G) rather than a count
 };
 inline constexpr LimitFlag kLimitFlags[] = {
-    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "1000000"},
-    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "100000000"},
-    {"--max-capture-bytes", &Limits::max_capture_bytes, "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)",
-     "4G"},
-    {"--max-switches", &Limits::max_switches, "Refuse fabrics with more switches", "1000000"},
-    {"--max-links", &Limits::max_links, "Refuse fabrics with more cables (each two directed links)", "10000000"},
-    {"--max-scenarios", &Limits::max_scenarios, "Refuse configs with more [[scenario]] tables", "100000"},
-    {"--max-config-bytes", &Limits::max_config_bytes, "Refuse a larger config file", "64M", true},
+    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "NIC endpoints"},
+    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "flows"},
+    {"--max-capture-bytes", &Limits::max_capture_bytes,
+     "Refuse a larger --flows file (pcap/pcapng capture, CSV, rdma dump)", "bytes", true},
+    {"--max-switches", &Limits::max_switches, "Refuse fabrics with more switches", "switches"},
+    {"--max-links", &Limits::max_links, "Refuse fabrics with more cables (each two directed links)", "cables"},
+    {"--max-scenarios", &Limits::max_scenarios, "Refuse configs with more [[scenario]] tables", "[[scenario]] tables"},
+    {"--max-config-bytes", &Limits::max_config_bytes,
+     "Refuse a larger config file (or topology file its [fabric] file names)", "bytes", true},
 };
 
 }  // namespace ecmpsim

@@ -85,14 +85,26 @@ std::string default_config_path() {
   return std::filesystem::exists(shipped) ? shipped : rel;
 }
 
+// A limit's default as --help shows it, with its unit: "1000000 switches",
+// "64M = 67108864 bytes" (the binary suffix a user would type, then bytes).
+static std::string limit_default_text(const LimitFlag& f) {
+  const std::uint64_t v = Limits{}.*f.field;
+  if (!f.bytes) return std::to_string(v) + " " + f.unit;
+  std::string typed = std::to_string(v);
+  for (const auto& [shift, suffix] : {std::pair{30, "G"}, std::pair{20, "M"}, std::pair{10, "K"}})
+    if (v % (1ULL << shift) == 0) {
+      typed = std::to_string(v >> shift) + suffix;
+      break;
+    }
+  return typed + " = " + std::to_string(v) + " " + f.unit;
+}
+
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
   for (const LimitFlag& f : kLimitFlags) {
-    if (f.field == &Limits::max_capture_bytes) {
-      if (reads_flows) sub->add_option(f.flag, limits.*f.field, f.doc)->default_str(f.default_text)->check(byte_size());
-      continue;
-    }
-    sub->add_option(f.flag, limits.*f.field, f.doc)
-        ->default_str(f.default_text)
+    if (f.field == &Limits::max_capture_bytes && !reads_flows) continue;
+    const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
+    sub->add_option(f.flag, limits.*f.field, doc)
+        ->default_str(limit_default_text(f))
         ->check(f.bytes ? byte_size() : integer_in(1, ~0ULL));
   }
 }

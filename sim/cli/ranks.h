@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "sim/sweep/rank_checkpoints.h"
 #include "sim/sweep/sweep.h"
 
 namespace ecmpsim::cli {
@@ -18,8 +19,11 @@ class Ranks {
   // and rank 0 reports it once.
   virtual void agree(const std::function<void()>& setup) const = 0;
   // Collective: run_sweep over the whole variant space, split across the
-  // ranks; rank 0 gets every value, the others none.
-  virtual SweepRun run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control) const = 0;
+  // ranks; rank 0 gets every value, the others none. With `ck`, each rank
+  // checkpoints its share and skips the variants finished before
+  // (mpi::run_sweep_on_ranks).
+  virtual SweepRun run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control,
+                             RankCheckpointing* ck) const = 0;
   // Whether a progress bar has a terminal to go to: on rank 0, its stderr or
   // mpirun's (a rank's stderr is a pipe to mpirun); never on the others.
   virtual bool terminal() const = 0;

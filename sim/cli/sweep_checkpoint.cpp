@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "sim/base/input_file.h"
 #include "sim/base/output_file.h"
 #include "sim/output/sweep_output.h"
+#include "sim/sweep/rank_checkpoints.h"
 
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"
@@ -22,16 +25,33 @@ namespace {
 // The default checkpoint is written only for a sweep predicted to take longer than this.
 constexpr double kDefaultCheckpointAfter = 60.0;
 
+// What --resume FILE holds as a run: FILE, a single process's checkpoint;
+// else the finished prefix of the MPI rank files FILE.rank-R-of-N.
+SweepRun read_resume(const std::string& file, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  if (std::filesystem::exists(file)) return read_checkpoint(file, id, jobs, total);
+  RankCheckpoints ranks = read_rank_checkpoints(file, id, jobs, total, true);
+  SweepRun run;
+  run.done = ranks.prefix();
+  run.decisions = ranks.merged.decisions;
+  run.values = ValueTable(jobs);
+  run.values.resize(total);
+  if (run.done > 0) std::memcpy(run.values.data(), ranks.merged.values.data(), run.done * run.values.width() * sizeof(double));
+  run.interrupted = run.done < total;
+  return run;
+}
+
 }  // namespace
 
 void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
   sub->add_option("--checkpoint", f.checkpoint,
                   "Save the finished variants to FILE every few seconds (atomically), on a stop and at the end; "
-                  "default OUT.checkpoint beside --out for a sweep predicted to run over a minute")
+                  "default OUT.checkpoint beside --out for a sweep predicted to run over a minute; under mpirun each rank "
+                  "saves its share to FILE.rank-R-of-N (no default)")
       ->type_name("FILE");
   sub->add_option("--resume", f.resume,
                   "Continue the sweep a checkpoint FILE saved (same config, axes and version); the output is "
-                  "byte-identical to an uninterrupted run. Saves to FILE unless --checkpoint names another")
+                  "byte-identical to an uninterrupted run. Saves to FILE unless --checkpoint names another. Under mpirun, "
+                  "or when FILE is absent, reads FILE's rank files FILE.rank-R-of-N, at any rank count")
       ->type_name("FILE");
   sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
   sub->add_option("--checkpoint-every", f.every,
@@ -75,7 +95,7 @@ SweepRun run_checkpointed(const CheckpointFlags& f, const std::string& out, cons
   const std::vector<std::string> inputs = spec_inputs(sweep.base().spec(), {out});
   SweepRun run;
   if (!f.resume.empty()) {
-    run = read_checkpoint(f.resume, id, sweep.base().jobs().size(), total);
+    run = read_resume(f.resume, id, sweep.base().jobs().size(), total);
   } else {
     run.values = ValueTable(sweep.base().jobs().size());
     run.values.resize(total);
@@ -99,6 +119,35 @@ SweepRun run_checkpointed(const CheckpointFlags& f, const std::string& out, cons
   continue_sweep(sweep, run, threads, control, c);
   run.values.resize(run.done);
   return run;
+}
+
+SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& out, const Sweep& sweep,
+                                   unsigned threads, SweepControl& control, const CheckpointId& id, const Ranks& ranks,
+                                   std::optional<std::string>& written) {
+  if (f.checkpoint.empty() && f.resume.empty()) return ranks.run_sweep(sweep, threads, control, nullptr);
+  const std::string base = !f.checkpoint.empty() ? f.checkpoint : f.resume;
+  const std::size_t jobs = sweep.base().jobs().size();
+  const std::vector<std::string> inputs = spec_inputs(sweep.base().spec(), {out});
+  RankCheckpointing ck;
+  ck.share.values = ValueTable(jobs);
+  ranks.agree([&] {
+    if (base == out) throw InputError({{}, 0, 0, "--checkpoint"}, "the checkpoint would replace --out '" + out + "'");
+    if (!f.resume.empty()) {
+      RankCheckpoints old = read_rank_checkpoints(f.resume, id, jobs, sweep.space().size(), ranks.rank() == 0);
+      ck.finished = std::move(old.finished);
+      if (ranks.rank() == 0) ck.share = std::move(old.merged);
+    }
+    ck.stale = rank_checkpoint_files(base, ranks.size());
+    // A single process's checkpoint at BASE: carried over by rank 0 when resumed, else of an earlier sweep.
+    if (std::filesystem::exists(base)) ck.stale.push_back(base);
+  });
+  ck.share.rank = ranks.rank();
+  ck.share.ranks = ranks.size();
+  ck.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(f.every));
+  const std::string path = rank_checkpoint_path(base, ranks.rank(), ranks.size());
+  ck.save = [&](const CheckpointShare& share) { write_checkpoint_share(path, id, share, inputs); };
+  written = base;
+  return ranks.run_sweep(sweep, threads, control, &ck);
 }
 
 void remove_default_checkpoint(const CheckpointFlags& f, const std::optional<std::string>& written) {

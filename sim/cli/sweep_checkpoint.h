@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/ranks.h"
 #include "sim/sweep/checkpoint.h"
 
 namespace ecmpsim::cli {
@@ -35,6 +36,14 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes);
 SweepRun run_checkpointed(const CheckpointFlags& f, const std::string& out, const Sweep& sweep, unsigned threads,
                           SweepControl& control, const CheckpointId& id, std::ostream& err,
                           std::optional<std::string>& written);
+
+// The same under mpirun: with --checkpoint or --resume (there is no default
+// one), each rank saves its share to BASE.rank-R-of-N (BASE: --checkpoint,
+// else --resume's), having skipped the variants of --resume's files
+// (read_rank_checkpoints: its rank files, and a single process's BASE).
+SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& out, const Sweep& sweep,
+                                   unsigned threads, SweepControl& control, const CheckpointId& id, const Ranks& ranks,
+                                   std::optional<std::string>& written);
 
 // Removes the default checkpoint once the output it would resume is written.
 void remove_default_checkpoint(const CheckpointFlags& f, const std::optional<std::string>& written);

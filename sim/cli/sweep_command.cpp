@@ -130,7 +130,7 @@ Action add_sweep_command(CLI::App& app) {
   sub->add_flag("--no-slowdown", opt->no_slowdown,
                 "Skip the flow model: no predicted slowdown, faster on large fabrics");
   sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force")
-      ->default_str("10000000")
+      ->default_str("10000000 variants")
       ->check(integer_in(1, ~0ULL >> 1));
   sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
   sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
@@ -159,9 +159,6 @@ Action add_sweep_command(CLI::App& app) {
     else
       setup();
     const VariantSpace& space = sweep->space();
-    if (ranks != nullptr && (!opt->checkpoint.checkpoint.empty() || !opt->checkpoint.resume.empty()))
-      throw InputError(SourcePos{{}, 0, 0, opt->checkpoint.resume.empty() ? "--checkpoint" : "--resume"},
-                       "checkpoints are written by a sweep in one process, not yet under mpirun");
     if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
     std::optional<std::string> checkpoint;
@@ -172,7 +169,8 @@ Action add_sweep_command(CLI::App& app) {
     {
       const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
       const Monitor monitor(control, space.size(), tty, stopped_by);
-      run = ranks != nullptr ? ranks->run_sweep(*sweep, threads, control)
+      run = ranks != nullptr ? run_checkpointed_on_ranks(opt->checkpoint, opt->out, *sweep, threads, control, id,
+                                                         *ranks, checkpoint)
                              : run_checkpointed(opt->checkpoint, opt->out, *sweep, threads, control, id, io.err,
                                                 checkpoint);
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/mpi/distribute.h"
+#include "sim/sweep/rank_checkpoints.h"
 #include "sim/sweep/sweep.h"
 
 namespace ecmpsim::mpi {
@@ -21,6 +22,11 @@ Chunking sweep_chunking(unsigned threads, const SweepControl& control);
 // `interrupted` but no values. `control.stop` stops this rank and, through
 // the shared window, the others; on rank 0 `control.finished` counts the
 // variants finished by all ranks.
-SweepRun run_sweep_on_ranks(const Session& session, const Sweep& sweep, unsigned threads, SweepControl& control);
+// With `ck`, the variants of ck->finished are skipped (rank 0 puts back
+// their rows from its ck->share), and each rank saves its share through
+// ck->save: first all of them (rank 0 first, then the stale files go), then
+// paced by CheckpointPacer after its chunks, and at the end.
+SweepRun run_sweep_on_ranks(const Session& session, const Sweep& sweep, unsigned threads, SweepControl& control,
+                            RankCheckpointing* ck = nullptr);
 
 }  // namespace ecmpsim::mpi

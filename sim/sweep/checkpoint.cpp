@@ -16,14 +16,14 @@ namespace ecmpsim {
 namespace {
 
 // The layout (docs/sweeps.md): the magic line; one "NAME VALUE" line per
-// identity field, then rows, decisions and width; an empty line; rows x
-// width doubles as this machine stores them; and a trailer line
-// "checksum HEX16", XXH64 (seed 0) of every byte before it.
+// identity field, then (an MPI rank's) rank, ranks and ranges, then rows,
+// decisions and width; an empty line; (an MPI rank's) ranges x 2 uint64
+// (begin, end); rows x width doubles as this machine stores them; and a
+// trailer line "checksum HEX16", XXH64 (seed 0) of every byte before it.
 constexpr std::string_view kCheckpointMagic = "ecmpsim sweep checkpoint\n";
 constexpr std::string_view kChecksumKey = "checksum ";
 constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
-// The share of a sweep's time its periodic saves may take (issue 35: <= 2%,
-// with room for the last save, made whatever it costs).
+// The share of a sweep's time its periodic saves may take (CheckpointPacer).
 constexpr double kCheckpointShare = 0.015;
 
 // A value as an error line quotes it (printable: bounded, control characters escaped).
@@ -34,9 +34,50 @@ std::string checkpoint_quote(const std::string& v) {
 std::uint64_t checkpoint_number(const std::string& path, std::string_view key, std::string_view text) {
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size())
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
     throw InputError({path, 0, 0, std::string(key)}, "not a checkpoint: '" + std::string(key) + "' is no number");
   return v;
+}
+
+// Writes the header fields, `extra` (an MPI rank's), the binary sections and the checksum.
+void write_checkpoint_parts(const std::string& path, const CheckpointId& id, const std::string& extra,
+                            std::uint64_t rows, std::uint64_t decisions, std::size_t width,
+                            std::string_view ranges, std::string_view values, std::span<const std::string> inputs) {
+  std::string head(kCheckpointMagic);
+  for (const auto& [name, value] : id) head += name + " " + value + "\n";
+  head += extra + "rows " + std::to_string(rows) + "\ndecisions " + std::to_string(decisions) + "\nwidth " +
+          std::to_string(width) + "\n\n";
+  XXH64_state_t* state = XXH64_createState();
+  XXH64_reset(state, 0);
+  XXH64_update(state, head.data(), head.size());
+  XXH64_update(state, ranges.data(), ranges.size());
+  XXH64_update(state, values.data(), values.size());
+  const std::string trailer = std::string(kChecksumKey) + xxh64_text(XXH64_digest(state)) + "\n";
+  XXH64_freeState(state);
+  const std::string_view parts[] = {head, ranges, values, trailer};
+  replace_file(path, parts, inputs);
+}
+
+// The ranges of a share, checked: each within [0, total) and non-empty, none
+// overlapping another, and `rows` in all.
+void check_checkpoint_ranges(const std::string& path, std::vector<VariantRange> ranges, std::uint64_t rows,
+                             std::uint64_t total) {
+  const SourcePos at{path, 0, 0, "ranges"};
+  std::uint64_t sum = 0;
+  for (const VariantRange& r : ranges) {
+    if (r.begin >= r.end || r.end > total)
+      throw InputError(at, "corrupted checkpoint: the range " + std::to_string(r.begin) + ".." + std::to_string(r.end) +
+                               " is empty or past this sweep's " + std::to_string(total) + " variants");
+    sum += r.size();
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  for (std::size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].begin < ranges[i - 1].end)
+      throw InputError(at, "corrupted checkpoint: the ranges from " + std::to_string(ranges[i - 1].begin) + " and " +
+                               std::to_string(ranges[i].begin) + " overlap");
+  if (sum != rows)
+    throw InputError(at, "corrupted checkpoint: its ranges hold " + std::to_string(sum) + " variants, its rows " +
+                             std::to_string(rows));
 }
 
 }  // namespace
@@ -47,34 +88,46 @@ std::string xxh64_text(std::uint64_t v) {
   return out;
 }
 
-void write_checkpoint(const std::string& path, const CheckpointId& id, const SweepRun& run,
-                      std::span<const std::string> inputs) {
-  std::string head(kCheckpointMagic);
-  for (const auto& [name, value] : id) head += name + " " + value + "\n";
-  head += "rows " + std::to_string(run.done) + "\ndecisions " + std::to_string(run.decisions) + "\nwidth " +
-          std::to_string(run.values.width()) + "\n\n";
-  const std::string_view rows(reinterpret_cast<const char*>(run.values.data()),
-                              run.done * run.values.width() * sizeof(double));
-  XXH64_state_t* state = XXH64_createState();
-  XXH64_reset(state, 0);
-  XXH64_update(state, head.data(), head.size());
-  XXH64_update(state, rows.data(), rows.size());
-  const std::string trailer = std::string(kChecksumKey) + xxh64_text(XXH64_digest(state)) + "\n";
-  XXH64_freeState(state);
-  const std::string_view parts[] = {head, rows, trailer};
-  replace_file(path, parts, inputs);
+void CheckpointShare::append(VariantRange range, ValueView rows) {
+  if (range.size() == 0) return;
+  if (!ranges.empty() && ranges.back().end == range.begin)
+    ranges.back().end = range.end;
+  else
+    ranges.push_back(range);
+  const std::uint64_t at = values.size();
+  values.resize(at + range.size());
+  std::memcpy(values.data() + at * values.width(), rows.data, range.size() * values.width() * sizeof(double));
 }
 
-SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  const std::string bytes = read_input_file(path, {path, 0, 0, {}}, "checkpoint");
+void write_checkpoint(const std::string& path, const CheckpointId& id, const SweepRun& run,
+                      std::span<const std::string> inputs) {
+  const std::string_view rows(reinterpret_cast<const char*>(run.values.data()),
+                              run.done * run.values.width() * sizeof(double));
+  write_checkpoint_parts(path, id, {}, run.done, run.decisions, run.values.width(), {}, rows, inputs);
+}
+
+void write_checkpoint_share(const std::string& path, const CheckpointId& id, const CheckpointShare& share,
+                            std::span<const std::string> inputs) {
+  std::vector<std::uint64_t> bounds;
+  for (const VariantRange& r : share.ranges) bounds.insert(bounds.end(), {r.begin, r.end});
+  const std::string extra = "rank " + std::to_string(share.rank) + "\nranks " + std::to_string(share.ranks) +
+                            "\nranges " + std::to_string(share.ranges.size()) + "\n";
+  const std::string_view ranges(reinterpret_cast<const char*>(bounds.data()), bounds.size() * sizeof(std::uint64_t));
+  const std::string_view rows(reinterpret_cast<const char*>(share.values.data()),
+                              share.rows() * share.values.width() * sizeof(double));
+  write_checkpoint_parts(path, id, extra, share.rows(), share.decisions, share.values.width(), ranges, rows, inputs);
+}
+
+CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes, const CheckpointId& id,
+                                 std::size_t jobs, std::uint64_t total) {
   const SourcePos at{path, 0, 0, {}};
   if (bytes.size() < kCheckpointMagic.size() + kChecksumLine ||
-      std::string_view(bytes).substr(bytes.size() - kChecksumLine, kChecksumKey.size()) != kChecksumKey)
+      bytes.substr(bytes.size() - kChecksumLine, kChecksumKey.size()) != kChecksumKey)
     throw InputError(at, "truncated or not a checkpoint: it does not end in its checksum line");
   const std::size_t body = bytes.size() - kChecksumLine;
   if (xxh64_text(XXH64(bytes.data(), body, 0)) != bytes.substr(body + kChecksumKey.size(), 16))
     throw InputError(at, "corrupted checkpoint: its checksum does not match its contents");
-  if (bytes.compare(0, kCheckpointMagic.size(), kCheckpointMagic) != 0)
+  if (bytes.substr(0, kCheckpointMagic.size()) != kCheckpointMagic)
     throw InputError(at, "not a checkpoint: it does not begin with '" + std::string(kCheckpointMagic.substr(0, 24)) + "'");
   // The header's lines, up to the empty one.
   std::vector<std::pair<std::string, std::string>> fields;
@@ -83,13 +136,13 @@ SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::s
     const std::size_t nl = bytes.find('\n', pos);
     if (nl == std::string::npos || nl >= body) throw InputError(at, "not a checkpoint: its header has no end");
     if (nl == pos) break;
-    const std::string_view line(bytes.data() + pos, nl - pos);
+    const std::string_view line = bytes.substr(pos, nl - pos);
     const std::size_t space = line.find(' ');
     fields.emplace_back(std::string(line.substr(0, space)),
                         space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
     pos = nl + 1;
   }
-  const std::size_t data = pos + 1;
+  std::size_t data = pos + 1;
   auto field = [&](const std::string& name) -> const std::string* {
     const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
     return it == fields.end() ? nullptr : &it->second;
@@ -101,27 +154,82 @@ SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::s
                                                (theirs ? checkpoint_quote(*theirs) : std::string("none")) +
                                                ", this sweep " + checkpoint_quote(value));
   }
-  SweepRun run;
-  run.values = ValueTable(jobs);
+  CheckpointShare share;
+  share.values = ValueTable(jobs);
   for (const char* key : {"rows", "decisions", "width"})
     if (field(key) == nullptr) throw InputError(at, "not a checkpoint: it has no '" + std::string(key) + "'");
-  run.done = checkpoint_number(path, "rows", *field("rows"));
-  run.decisions = checkpoint_number(path, "decisions", *field("decisions"));
+  const std::uint64_t rows = checkpoint_number(path, "rows", *field("rows"));
+  share.decisions = checkpoint_number(path, "decisions", *field("decisions"));
   const std::uint64_t width = checkpoint_number(path, "width", *field("width"));
-  if (width != run.values.width())
+  if (width != share.values.width())
     throw InputError({path, 0, 0, "width"}, "the checkpoint is of another config: it has " + std::to_string(width) +
                                                 " values per variant, this sweep " +
-                                                std::to_string(run.values.width()));
-  if (run.done > total)
-    throw InputError({path, 0, 0, "rows"}, "the checkpoint has " + std::to_string(run.done) +
+                                                std::to_string(share.values.width()));
+  if (rows > total)
+    throw InputError({path, 0, 0, "rows"}, "the checkpoint has " + std::to_string(rows) +
                                                " variants, more than this sweep's " + std::to_string(total));
-  if ((body - data) / sizeof(double) != run.done * width || (body - data) % sizeof(double) != 0)
+  if (const std::string* ranks = field("ranks")) {
+    const std::uint64_t n = checkpoint_number(path, "ranks", *ranks);
+    const std::uint64_t r = checkpoint_number(path, "rank", field("rank") ? *field("rank") : "");
+    const std::uint64_t k = checkpoint_number(path, "ranges", field("ranges") ? *field("ranges") : "");
+    if (n == 0 || r >= n || n > (1u << 24) || k > rows || (body - data) / (2 * sizeof(std::uint64_t)) < k)
+      throw InputError(at, "corrupted checkpoint: rank " + std::to_string(r) + " of " + std::to_string(n) + " with " +
+                               std::to_string(k) + " ranges");
+    share.rank = static_cast<int>(r);
+    share.ranks = static_cast<int>(n);
+    share.ranges.resize(k);
+    for (VariantRange& range : share.ranges) {
+      std::memcpy(&range.begin, bytes.data() + data, sizeof range.begin);
+      std::memcpy(&range.end, bytes.data() + data + sizeof range.begin, sizeof range.end);
+      data += 2 * sizeof(std::uint64_t);
+    }
+  } else if (rows > 0) {
+    share.ranges.push_back({0, rows});
+  }
+  if ((body - data) % sizeof(double) != 0 || (body - data) / sizeof(double) / width != rows ||
+      (body - data) / sizeof(double) % width != 0)
     throw InputError(at, "corrupted checkpoint: " + std::to_string(body - data) + " bytes of values for " +
-                             std::to_string(run.done) + " variants");
+                             std::to_string(rows) + " variants");
+  check_checkpoint_ranges(path, share.ranges, rows, total);
+  share.values.resize(rows);
+  if (body > data) std::memcpy(share.values.data(), bytes.data() + data, body - data);
+  return share;
+}
+
+SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  CheckpointShare share = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
+  if (share.ranks > 0)
+    throw InputError({path, 0, 0, "rank"}, "the checkpoint is MPI rank " + std::to_string(share.rank) + " of " +
+                                               std::to_string(share.ranks) +
+                                               "'s share: resume its sweep under mpirun, or give --resume the name "
+                                               "before '.rank-'");
+  SweepRun run;
+  run.done = share.rows();
+  run.decisions = share.decisions;
+  run.values = std::move(share.values);
   run.values.resize(total);
-  if (body > data) std::memcpy(run.values.data(), bytes.data() + data, body - data);
   run.interrupted = run.done < total;
   return run;
+}
+
+CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows)
+    : every_(every), begin_(Clock::now()), last_(begin_), saved_(rows) {}
+
+bool CheckpointPacer::due(std::uint64_t rows) const {
+  const auto now = Clock::now();
+  if (now - last_ < every_) return false;
+  // A save costs about its rows: the next, predicted from the last.
+  const double next = last_took_ * static_cast<double>(rows) / static_cast<double>(std::max<std::uint64_t>(1, saved_));
+  return saving_ + next <= kCheckpointShare * std::chrono::duration<double>(now - begin_).count();
+}
+
+void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save) {
+  const auto start = Clock::now();
+  save();
+  last_ = Clock::now();
+  last_took_ = std::chrono::duration<double>(last_ - start).count();
+  saving_ += last_took_;
+  saved_ = rows;
 }
 
 void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepControl& control,
@@ -129,24 +237,8 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
   using Clock = std::chrono::steady_clock;
   const std::uint64_t total = sweep.space().size();
   const std::size_t width = run.values.width();
-  const auto begin = Clock::now();
-  auto last_save = begin;
-  std::uint64_t saved = run.done;  // what the last checkpoint (or the one resumed) holds
-  double saving = 0, last_took = 0;  // seconds spent saving, and the last save's
-  const auto save = [&] {
-    const auto start = Clock::now();
-    c.save(run);
-    last_save = Clock::now();
-    last_took = std::chrono::duration<double>(last_save - start).count();
-    saving += last_took;
-    saved = run.done;
-  };
-  // A save costs about its rows: the next, predicted from the last, is made only
-  // while all saves stay within kCheckpointShare of the time so far.
-  const auto affordable = [&] {
-    const double next = last_took * static_cast<double>(run.done) / static_cast<double>(std::max<std::uint64_t>(1, saved));
-    return saving + next <= kCheckpointShare * std::chrono::duration<double>(Clock::now() - begin).count();
-  };
+  CheckpointPacer pacer(c.every, run.done);
+  const auto save = [&] { pacer.save(run.done, [&] { c.save(run); }); };
   // Segments start at one variant a thread and grow (at most 4x) towards `c.every`.
   std::uint64_t segment = std::max(1u, threads);
   while (run.done < total && !control.stop.load(std::memory_order_relaxed)) {
@@ -159,10 +251,10 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
     const double took = std::chrono::duration<double>(Clock::now() - start).count();
     const double scale = took > 0 ? std::chrono::duration<double>(c.every).count() / took : 4.0;
     segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
-    if (Clock::now() - last_save >= c.every && run.done < total && affordable()) save();
+    if (run.done < total && pacer.due(run.done)) save();
   }
   run.interrupted = run.done < total;
-  if (run.done != saved) save();
+  if (run.done != pacer.saved()) save();
 }
 
 }  // namespace ecmpsim

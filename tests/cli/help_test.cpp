@@ -53,11 +53,32 @@ TEST_CASE("--help: a numeric flag shows N, its range and its default; a choice f
   CHECK(line_of(run, "-f,--format").find("{table,summary,json,csv}") != std::string::npos);
   const std::string hosts = line_of(run, "--max-hosts");
   CHECK(hosts.find("--max-hosts N ") != std::string::npos);
-  CHECK(hosts.find("(>= 1, default: 1000000)") != std::string::npos);
+  CHECK(hosts.find("(>= 1, default: 1000000 NIC endpoints)") != std::string::npos);
   const std::string capture = line_of(run, "--max-capture-bytes");
   CHECK(capture.find("--max-capture-bytes SIZE ") != std::string::npos);
-  CHECK(capture.find("default: 4G") != std::string::npos);
+  CHECK(capture.find("default: 4G = 4294967296 bytes") != std::string::npos);
   CHECK(line_of(run, "--seed ").find("(in [0, 4294967295])") != std::string::npos);
+}
+
+// Issue 35: every limit's help says its default and its unit. The expected
+// texts are worked by hand (64 MiB = 64 x 2^20 = 67108864 bytes), not read
+// back from the flag table.
+TEST_CASE("--help: each limit flag shows its default with its unit") {
+  const std::string sweep = cli_run({"sweep", "--help"}).out;
+  const std::pair<const char*, const char*> expected[] = {
+      {"--max-hosts", "default: 1000000 NIC endpoints"},
+      {"--max-flows", "default: 100000000 flows"},
+      {"--max-switches", "default: 1000000 switches"},
+      {"--max-links", "default: 10000000 cables"},
+      {"--max-scenarios", "default: 100000 [[scenario]] tables"},
+      {"--max-config-bytes", "default: 64M = 67108864 bytes"},
+      {"--max-variants", "default: 10000000 variants"},
+  };
+  for (const auto& [name, text] : expected) {
+    CAPTURE(name);
+    CHECK(line_of(sweep, name).find(text) != std::string::npos);
+  }
+  CHECK(line_of(sweep, "--max-config-bytes").find("SIZE in bytes, or with a unit") != std::string::npos);
 }
 
 TEST_CASE("--help: --max-capture-bytes only on the command that reads a --flows file") {

@@ -18,8 +18,9 @@ void MpiRanks::agree(const std::function<void()>& setup) const {
   mpi::raise_first_failure(session_, error);
 }
 
-SweepRun MpiRanks::run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control) const {
-  return mpi::run_sweep_on_ranks(session_, sweep, threads, control);
+SweepRun MpiRanks::run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control,
+                            RankCheckpointing* ck) const {
+  return mpi::run_sweep_on_ranks(session_, sweep, threads, control, ck);
 }
 
 bool MpiRanks::terminal() const {

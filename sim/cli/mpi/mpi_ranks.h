@@ -12,7 +12,8 @@ class MpiRanks final : public Ranks {
   int rank() const override { return session_.rank(); }
   int size() const override { return session_.size(); }
   void agree(const std::function<void()>& setup) const override;
-  SweepRun run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control) const override;
+  SweepRun run_sweep(const Sweep& sweep, unsigned threads, SweepControl& control,
+                    RankCheckpointing* ck) const override;
   bool terminal() const override;
 
  private:
