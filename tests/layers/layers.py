@@ -6,8 +6,9 @@ catches upward includes of inline code, which no linker sees.
 
 The stage graph is read from CMake, its one declaration: each
 ecmpsim_library(NAME DIR) is a stage, its target_link_libraries' ecmpsim::X
-are the stages below it, and an executable's sources in a folder of their own
-(sim/cli/mpi) are a stage on the libraries it links."""
+are the stages below it, and an executable's (or the Python module's,
+pybind11_add_module) sources in a folder of their own (sim/cli/mpi, python)
+are a stage on the libraries it links."""
 import pathlib, re, sys
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
@@ -22,9 +23,9 @@ def stage_graph(root):
         text = re.sub(r"#.*", "", cmake.read_text())
         for name, d in re.findall(r"ecmpsim_library\(\s*(\w+)\s+([\w/]+)\s*\)", text):
             folder[name] = d
-        for call in re.finditer(r"(add_executable|target_link_libraries)\(\s*([\w${}]+)([^)]*)\)", text):
+        for call in re.finditer(r"(add_executable|pybind11_add_module|target_link_libraries)\(\s*([\w${}]+)([^)]*)\)", text):
             kind, target, args = call.groups()
-            if kind == "add_executable":
+            if kind != "target_link_libraries":
                 srcs = [a for a in args.split() if a.endswith(".cpp") and "$" not in a]
                 if srcs:
                     exe_dir[target] = (pathlib.PurePosixPath(rel) / srcs[0]).parent.as_posix()
