@@ -15,7 +15,7 @@ constexpr std::array kApplies{
     Applies{"leaves", LS},           Applies{"spines", LS | RL},           Applies{"hosts_per_leaf", LS},
     Applies{"links_per_pair", LS | RL}, Applies{"host_speed_gbps", LS | FT | RL},
     Applies{"fabric_speed_gbps", LS | FT | RL}, Applies{"core_speed_gbps", FT}, Applies{"k", FT},
-    Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL}, Applies{"rail_leaf_nodes", RL},
+    Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL | 8}, Applies{"rail_leaf_nodes", RL},
     Applies{"file", 8},
 };
 
@@ -90,7 +90,8 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
       uint_knob<FabricSpec>("nics_per_node",
                             "NICs per node (server), each its own endpoint with its own IP and access link; a "
                             "node's NICs are consecutive endpoints on one leaf (leaf-spine: hosts_per_leaf, "
-                            "fat-tree: k/2 must be a multiple), or one NIC per rail (rail).",
+                            "fat-tree: k/2 must be a multiple), or one NIC per rail (rail); file: the count of "
+                            "every server's NICs in the topology file (given here, it must agree).",
                             1, 254, [](auto& s) -> auto& { return s.nics_per_node; }),
       uint_knob<FabricSpec>("gpus_per_node", "GPUs (ranks) per node.", 1, 1024,
                             [](auto& s) -> auto& { return s.gpus_per_node; }),
@@ -135,7 +136,7 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
   return k;
 }
 
-void check_fabric(const toml::table& table, const FabricSpec& spec, const std::string& file) {
+void check_fabric(const toml::table& table, FabricSpec& spec, const std::string& file) {
   const unsigned kind = 1u << static_cast<unsigned>(spec.kind);
   for (const auto& a : kApplies)
     if (const auto* n = table.get(a.key); n && !(a.kinds & kind))
@@ -147,6 +148,15 @@ void check_fabric(const toml::table& table, const FabricSpec& spec, const std::s
   };
   if (spec.kind == FabricKind::File && spec.topology.source.empty())
     throw InputError(at("kind"), "kind = \"file\" needs file = \"topology.toml\" (or .csv)");
+  if (spec.kind == FabricKind::File) {
+    // A file's servers say how many NICs a node has; the key, if given, must agree.
+    const std::uint32_t k = spec.topology.nics_per_server;
+    if (table.get("nics_per_node") && spec.nics_per_node != k)
+      throw InputError(at("nics_per_node"), "the topology file '" + spec.topology.source + "' gives its servers " +
+                                                std::to_string(k) + (k == 1 ? " NIC" : " NICs") + " each, not " +
+                                                std::to_string(spec.nics_per_node));
+    spec.nics_per_node = k;
+  }
   if (spec.kind == FabricKind::LeafSpine && spec.leaf_spine.hosts_per_leaf % spec.nics_per_node != 0)
     throw InputError(at("nics_per_node"), "hosts_per_leaf (" + std::to_string(spec.leaf_spine.hosts_per_leaf) +
                                               ") is not a multiple of nics_per_node (" +
