@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 
 #include "sim/config/config_sections.h"
@@ -18,6 +19,33 @@ constexpr std::array kApplies{
     Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL | 8}, Applies{"rail_leaf_nodes", RL},
     Applies{"file", 8},
 };
+
+// gpu_nics = [0, 0, [1, 2], ...]: per GPU a NIC index, or a list of NICs it
+// takes by channel. Ranges against nics_per_node are checked in check_fabric,
+// which knows it (a topology file sets it).
+workloads::GpuNicMap read_gpu_nics(const toml::node& n, const SourcePos& at) {
+  const auto* arr = n.as_array();
+  if (!arr || arr->empty()) throw InputError(at, "expected an array with a NIC index (or a list of them) per GPU, e.g. [0, 0, 1, 1]");
+  auto nic = [&](const toml::node& e, std::size_t gpu) {
+    const auto v = e.value<std::int64_t>();
+    if (!e.is_integer() || !v || *v < 0 || *v > 253)
+      throw InputError(pos_of(e, at.file, at.field), "GPU " + std::to_string(gpu) + ": expected a NIC index in [0, 253]");
+    return static_cast<std::uint32_t>(*v);
+  };
+  workloads::GpuNicMap map;
+  for (std::size_t g = 0; g < arr->size(); ++g) {
+    const toml::node& e = *arr->get(g);
+    std::vector<std::uint32_t> near;
+    if (const auto* list = e.as_array()) {
+      for (const auto& x : *list) near.push_back(nic(x, g));
+      if (near.empty()) throw InputError(pos_of(e, at.file, at.field), "GPU " + std::to_string(g) + ": an empty list of NICs");
+    } else {
+      near.push_back(nic(e, g));
+    }
+    map.near.push_back(std::move(near));
+  }
+  return map;
+}
 
 }  // namespace
 
@@ -95,6 +123,13 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
                             1, 254, [](auto& s) -> auto& { return s.nics_per_node; }),
       uint_knob<FabricSpec>("gpus_per_node", "GPUs (ranks) per node.", 1, 1024,
                             [](auto& s) -> auto& { return s.gpus_per_node; }),
+      {"gpu_nics", "array",
+       "Per GPU of a node, the NIC close to it (its index among the node's NICs, NCCL's NET/IB/N; in "
+       "nvidia-smi topo -m the GPU's PIX or PXB NIC), or a list of NICs it takes by channel: [0, 0, 1, 1]. "
+       "Rings and trees start their channels on the NICs in GPU order, p2p and PXN use each GPU's NIC; "
+       "default: NIC k close to GPUs kG/K .. (k+1)G/K-1 (docs/nccl-fidelity.md).",
+       [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.gpu_nics = read_gpu_nics(n, at); }, nullptr,
+       "gpus_per_node entries, each in [0, nics_per_node)"},
       uint_knob<FabricSpec>("rail_leaf_nodes",
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
@@ -157,6 +192,20 @@ void check_fabric(const toml::table& table, FabricSpec& spec, const std::string&
                                                 std::to_string(spec.nics_per_node));
     spec.nics_per_node = k;
   }
+  const auto& near = spec.gpu_nics.near;
+  if (!near.empty() && near.size() != spec.gpus_per_node)
+    throw InputError(at("gpu_nics"), std::to_string(near.size()) + (near.size() == 1 ? " entry" : " entries") +
+                                         " for gpus_per_node = " + std::to_string(spec.gpus_per_node) +
+                                         ": give one per GPU");
+  for (std::size_t g = 0; g < near.size(); ++g)
+    for (std::size_t i = 0; i < near[g].size(); ++i) {
+      if (near[g][i] >= spec.nics_per_node)
+        throw InputError(at("gpu_nics"), "GPU " + std::to_string(g) + ": NIC " + std::to_string(near[g][i]) +
+                                             " but a node has " + std::to_string(spec.nics_per_node) + " NIC" +
+                                             (spec.nics_per_node == 1 ? "" : "s") + " (nics_per_node)");
+      if (std::find(near[g].begin(), near[g].begin() + static_cast<std::ptrdiff_t>(i), near[g][i]) != near[g].begin() + static_cast<std::ptrdiff_t>(i))
+        throw InputError(at("gpu_nics"), "GPU " + std::to_string(g) + ": NIC " + std::to_string(near[g][i]) + " twice");
+    }
   if (spec.kind == FabricKind::LeafSpine && spec.leaf_spine.hosts_per_leaf % spec.nics_per_node != 0)
     throw InputError(at("nics_per_node"), "hosts_per_leaf (" + std::to_string(spec.leaf_spine.hosts_per_leaf) +
                                               ") is not a multiple of nics_per_node (" +
