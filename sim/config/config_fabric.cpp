@@ -126,10 +126,11 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
       {"gpu_nics", "array",
        "Per GPU of a node, the NIC close to it (its index among the node's NICs, NCCL's NET/IB/N; in "
        "nvidia-smi topo -m the GPU's PIX or PXB NIC), or a list of NICs it takes by channel: [0, 0, 1, 1]. "
-       "Rings and trees start their channels on the NICs in GPU order, p2p and PXN use each GPU's NIC; "
-       "default: NIC k close to GPUs kG/K .. (k+1)G/K-1 (docs/nccl-fidelity.md).",
+       "One entry per GPU (gpus_per_node), each NIC below nics_per_node. Rings and trees start their "
+       "channels on the NICs in GPU order, p2p and PXN use each GPU's NIC; default: NIC k close to GPUs "
+       "kG/K .. (k+1)G/K-1 (docs/nccl-fidelity.md).",
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.gpu_nics = read_gpu_nics(n, at); }, nullptr,
-       "gpus_per_node entries, each in [0, nics_per_node)"},
+       "each in [0, 253]"},
       uint_knob<FabricSpec>("rail_leaf_nodes",
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
