@@ -134,6 +134,8 @@ std::string routing_summary(const ScenarioSpec& s) {
   return std::string(mode.name);  // a mode with no parameters of its own
 }
 
+namespace {
+
 // The GPU-NIC map when the config states one: "GPU 0: NIC 3, GPU 1: NIC 2".
 std::string gpu_nic_text(const FabricSpec& fs) {
   if (fs.gpu_nics.near.empty()) return {};
@@ -145,6 +147,8 @@ std::string gpu_nic_text(const FabricSpec& fs) {
   }
   return out;
 }
+
+}  // namespace
 
 // How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
 // the search channel for trees.
