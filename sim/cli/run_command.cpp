@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
 #include <thread>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -24,13 +25,25 @@
 namespace ecmpsim::cli {
 namespace {
 
+// The first p NICs of the search order: "0..3" when they run in index order, else "3, 2".
+std::string search_nics_text(std::span<const std::uint32_t> order, std::uint32_t p) {
+  bool in_order = true;
+  for (std::uint32_t i = 0; i < p; ++i) in_order = in_order && order[i] == i;
+  if (in_order) return "0.." + std::to_string(p - 1);
+  std::string out;
+  for (std::uint32_t i = 0; i < p; ++i) out += (i ? ", " : "") + std::to_string(order[i]);
+  return out;
+}
+
 // Ring and tree channel c leaves by NIC (c mod P) mod K: with fewer search
 // channels P than NICs K (NCCL's default P = ceil(channels / 2)), NICs
 // P..K-1 carry none of the job, which a user counting channels against NICs
 // would not expect (issue 34 item 7).
 std::vector<std::string> idle_nic_notes(const Spec& spec) {
   std::vector<std::string> out;
-  const std::uint32_t k = spec.fabric.nics_per_node;
+  const FabricSpec& fs = spec.fabric;
+  const std::vector<std::uint32_t> order = workloads::search_nic_order(fs.gpu_nics, fs.gpus_per_node, fs.nics_per_node);
+  const auto k = static_cast<std::uint32_t>(order.size());
   for (const JobSpec& j : spec.jobs) {
     const bool rings_or_trees =
         workloads::collective_info(j.collective).shape != workloads::CollectiveShape::PointToPoint;
@@ -38,7 +51,7 @@ std::vector<std::string> idle_nic_notes(const Spec& spec) {
     if (!rings_or_trees || k < 2 || p >= k) continue;
     out.push_back("note: job '" + j.name + "': " + std::to_string(j.channels) + " channels search " +
                   std::to_string(p) + (j.search_channels ? "" : " (NCCL doubles what its search finds)") +
-                  ", so they leave each node by NICs 0.." + std::to_string(p - 1) + " of its " + std::to_string(k) +
+                  ", so they leave each node by NICs " + search_nics_text(order, p) + " of its " + std::to_string(k) +
                   "; set search_channels (or more channels) if NCCL's log shows more");
   }
   return out;

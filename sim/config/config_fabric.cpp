@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 
 #include "sim/config/config_sections.h"
@@ -15,9 +16,36 @@ constexpr std::array kApplies{
     Applies{"leaves", LS},           Applies{"spines", LS | RL},           Applies{"hosts_per_leaf", LS},
     Applies{"links_per_pair", LS | RL}, Applies{"host_speed_gbps", LS | FT | RL},
     Applies{"fabric_speed_gbps", LS | FT | RL}, Applies{"core_speed_gbps", FT}, Applies{"k", FT},
-    Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL}, Applies{"rail_leaf_nodes", RL},
+    Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL | 8}, Applies{"rail_leaf_nodes", RL},
     Applies{"file", 8},
 };
+
+// gpu_nics = [0, 0, [1, 2], ...]: per GPU a NIC index, or a list of NICs it
+// takes by channel. Ranges against nics_per_node are checked in check_fabric,
+// which knows it (a topology file sets it).
+workloads::GpuNicMap read_gpu_nics(const toml::node& n, const SourcePos& at) {
+  const auto* arr = n.as_array();
+  if (!arr || arr->empty()) throw InputError(at, "expected an array with a NIC index (or a list of them) per GPU, e.g. [0, 0, 1, 1]");
+  auto nic = [&](const toml::node& e, std::size_t gpu) {
+    const auto v = e.value<std::int64_t>();
+    if (!e.is_integer() || !v || *v < 0 || *v > 253)
+      throw InputError(pos_of(e, at.file, at.field), "GPU " + std::to_string(gpu) + ": expected a NIC index in [0, 253]");
+    return static_cast<std::uint32_t>(*v);
+  };
+  workloads::GpuNicMap map;
+  for (std::size_t g = 0; g < arr->size(); ++g) {
+    const toml::node& e = *arr->get(g);
+    std::vector<std::uint32_t> near;
+    if (const auto* list = e.as_array()) {
+      for (const auto& x : *list) near.push_back(nic(x, g));
+      if (near.empty()) throw InputError(pos_of(e, at.file, at.field), "GPU " + std::to_string(g) + ": an empty list of NICs");
+    } else {
+      near.push_back(nic(e, g));
+    }
+    map.near.push_back(std::move(near));
+  }
+  return map;
+}
 
 }  // namespace
 
@@ -90,10 +118,19 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
       uint_knob<FabricSpec>("nics_per_node",
                             "NICs per node (server), each its own endpoint with its own IP and access link; a "
                             "node's NICs are consecutive endpoints on one leaf (leaf-spine: hosts_per_leaf, "
-                            "fat-tree: k/2 must be a multiple), or one NIC per rail (rail).",
+                            "fat-tree: k/2 must be a multiple), or one NIC per rail (rail); file: the count of "
+                            "every server's NICs in the topology file (given here, it must agree).",
                             1, 254, [](auto& s) -> auto& { return s.nics_per_node; }),
       uint_knob<FabricSpec>("gpus_per_node", "GPUs (ranks) per node.", 1, 1024,
                             [](auto& s) -> auto& { return s.gpus_per_node; }),
+      {"gpu_nics", "array",
+       "Per GPU of a node, the NIC close to it (its index among the node's NICs, NCCL's NET/IB/N; in "
+       "nvidia-smi topo -m the GPU's PIX or PXB NIC), or a list of NICs it takes by channel: [0, 0, 1, 1]. "
+       "One entry per GPU (gpus_per_node), each NIC below nics_per_node. Rings and trees start their "
+       "channels on the NICs in GPU order, p2p and PXN use each GPU's NIC; default: NIC k close to GPUs "
+       "kG/K .. (k+1)G/K-1 (docs/nccl-fidelity.md).",
+       [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.gpu_nics = read_gpu_nics(n, at); }, nullptr,
+       "each in [0, 253]"},
       uint_knob<FabricSpec>("rail_leaf_nodes",
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
@@ -135,7 +172,7 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
   return k;
 }
 
-void check_fabric(const toml::table& table, const FabricSpec& spec, const std::string& file) {
+void check_fabric(const toml::table& table, FabricSpec& spec, const std::string& file) {
   const unsigned kind = 1u << static_cast<unsigned>(spec.kind);
   for (const auto& a : kApplies)
     if (const auto* n = table.get(a.key); n && !(a.kinds & kind))
@@ -147,6 +184,29 @@ void check_fabric(const toml::table& table, const FabricSpec& spec, const std::s
   };
   if (spec.kind == FabricKind::File && spec.topology.source.empty())
     throw InputError(at("kind"), "kind = \"file\" needs file = \"topology.toml\" (or .csv)");
+  if (spec.kind == FabricKind::File) {
+    // A file's servers say how many NICs a node has; the key, if given, must agree.
+    const std::uint32_t k = spec.topology.nics_per_server;
+    if (table.get("nics_per_node") && spec.nics_per_node != k)
+      throw InputError(at("nics_per_node"), "the topology file '" + spec.topology.source + "' gives its servers " +
+                                                std::to_string(k) + (k == 1 ? " NIC" : " NICs") + " each, not " +
+                                                std::to_string(spec.nics_per_node));
+    spec.nics_per_node = k;
+  }
+  const auto& near = spec.gpu_nics.near;
+  if (!near.empty() && near.size() != spec.gpus_per_node)
+    throw InputError(at("gpu_nics"), std::to_string(near.size()) + (near.size() == 1 ? " entry" : " entries") +
+                                         " for gpus_per_node = " + std::to_string(spec.gpus_per_node) +
+                                         ": give one per GPU");
+  for (std::size_t g = 0; g < near.size(); ++g)
+    for (std::size_t i = 0; i < near[g].size(); ++i) {
+      if (near[g][i] >= spec.nics_per_node)
+        throw InputError(at("gpu_nics"), "GPU " + std::to_string(g) + ": NIC " + std::to_string(near[g][i]) +
+                                             " but a node has " + std::to_string(spec.nics_per_node) + " NIC" +
+                                             (spec.nics_per_node == 1 ? "" : "s") + " (nics_per_node)");
+      if (std::find(near[g].begin(), near[g].begin() + static_cast<std::ptrdiff_t>(i), near[g][i]) != near[g].begin() + static_cast<std::ptrdiff_t>(i))
+        throw InputError(at("gpu_nics"), "GPU " + std::to_string(g) + ": NIC " + std::to_string(near[g][i]) + " twice");
+    }
   if (spec.kind == FabricKind::LeafSpine && spec.leaf_spine.hosts_per_leaf % spec.nics_per_node != 0)
     throw InputError(at("nics_per_node"), "hosts_per_leaf (" + std::to_string(spec.leaf_spine.hosts_per_leaf) +
                                               ") is not a multiple of nics_per_node (" +

@@ -1,6 +1,8 @@
 // Files a config points at: explicit topologies (TOML or CSV) and static
 // route tables (CSV). Paths are relative to the config file's directory.
+#include <algorithm>
 #include <filesystem>
+#include <unordered_map>
 
 #include "sim/config/config_sections.h"
 #include "sim/config/toml_text.h"
@@ -74,6 +76,77 @@ std::uint32_t positive(std::string_view v, std::uint64_t max, const SourcePos& a
   return static_cast<std::uint32_t>(*n);
 }
 
+// A NIC's index in its server: NCCL's NET/IB/N, so 0 .. 253 (nics_per_node is at most 254).
+std::uint32_t topology_nic_index(std::string_view v, const TopologyNode& node, const SourcePos& at) {
+  if (node.tier != Tier::Host) throw InputError(at, "nic applies to endpoints only, not the " + std::string(name_of(kTiers, node.tier)) + " '" + node.name + "'");
+  const auto n = parse_uint(v, 253);
+  if (!n) throw InputError(at, "nic must be an integer in [0, 253], got '" + std::string(v) + "'");
+  return static_cast<std::uint32_t>(*n);
+}
+
+std::string topology_line(const SourcePos& at) { return "line " + std::to_string(at.line); }
+
+// One server's NICs in NIC order: by their `nic` indices (all or none of them
+// given; 0..n-1, each once) or as listed.
+void order_server_nics(const TopologySpec& t, TopologyServer& s) {
+  const auto& nodes = t.nodes;
+  const TopologyNode& first = nodes[s.nics[0]];
+  std::vector<std::uint32_t> ordered(s.nics.size(), kNicUnset);
+  for (const std::uint32_t i : s.nics) {
+    const TopologyNode& n = nodes[i];
+    if ((n.nic == kNicUnset) != (first.nic == kNicUnset)) {
+      const TopologyNode& with = n.nic == kNicUnset ? first : n;
+      const TopologyNode& without = n.nic == kNicUnset ? n : first;
+      throw InputError(without.where, "NIC '" + without.name + "' of server '" + s.name + "' has no nic while '" +
+                                          with.name + "' (" + topology_line(with.where) +
+                                          ") has one: give every NIC of a server its nic, or none");
+    }
+    if (n.nic == kNicUnset) return;  // as listed
+    if (n.nic >= s.nics.size())
+      throw InputError(n.nic_at, "nic " + std::to_string(n.nic) + " of server '" + s.name + "' leaves a gap: " +
+                                     (s.nics.size() == 1 ? std::string("its only NIC is nic 0")
+                                                         : "its " + std::to_string(s.nics.size()) + " NICs are nic 0.." +
+                                                               std::to_string(s.nics.size() - 1)));
+    if (ordered[n.nic] != kNicUnset)
+      throw InputError(n.nic_at, "nic " + std::to_string(n.nic) + " of server '" + s.name + "' is also '" +
+                                     nodes[ordered[n.nic]].name + "' (" + topology_line(nodes[ordered[n.nic]].where) + ")");
+    ordered[n.nic] = i;
+  }
+  s.nics = std::move(ordered);
+}
+
+// Groups the endpoints into servers (an endpoint without a server is its own)
+// and checks that every server has as many NICs as the first: a node of the
+// config has nics_per_node NICs, one count for the whole fabric.
+void group_topology_servers(TopologySpec& t) {
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+    const TopologyNode& n = t.nodes[i];
+    if (n.tier != Tier::Host) {
+      if (!n.server.empty()) throw InputError(n.where, "server applies to endpoints only, not the " + std::string(name_of(kTiers, n.tier)) + " '" + n.name + "'");
+      continue;
+    }
+    const std::string& server = n.server.empty() ? n.name : n.server;
+    const auto [it, fresh] = index.try_emplace(server, t.servers.size());
+    if (fresh) t.servers.push_back({server, {}});
+    t.servers[it->second].nics.push_back(i);
+  }
+  for (TopologyServer& s : t.servers) order_server_nics(t, s);
+  if (t.servers.empty()) return;
+  const TopologyServer& first = t.servers[0];
+  t.nics_per_server = static_cast<std::uint32_t>(first.nics.size());
+  for (const TopologyServer& s : t.servers)
+    if (s.nics.size() != first.nics.size()) {
+      auto count = [](const TopologyServer& x) {
+        return std::to_string(x.nics.size()) + (x.nics.size() == 1 ? " NIC" : " NICs");
+      };
+      throw InputError(t.nodes[*std::min_element(s.nics.begin(), s.nics.end())].where,
+                       "server '" + s.name + "' has " + count(s) + " but server '" + first.name + "' (" +
+                           topology_line(t.nodes[*std::min_element(first.nics.begin(), first.nics.end())].where) +
+                           ") has " + count(first) + ": every server needs the same number of NICs (nics_per_node)");
+    }
+}
+
 TopologySpec topology_csv(const std::string& path, const std::string& text) {
   TopologySpec t;
   t.source = path;
@@ -82,11 +155,14 @@ TopologySpec topology_csv(const std::string& path, const std::string& text) {
     auto at = [&](std::size_t i) { return SourcePos{path, n, cells[std::min(i, cells.size() - 1)].column, {}}; };
     const std::string_view kind = cells[0].text;
     if (kind == "node") {
-      if (cells.size() < 3 || cells.size() > 4) throw InputError(at(0), "expected node,NAME,TIER[,SERVER]");
+      if (cells.size() < 3 || cells.size() > 5) throw InputError(at(0), "expected node,NAME,TIER[,SERVER[,NIC]]");
       const auto tier = parse_tier(cells[2].text);
       if (cells[1].text.empty()) throw InputError(at(1), "empty node name");
       if (!tier) throw InputError(at(2), "unknown tier '" + std::string(cells[2].text) + "', expected " + std::string(kTierChoices));
-      t.nodes.push_back({std::string(cells[1].text), *tier, cells.size() == 4 ? std::string(cells[3].text) : "", at(1)});
+      TopologyNode node{std::string(cells[1].text), *tier, cells.size() >= 4 ? std::string(cells[3].text) : "",
+                        kNicUnset, at(1), at(4)};
+      if (cells.size() == 5) node.nic = topology_nic_index(cells[4].text, node, at(4));
+      t.nodes.push_back(std::move(node));
     } else if (kind == "link") {
       if (cells.size() < 4 || cells.size() > 6) throw InputError(at(0), "expected link,A,B,SPEED_GBPS[,COUNT[,WEIGHT]]");
       TopologyLink l{std::string(cells[1].text), std::string(cells[2].text), Gbps{0}, 1, 1, at(0)};
@@ -131,7 +207,7 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
       const SourcePos row_at = pos_of(e, path, key);
       const auto& row = expect_table(e, row_at);
       for (const auto& [rk, rv] : row) {
-        static const std::vector<std::string_view> node_keys{"name", "tier", "server"};
+        static const std::vector<std::string_view> node_keys{"name", "tier", "server", "nic"};
         static const std::vector<std::string_view> link_keys{"a", "b", "speed_gbps", "count", "weight"};
         const auto& allowed = key == "node" ? node_keys : link_keys;
         if (std::find(allowed.begin(), allowed.end(), rk.str()) == allowed.end())
@@ -142,7 +218,15 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
         const std::string tier_text = str(row, "tier", row_at);
         const auto tier = parse_tier(tier_text);
         if (!tier) throw InputError(pos_of(*row.get("tier"), path, "node.tier"), "unknown tier '" + tier_text + "', expected " + std::string(kTierChoices));
-        t.nodes.push_back({str(row, "name", row_at), *tier, row.contains("server") ? str(row, "server", row_at) : "", row_at});
+        TopologyNode n{str(row, "name", row_at), *tier, row.contains("server") ? str(row, "server", row_at) : "",
+                       kNicUnset, row_at, row_at};
+        if (const auto* nic = row.get("nic")) {
+          n.nic_at = pos_of(*nic, path, "node.nic");
+          const auto v = nic->value<std::int64_t>();
+          if (!nic->is_integer() || !v || *v < 0) throw InputError(n.nic_at, "nic must be an integer in [0, 253]");
+          n.nic = topology_nic_index(std::to_string(*v), n, n.nic_at);
+        }
+        t.nodes.push_back(std::move(n));
       } else {
         TopologyLink l{str(row, "a", row_at), str(row, "b", row_at), Gbps{0}, 1, 1, row_at};
         const auto* sp = row.get("speed_gbps");
@@ -177,7 +261,9 @@ TopologySpec load_topology(const std::string& path, const SourcePos& key_at) {
 }
 
 TopologySpec parse_topology(const std::string& path, const std::string& text) {
-  return ends_with(path, ".csv") ? topology_csv(path, text) : topology_toml(path, text);
+  TopologySpec t = ends_with(path, ".csv") ? topology_csv(path, text) : topology_toml(path, text);
+  group_topology_servers(t);
+  return t;
 }
 
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at) {

@@ -43,8 +43,9 @@ inline constexpr std::string_view kHashOverrideDoc =
     "The keys of [scenario.hash], replacing the scenario's default for that tier or switch.";
 
 // After [fabric] is read: keys that do not apply to the chosen kind, and
-// constraints between keys, are errors at the offending key.
-void check_fabric(const toml::table& table, const FabricSpec& spec, const std::string& file);
+// constraints between keys, are errors at the offending key; a topology
+// file's servers set nics_per_node.
+void check_fabric(const toml::table& table, FabricSpec& spec, const std::string& file);
 
 // After a [[scenario]] is read (over its base): keys that do not apply to
 // its routing (`adaptive` off adaptive, `sports` off ECMP, a port range

@@ -15,6 +15,7 @@
 #include "hashing/named.h"
 #include "sim/base/error.h"
 #include "sim/base/units.h"
+#include "workloads/generators/locality.h"
 
 namespace ecmpsim {
 
@@ -38,11 +39,19 @@ struct LeafSpineSpec {
 };
 
 // An explicit topology (kind = "file"): nodes with tiers and links with speeds.
+inline constexpr std::uint32_t kNicUnset = ~0u;
 struct TopologyNode {
   std::string name;
   Tier tier = Tier::Host;
   std::string server;  // endpoints only: the compute node the NIC belongs to ("" = its own)
+  std::uint32_t nic = kNicUnset;  // endpoints only: the NIC's index in its server (NCCL's NET/IB/N)
   SourcePos where;
+  SourcePos nic_at;  // the nic column or key, for its errors
+};
+// A server (compute node) of a topology file: its NICs as node indices, NIC k = nics[k].
+struct TopologyServer {
+  std::string name;
+  std::vector<std::uint32_t> nics;
 };
 struct TopologyLink {
   std::string a, b;
@@ -55,6 +64,11 @@ struct TopologySpec {
   std::string source;  // the topology file, for messages
   std::vector<TopologyNode> nodes;
   std::vector<TopologyLink> links;
+  // Every endpoint's server in order of its first NIC (an endpoint without a
+  // server is one of its own), NICs by `nic` index or as listed; each has
+  // nics_per_server NICs (the reader checks).
+  std::vector<TopologyServer> servers;
+  std::uint32_t nics_per_server = 1;
 };
 
 // A cable named "A-B" (every parallel cable between A and B), "A-B#n" (the
@@ -90,6 +104,7 @@ struct FabricSpec {
   LeafSpineSpec leaf_spine;
   std::uint32_t nics_per_node = 1;  // K: NIC endpoints per node (server)
   std::uint32_t gpus_per_node = 1;  // G: GPUs (ranks) per node
+  workloads::GpuNicMap gpu_nics;    // per GPU, its close NICs (gpu_nics); empty: rail-aligned
   std::uint32_t fat_tree_k = 4;     // fat-tree: k pods of k/2 edge + k/2 aggregation
   Gbps core_speed{0};               // fat-tree aggregation-core links; 0 = fabric_speed
   std::uint32_t rail_nodes = 16;    // rail: compute nodes

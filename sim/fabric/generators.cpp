@@ -94,23 +94,17 @@ void rail(const FabricSpec& spec, Fabric& f) {
       for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) f.add_cable(leaf, s, ls.fabric_speed);
 }
 
+// A topology file's nodes in file order (node i is NodeId i) and its servers
+// as the reader grouped and ordered them (TopologySpec::servers).
 void from_file(const TopologySpec& topo, Fabric& f) {
   std::unordered_map<std::string, NodeId> ids;
-  // Servers in order of first NIC; an endpoint without one is a server of its own.
-  std::vector<std::pair<std::string, std::vector<NodeId>>> servers;
-  std::unordered_map<std::string, std::size_t> server_index;
   std::vector<std::uint32_t> degree;
   for (const TopologyNode& n : topo.nodes) {
     const NodeId id = f.add_node(n.name, n.tier);
     if (!ids.try_emplace(n.name, id).second) throw InputError(n.where, "duplicate node name '" + n.name + "'");
     degree.push_back(0);
-    if (n.tier != Tier::Host) continue;
-    const std::string& server = n.server.empty() ? n.name : n.server;
-    const auto [it, fresh] = server_index.try_emplace(server, servers.size());
-    if (fresh) servers.emplace_back(server, std::vector<NodeId>{});
-    servers[it->second].second.push_back(id);
   }
-  for (auto& [name, nics] : servers) f.add_server(name, std::move(nics));
+  for (const TopologyServer& s : topo.servers) f.add_server(s.name, std::vector<NodeId>(s.nics.begin(), s.nics.end()));
   for (const TopologyLink& l : topo.links) {
     const auto a = ids.find(l.a), b = ids.find(l.b);
     if (a == ids.end()) throw InputError(l.where, "link from unknown node '" + l.a + "'");

@@ -54,6 +54,7 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     workloads::JobLayout layout;
     layout.gpus_per_node = spec.fabric.gpus_per_node;
     layout.nics_per_node = spec.fabric.nics_per_node;
+    layout.gpu_nics = spec.fabric.gpu_nics;
     for (std::uint32_t s : place_job(job, fabric, taken)) {
       const auto nics = fabric.server_nics(s);
       if (nics.size() != layout.nics_per_node)

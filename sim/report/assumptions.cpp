@@ -135,6 +135,22 @@ std::string routing_summary(const ScenarioSpec& s) {
   return std::string(mode.name);  // a mode with no parameters of its own
 }
 
+namespace {
+
+// The GPU-NIC map when the config states one: "GPU 0: NIC 3, GPU 1: NIC 2".
+std::string gpu_nic_text(const FabricSpec& fs) {
+  if (fs.gpu_nics.near.empty()) return {};
+  std::string out = "; GPU-NIC map (gpu_nics) ";
+  for (std::size_t g = 0; g < fs.gpu_nics.near.size(); ++g) {
+    out += (g ? ", GPU " : "GPU ") + std::to_string(g) + ": NIC";
+    for (std::size_t i = 0; i < fs.gpu_nics.near[g].size(); ++i)
+      out += (i ? "/" : " ") + std::to_string(fs.gpu_nics.near[g][i]);
+  }
+  return out;
+}
+
+}  // namespace
+
 // How a multi-NIC job picks its NICs: the ring graph's crossNic, PXN for p2p,
 // the search channel for trees.
 std::string nic_choice(const JobSpec& j, const FabricSpec& fabric) {
@@ -147,7 +163,7 @@ std::string nic_choice(const JobSpec& j, const FabricSpec& fabric) {
   const auto& rules = workloads::ring_rules(j.nccl_version);
   const auto g = workloads::ring_graph(
       j.cross_nic, j.ring_cross_nic,
-      workloads::same_nic_falls_short(fabric.gpus_per_node, fabric.nics_per_node, j.pxn), rules);
+      workloads::same_nic_falls_short(fabric.gpu_nics, fabric.gpus_per_node, fabric.nics_per_node, j.pxn), rules);
   std::string s = "; NCCL " + workloads::nccl_version_text(j.nccl_version) + ", NCCL_CROSS_NIC " +
                   std::to_string(j.cross_nic) + ", ring graph crossNic ";
   if (g == workloads::RingGraph::SameNic) return s + "0 (each channel enters and leaves a node by one NIC)";
@@ -167,7 +183,7 @@ std::vector<Assumption> assumptions(const Spec& spec) {
                  std::to_string(fs.nics_per_node) + " NIC" + (fs.nics_per_node == 1 ? "" : "s") + " and " +
                      std::to_string(fs.gpus_per_node) + " GPU" + (fs.gpus_per_node == 1 ? "" : "s") +
                      " per node, each NIC its own endpoint and IP; addresses from " +
-                     hashing::format_ip(fs.address_base) + ", a block per ToR"});
+                     hashing::format_ip(fs.address_base) + ", a block per ToR" + gpu_nic_text(fs)});
   for (const JobSpec& j : spec.jobs) {
     const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
     const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";

@@ -159,6 +159,30 @@ TEST_CASE("nccl#1189, 2 nodes x 2 GPUs x 2 NICs with PXN off: the ring crosses N
   CHECK(node0_nics(Generated(pxn_off_pair("2.18.6", false))) == same);
 }
 
+// The same graph in NCCL's own NIC numbers, with the node's GPU-NIC map
+// stated (issue 34 item 4). The log's topology dump puts GPU/18000 (GPU 0)
+// and NIC/19000 -> NET/3 under one PCI switch (PCI/16000), and the graph's
+// type NVL/PIX says each GPU reaches its NET through one PCI switch: GPU 0
+// is close to NET/3 and GPU 1 to NET/2. The node's other NETs (NET/4..8 are
+// SYS to both GPUs in the dump) carry no ring; NET/0 and NET/1 stand for
+// them here (nics_per_node = 4 so that NET/3 has index 3).
+std::string pxn_off_pair_mapped(const std::string& gpu_nics) {
+  return "[fabric]\nkind = \"rail\"\nnodes = 2\nnics_per_node = 4\ngpus_per_node = 2\n" + gpu_nics +
+         "spines = 2\nhost_speed_gbps = 200\nfabric_speed_gbps = 200\n"
+         "[[job]]\ncollective = \"ring-allreduce\"\nplacement = \"contiguous\"\nmessage_bytes = \"1GiB\"\n"
+         "channels = 8\nsearch_channels = 4\nnccl_version = \"2.22.3\"\npxn = false\n[[scenario]]\nname = \"ecmp\"\n";
+}
+
+TEST_CASE("nccl#1189 with its GPU-NIC map: node 0's NICs are the logged NET/3 and NET/2") {
+  // 0 : NET/3 GPU/0 GPU/1 NET/2; 1 : NET/2 GPU/1 GPU/0 NET/3; 2 and 3 repeat them.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> logged{{3, 2}, {2, 3}, {3, 2}, {2, 3}};
+  CHECK(node0_nics(Generated(pxn_off_pair_mapped("gpu_nics = [3, 2]\n"))) == logged);
+  // Negative control: the default map on the same node (GPU 0 close to NICs 0
+  // and 1, GPU 1 to 2 and 3) starts the channels on NET/0..3 in turn.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> rail_aligned{{0, 1}, {1, 0}, {2, 3}, {3, 2}};
+  CHECK(node0_nics(Generated(pxn_off_pair_mapped(""))) == rail_aligned);
+}
+
 TEST_CASE("nccl#514-shaped, 4 nodes x 8 GPUs x 8 NICs: each hop stays on the rail of its channel") {
   // 16 channels, 8 found by the search: channel c uses NIC c mod 8 on both
   // ends of every inter-node hop.

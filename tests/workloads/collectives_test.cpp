@@ -15,7 +15,7 @@ namespace {
 
 Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics, std::uint64_t s,
           std::uint32_t channels = 2, std::uint32_t qps = 2, bool pxn = true) {
-  JobLayout layout{gpus, nics, {}};
+  JobLayout layout{gpus, nics, {}, {}};
   for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
   std::vector<hashing::IpAddr> ips(nodes * nics, hashing::IpAddr(1u));
   RoceParams roce;
@@ -90,12 +90,12 @@ TEST_CASE("p2p NIC of a GPU") {
 
 TEST_CASE("p2p NICs of a connection: the receiver's own, the sender's by PXN or its own") {
   // 8 GPUs x 4 NICs: GPU 5 (NIC 2) sends to a GPU 2 (NIC 1) of another node.
-  CHECK(p2p_nics(5, 2, 8, 4, 0, true, 2) == P2pNics{1, 1});   // PXN: via local GPU 2's NIC 1
-  CHECK(p2p_nics(5, 2, 8, 4, 0, false, 2) == P2pNics{2, 1});  // PXN off: its own NIC 2
-  CHECK(p2p_nics(5, 2, 8, 4, 0, false, 0) == P2pNics{1, 1});  // NCCL_CROSS_NIC=0: rail NIC over PCIe
+  CHECK(p2p_nics({}, 5, 2, 8, 4, 0, true, 2) == P2pNics{1, 1});   // PXN: via local GPU 2's NIC 1
+  CHECK(p2p_nics({}, 5, 2, 8, 4, 0, false, 2) == P2pNics{2, 1});  // PXN off: its own NIC 2
+  CHECK(p2p_nics({}, 5, 2, 8, 4, 0, false, 0) == P2pNics{1, 1});  // NCCL_CROSS_NIC=0: rail NIC over PCIe
   // 2 GPUs x 4 NICs: GPU 1 has NICs 2, 3 and GPU 0 NICs 0, 1, rotated by channel.
-  CHECK(p2p_nics(1, 0, 2, 4, 1, true, 2) == P2pNics{1, 1});
-  CHECK(p2p_nics(1, 0, 2, 4, 1, false, 2) == P2pNics{3, 1});
+  CHECK(p2p_nics({}, 1, 0, 2, 4, 1, true, 2) == P2pNics{1, 1});
+  CHECK(p2p_nics({}, 1, 0, 2, 4, 1, false, 2) == P2pNics{3, 1});
 }
 
 TEST_CASE("all-to-all with PXN stays on the destination's rail; without, it leaves by the sender's NIC") {

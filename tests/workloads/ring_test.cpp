@@ -21,7 +21,7 @@ struct Fixture {
   Flows flows;
   // nodes x nics endpoints, node n's NIC k = endpoint n*nics + k, IP = endpoint + 1.
   Fixture(std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics)
-      : layout{gpus, nics, {}}, ips(nodes * nics), qpns(nodes * nics, roce),
+      : layout{gpus, nics, {}, {}}, ips(nodes * nics), qpns(nodes * nics, roce),
         maker(roce, qpns, ips, 0, Collective::RingAllReduce) {
     for (std::uint32_t e = 0; e < nodes * nics; ++e) {
       layout.nics.push_back(e);

@@ -78,7 +78,7 @@ namespace {
 // is endpoint n*nics + k).
 Flows tree_allreduce(std::uint32_t nodes, std::uint32_t nics, std::uint64_t bytes, std::uint32_t channels,
                      std::uint32_t search_channels = 0) {
-  JobLayout layout{8, nics, {}};
+  JobLayout layout{8, nics, {}, {}};
   for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
   std::vector<hashing::IpAddr> ips(nodes * nics);
   RoceParams roce;

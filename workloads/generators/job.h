@@ -8,6 +8,7 @@
 
 #include "hashing/named.h"
 #include "workloads/generators/collective.h"
+#include "workloads/generators/locality.h"
 #include "workloads/generators/nccl_version.h"
 #include "workloads/flow.h"
 #include "workloads/roce.h"
@@ -20,6 +21,7 @@ struct JobLayout {
   std::uint32_t gpus_per_node = 1;
   std::uint32_t nics_per_node = 1;
   std::vector<std::uint32_t> nics;  // nics[n*K + k]: endpoint of NIC k of node n
+  GpuNicMap gpu_nics;               // which NICs each GPU is close to (empty: rail-aligned)
 
   std::uint32_t nodes() const noexcept { return static_cast<std::uint32_t>(nics.size() / nics_per_node); }
   std::uint32_t ranks() const noexcept { return nodes() * gpus_per_node; }

@@ -9,7 +9,7 @@ void pair_flows(const CollectiveParams& p, const JobLayout& l, std::uint32_t fro
   const std::uint32_t g = l.gpus_per_node, k = l.nics_per_node;
   for (std::uint32_t c = 0; c < p.channels; ++c) {
     const std::uint64_t channel_bytes = share(bytes, p.channels, c);
-    const P2pNics n = p2p_nics(from % g, to % g, g, k, c, p.pxn, p.cross_nic);
+    const P2pNics n = p2p_nics(l.gpu_nics, from % g, to % g, g, k, c, p.pxn, p.cross_nic);
     const std::uint32_t src = l.nic(from / g, n.send);
     const std::uint32_t dst = l.nic(to / g, n.recv);
     for (std::uint32_t q = 0; q < p.qps_per_connection; ++q)

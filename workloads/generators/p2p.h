@@ -7,16 +7,6 @@
 
 namespace ecmpsim::workloads {
 
-// The NIC (0..K-1) GPU g (0..G-1) uses on p2p channel c: GPUs and NICs are
-// spread evenly over the node (NIC k is close to GPUs k*G/K .. (k+1)*G/K-1);
-// a GPU with several close NICs rotates over them by channel.
-constexpr std::uint32_t p2p_nic(std::uint32_t gpu, std::uint32_t gpus, std::uint32_t nics,
-                                std::uint32_t channel) noexcept {
-  const std::uint32_t first = gpu * nics / gpus;
-  const std::uint32_t count = (gpu + 1) * nics / gpus - first;
-  return count == 0 ? first : first + channel % count;
-}
-
 // The NIC index each end of a p2p connection from GPU `from` to GPU `to` (local
 // indices 0..G-1) uses on channel c, as ncclTopoGetNetDev (src/graph/search.cc)
 // picks it with no graph: the receiver always uses its own NIC
@@ -30,10 +20,11 @@ struct P2pNics {
   std::uint32_t recv = 0;
   friend constexpr bool operator==(P2pNics, P2pNics) = default;
 };
-constexpr P2pNics p2p_nics(std::uint32_t from, std::uint32_t to, std::uint32_t gpus, std::uint32_t nics,
-                           std::uint32_t channel, bool pxn, std::uint8_t cross_nic) noexcept {
-  const std::uint32_t recv = p2p_nic(to, gpus, nics, channel);
-  return {pxn || cross_nic == 0 ? recv : p2p_nic(from, gpus, nics, channel), recv};
+// Each GPU's NIC as `map` says (gpu_nic, locality.h).
+inline P2pNics p2p_nics(const GpuNicMap& map, std::uint32_t from, std::uint32_t to, std::uint32_t gpus,
+                        std::uint32_t nics, std::uint32_t channel, bool pxn, std::uint8_t cross_nic) {
+  const std::uint32_t recv = gpu_nic(map, to, gpus, nics, channel);
+  return {pxn || cross_nic == 0 ? recv : gpu_nic(map, from, gpus, nics, channel), recv};
 }
 
 // All-to-all: rank i sends share(S, N, j) to every rank j != i (S counts all

@@ -44,6 +44,12 @@ constexpr bool same_nic_falls_short(std::uint32_t gpus, std::uint32_t nics, bool
   return !pxn && nics > 1 && gpus > 1 && gpus < 2 * nics;
 }
 
+// The same on a node whose GPU-NIC map is stated (locality.h): without PXN the
+// search falls short when a NIC it starts channels on has fewer than two
+// close GPUs (nccl#1189: each of the two NICs has one). The default map gives
+// the rule above.
+bool same_nic_falls_short(const GpuNicMap& map, std::uint32_t gpus, std::uint32_t nics, bool pxn);
+
 // The ring graph of NCCL_CROSS_NIC `cross_nic` under `outcome`: Auto crosses
 // where the same-NIC search falls short, On where NCCL_CROSS_NIC permits it;
 // a crossing search with NCCL_CROSS_NIC 2 ends with the version's fallback.
@@ -72,14 +78,16 @@ constexpr bool ring_swaps(RingGraph graph, const NcclRingRules& rules, std::uint
 
 // The model of NCCL's ring graph (src/graph/search.cc, connect.cc):
 //  - search channel ch = channel mod search_channels;
-//  - the search starts channel ch at NIC ch mod K (ncclTopoSearchRecNet tries
-//    nets[(nChannels + i) % netCount] first);
+//  - the search starts channel ch at NIC ch mod K of its NIC order
+//    (search_nic_order, locality.h: 0..K-1 on the default node; ncclTopoSearchRecNet
+//    tries nets[(nChannels + i) % netCount] first);
 //  - crossNic 0: the ring leaves by the NIC it entered (ncclTopoSearchCheckNet);
 //  - crossNic 1 or 2: channels pair up, 2p entering on NIC a = 2p mod K and
 //    leaving on b = (2p+1) mod K, 2p+1 entering on b and leaving on a (from
 //    2.20 an odd channel must reuse its partner's NICs swapped);
 //  - `swap` (ring_swaps) and an odd node index: channels c and c^1 exchange
 //    on that node, so node n's send NIC is node n+1's receive NIC.
+// The NICs returned are positions in that order (ring_flows maps them).
 constexpr RingNics ring_nics(std::uint32_t node, std::uint32_t channel, std::uint32_t search_channels,
                              std::uint32_t nics, RingGraph graph, bool swap) noexcept {
   std::uint32_t ch = channel % search_channels;

@@ -37,10 +37,12 @@ void tree_flows(const CollectiveParams& p, const JobLayout& layout, FlowMaker& m
   const std::uint32_t n = layout.nodes();
   if (n < 2) return;
   const std::uint32_t search = p.search_channels ? p.search_channels : default_search_channels(p.channels);
+  const std::vector<std::uint32_t> order =
+      search_nic_order(layout.gpu_nics, layout.gpus_per_node, layout.nics_per_node);
   out.reserve(out.size() + 2 * std::size_t{n - 1} * p.channels * p.qps_per_connection);
   for (std::uint32_t c = 0; c < p.channels; ++c) {
     const std::uint32_t tree = (c / search) % 2;
-    const std::uint32_t k = (c % search) % layout.nics_per_node;
+    const std::uint32_t k = order[(c % search) % order.size()];
     const std::uint64_t channel_bytes = share(p.message_bytes, p.channels, c);
     for (std::uint32_t q = 0; q < p.qps_per_connection; ++q) {
       const std::uint64_t bytes = share(channel_bytes, p.qps_per_connection, q);

@@ -25,7 +25,7 @@ std::array<TreeLinks, 2> dtree(int n, int r) noexcept;
 // channel c < P tree 0 and its copy c+P tree 1 (connectTrees), and the copies
 // NCCL makes after (copyChannels) repeat that pattern every 2P channels. It
 // uses NIC (c mod P) mod K on both ends of an edge (tree graphs are
-// symmetric). Each edge carries the channel's share of S, S/C, up (reduce)
+// symmetric; K counts the NICs of search_nic_order, locality.h). Each edge carries the channel's share of S, S/C, up (reduce)
 // and the same down (broadcast), split over the QPs of a connection.
 void tree_flows(const CollectiveParams& p, const JobLayout& layout, FlowMaker& maker, Flows& out);
 
