@@ -13,9 +13,10 @@
 #     the five-tuple; the hidden seed near the top, so every seed is tried) and
 #     default fits of 1,000 observations (every algorithm, field list,
 #     selection);
-#  6. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48 and a
-#     100,000-NIC rail-optimized fabric, each `ecmpsim run --format summary`
-#     with its wall time and peak memory (GNU time -v);
+#  6. a scale series (bench/configs/scale-*.toml): fat-trees k = 8..48, a
+#     100,000-NIC rail-optimized fabric, and four-job mixes on k = 16, k = 48
+#     and the 100,000-GPU rail fabric (scale-rail100k-jobs), each `ecmpsim run
+#     --format summary` with its wall time and peak memory (GNU time -v);
 #  7. imported flows of random sizes on paper16 (bench/random_flows.py),
 #     10^4..10^6 (IMPORTED, default "10000 100000 1000000"), each `ecmpsim run
 #     --flows F --format summary` with and without --no-slowdown: the flow
@@ -23,8 +24,9 @@
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*),
 #                                           IMPORTED (flow counts of section 7)
 # Not part of the test suite; takes minutes: the k = 48 four-job mix alone
-# (scale-ft48-jobs, 1.1 M flows) took 5-8 min on 2 cores (bench/RESULTS.md);
-# CASES='scale-ft[01]*' skips the k = 32 and 48 cases.
+# (scale-ft48-jobs, 1.1 M flows) took 5-12 min on 2 cores, the rail mix
+# (scale-rail100k-jobs, 426 k flows) 54 s of CPU (bench/RESULTS.md);
+# CASES='scale-ft[01]*' skips the k = 32 and 48 and rail cases.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}

@@ -135,17 +135,28 @@ class FlowModel {
   std::vector<std::uint32_t> group_of_;   // grouping: per flow, its group; kNone if inactive
 
   // The sub-problem being re-solved: its links (sub index) and their groups (CSR).
-  std::vector<std::uint32_t> sub_of_;     // local link -> sub index, stamped by mark_
-  std::vector<std::uint32_t> mark_;
+  // Each hop of a re-solved group reads its link's slot and its sub link:
+  // two records rather than five arrays (docs/prediction.md).
+  struct LinkSlot {
+    std::uint32_t mark = 0;               // the solve that numbered the link
+    std::uint32_t sub = 0;                // its sub index, valid when mark is current
+  };
+  std::vector<LinkSlot> link_slot_;       // per local link
   std::vector<std::uint32_t> sub_links_;  // sub index -> local link
-  std::vector<double> rem_cap_;           // per sub link: capacity left to unfrozen groups
-  std::vector<std::uint32_t> unfrozen_;   // per sub link: its unfrozen groups
-  std::vector<double> weight_;            // per sub link: its unfrozen flows' fractions summed
+  struct SubLink {
+    double rem;                           // capacity left to unfrozen groups
+    double weight;                        // its unfrozen flows' fractions summed
+    std::uint32_t unfrozen;               // its unfrozen groups
+  };
+  std::vector<SubLink> sub_;              // per sub link
   std::vector<std::uint32_t> sub_begin_;  // per sub link, into sub_flows_
   std::vector<std::uint32_t> sub_flows_;  // the groups
   std::vector<std::uint32_t> cursor_;     // filling sub_flows_
-  std::vector<std::uint32_t> frozen_;     // per group: stamp of the solve that fixed it
-  std::vector<std::uint32_t> in_solve_;   // per group: stamp of the solve that re-solves it
+  struct GroupStamp {
+    std::uint32_t frozen = 0;             // the solve that fixed the group
+    std::uint32_t in_solve = 0;           // the solve that re-solves it
+  };
+  std::vector<GroupStamp> solve_stamp_;   // per group
   bool dense_ = false;                    // at most scan_links_ used links: sub index = local index
   struct Share {
     double share;
