@@ -159,7 +159,15 @@ Action add_sweep_command(CLI::App& app) {
     else
       setup();
     const VariantSpace& space = sweep->space();
-    if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
+    // Rank 0 alone writes the output; the others wait for it in the sweep, so
+    // an unwritable --out must fail every rank (agree), not rank 0 alone.
+    const auto check_output_target = [&] {
+      if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
+    };
+    if (ranks != nullptr)
+      ranks->agree(check_output_target);
+    else
+      check_output_target();
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
     std::optional<std::string> checkpoint;
     const unsigned threads = opt->threads ? opt->threads : default_threads();

@@ -63,6 +63,15 @@ for bad in "nosuch.toml" "configs/paper16.toml --seeds 5:1" "configs/paper16.tom
   cmp -s "$tmp/one.err" "$tmp/many.err" || fail "-np 3 error differs: $(cat "$tmp/many.err")"
   [ ! -s "$tmp/many" ] || fail "-np 3 printed on stdout for: $bad"
 done
+# An --out that rank 0 cannot write: every rank fails with rank 0's line, no
+# rank waits for the others in the sweep (it hung there before).
+set +e
+"$bin" sweep configs/paper16.toml --seeds 0:100 --out "$tmp/no/dir.csv" > "$tmp/one" 2> "$tmp/one.err"; one=$?
+timeout 120 "$mpiexec" -q --oversubscribe -np 2 "$bin" sweep configs/paper16.toml --seeds 0:100 \
+  --out "$tmp/no/dir.csv" > "$tmp/many" 2> "$tmp/many.err"; many=$?
+set -e
+[ "$one" = 2 ] && [ "$many" = 2 ] || fail "unwritable --out: exit codes $one (one) and $many (-np 2)"
+cmp -s "$tmp/one.err" "$tmp/many.err" || fail "unwritable --out under -np 2: $(cat "$tmp/many.err")"
 # Bad input on rank 1 only (an MPMD launch): reported once, naming the rank, and no deadlock.
 set +e
 timeout 120 "$mpiexec" -q --oversubscribe -np 1 "$bin" sweep configs/paper16.toml --seeds 0:100 \
