@@ -158,6 +158,14 @@ constexpr std::span<const Field> fixed_fields(KeyLayout layout, Family family) n
   return family == Family::V6 ? k.fixed_v6 : k.fixed;
 }
 
+// The fields a key of `layout` reads for that family: its fixed list, or the
+// configured one (KeyLayout::Fields).
+constexpr std::span<const Field> key_fields(KeyLayout layout, Family family,
+                                            std::span<const Field> configured) noexcept {
+  const std::span<const Field> fixed = fixed_fields(layout, family);
+  return fixed.empty() ? configured : fixed;
+}
+
 inline const std::vector<Field>& default_fields() {
   static const std::vector<Field> f{Field::SrcIp, Field::DstIp, Field::Proto, Field::SrcPort,
                                     Field::DstPort};

@@ -56,11 +56,9 @@ std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
 // The addresses and source port the key hashes must be given: hashing a
 // forgotten one as zero would print a plausible, wrong member.
 void require_hashed(const HashOptions& o, const HashQuery& q) {
-  const auto fixed = hashing::key_layout(q.algo->layout).fixed;
-  auto hashed = [&](hashing::Field f) {
-    if (!fixed.empty()) return std::find(fixed.begin(), fixed.end(), f) != fixed.end();
-    return std::find(q.fields.begin(), q.fields.end(), f) != q.fields.end();
-  };
+  // The addresses and source port a key reads are the same in both families.
+  const auto fields = hashing::key_fields(q.algo->layout, hashing::Family::V4, q.fields);
+  auto hashed = [&](hashing::Field f) { return std::find(fields.begin(), fields.end(), f) != fields.end(); };
   const std::array<std::tuple<hashing::Field, const char*, const std::string*>, 3> flags{
       {{hashing::Field::SrcIp, "--src", &o.src}, {hashing::Field::DstIp, "--dst", &o.dst},
        {hashing::Field::SrcPort, "--sport", &o.sport}}};

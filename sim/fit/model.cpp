@@ -3,8 +3,8 @@
 namespace ecmpsim::fit {
 
 std::vector<hashing::Field> hashed_fields(const Model& m, hashing::Family family) {
-  const auto fixed = hashing::fixed_fields(m.algo->layout, family);
-  return fixed.empty() ? m.fields : std::vector<hashing::Field>(fixed.begin(), fixed.end());
+  const auto fields = hashing::key_fields(m.algo->layout, family, m.fields);
+  return {fields.begin(), fields.end()};
 }
 
 Selector::Selector(const Model& m, const Group& g) : model_(m), members_(g.members) {

@@ -11,8 +11,7 @@ namespace {
 bool hash_reads_label(const HashSpec& h) {
   const hashing::Algorithm* a = hashing::find(h.algo);
   if (a == nullptr) return false;  // the routing reports the unknown name
-  const auto fixed = hashing::fixed_fields(a->layout, hashing::Family::V6);
-  const auto fields = fixed.empty() ? std::span<const hashing::Field>(h.fields) : fixed;
+  const auto fields = hashing::key_fields(a->layout, hashing::Family::V6, h.fields);
   return std::find(fields.begin(), fields.end(), hashing::Field::FlowLabel) != fields.end();
 }
 

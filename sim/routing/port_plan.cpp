@@ -22,8 +22,7 @@ void set_port(hashing::Tuple& t, std::uint16_t port) noexcept {
 // On IPv6 the flow label follows the planned port (set_port), so a hash of
 // the label is steered too (linux-l3's policy 0 reads it there).
 bool reads_source_port(const SwitchHash& h, hashing::Family family) {
-  const auto fixed = hashing::fixed_fields(h.algo->layout, family);
-  const auto hashed = fixed.empty() ? std::span<const hashing::Field>(h.fields) : fixed;
+  const auto hashed = hashing::key_fields(h.algo->layout, family, h.fields);
   auto reads = [&](hashing::Field f) { return std::find(hashed.begin(), hashed.end(), f) != hashed.end(); };
   return reads(hashing::Field::SrcPort) || (family == hashing::Family::V6 && reads(hashing::Field::FlowLabel));
 }

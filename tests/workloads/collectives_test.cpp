@@ -5,6 +5,7 @@
 
 #include "workloads/generators/job.h"
 #include "workloads/generators/p2p.h"
+#include "tests/support/synthetic_job.h"
 
 namespace collectives_test {
 
@@ -15,21 +16,13 @@ namespace {
 
 Flows run(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics, std::uint64_t s,
           std::uint32_t channels = 2, std::uint32_t qps = 2, bool pxn = true) {
-  JobLayout layout{gpus, nics, {}, {}};
-  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
-  std::vector<hashing::IpAddr> ips(nodes * nics, hashing::IpAddr(1u));
-  RoceParams roce;
-  QpnAllocator qpns(ips.size(), roce);
-  FlowMaker maker(roce, qpns, ips, 3, c);
-  Flows out;
   CollectiveParams p;
   p.collective = c;
   p.message_bytes = s;
   p.channels = channels;
   p.qps_per_connection = qps;
   p.pxn = pxn;
-  generate(p, layout, maker, out);
-  return out;
+  return ecmpsim::test_support::synthetic_flows(p, nodes, gpus, nics, {}, 3);
 }
 
 std::uint64_t total(const Flows& f) { return std::accumulate(f.bytes.begin(), f.bytes.end(), std::uint64_t{0}); }

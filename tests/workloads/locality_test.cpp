@@ -10,6 +10,7 @@
 #include "workloads/generators/p2p.h"
 #include "workloads/generators/ring.h"
 #include "workloads/generators/tree.h"
+#include "tests/support/synthetic_job.h"
 
 namespace locality_test {
 
@@ -35,19 +36,12 @@ GpuNicMap explicit_default(std::uint32_t gpus, std::uint32_t nics) {
 // collective over `nodes` nodes of K NICs each (endpoint = node * K + NIC).
 std::vector<std::vector<unsigned>> flows_of(Collective c, std::uint32_t nodes, std::uint32_t gpus, std::uint32_t nics,
                                             const GpuNicMap& map, bool pxn, std::uint32_t channels = 4) {
-  JobLayout layout{gpus, nics, {}, map};
-  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
-  std::vector<hashing::IpAddr> ips(nodes * nics, hashing::IpAddr(1u));
-  RoceParams roce;
-  QpnAllocator qpns(ips.size(), roce);
-  FlowMaker maker(roce, qpns, ips, 0, c);
-  Flows out;
   CollectiveParams p;
   p.collective = c;
   p.message_bytes = 1 << 20;
   p.channels = channels;
   p.pxn = pxn;
-  generate(p, layout, maker, out);
+  const Flows out = ecmpsim::test_support::synthetic_flows(p, nodes, gpus, nics, map);
   std::vector<std::vector<unsigned>> rows;
   for (std::size_t f = 0; f < out.size(); ++f) rows.push_back({out.src[f], out.dst[f], out.channel[f]});
   std::sort(rows.begin(), rows.end());

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "workloads/generators/tree.h"
+#include "tests/support/synthetic_job.h"
 
 namespace tree_test {
 
@@ -78,20 +79,12 @@ namespace {
 // is endpoint n*nics + k).
 Flows tree_allreduce(std::uint32_t nodes, std::uint32_t nics, std::uint64_t bytes, std::uint32_t channels,
                      std::uint32_t search_channels = 0) {
-  JobLayout layout{8, nics, {}, {}};
-  for (std::uint32_t e = 0; e < nodes * nics; ++e) layout.nics.push_back(e);
-  std::vector<hashing::IpAddr> ips(nodes * nics);
-  RoceParams roce;
-  QpnAllocator qpns(ips.size(), roce);
-  FlowMaker maker(roce, qpns, ips, 0, Collective::TreeAllReduce);
-  Flows flows;
   CollectiveParams p;
   p.collective = Collective::TreeAllReduce;
   p.message_bytes = bytes;
   p.channels = channels;
   p.search_channels = search_channels;
-  generate(p, layout, maker, flows);
-  return flows;
+  return ecmpsim::test_support::synthetic_flows(p, nodes, 8, nics);
 }
 
 }  // namespace
