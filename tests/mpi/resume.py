@@ -32,6 +32,8 @@ seed = int(os.environ.get("ECMPSIM_MPI_RESUME_SEED", str(int(time.time()))))
 rng = random.Random(seed)
 tmp = tempfile.mkdtemp()
 CK, OUT = os.path.join(tmp, "ck"), os.path.join(tmp, "out.csv")
+LOGS = tempfile.mkdtemp()  # mpirun's stderr, apart from the rank files
+HUNG = []  # the rank counts of kills after which mpirun had to be killed
 
 
 def fail(msg):
@@ -62,16 +64,33 @@ def held():
     return n
 
 
+def kill_session(p):
+    """SIGKILLs mpirun and every process of its session (Open MPI gives each rank its own process group)."""
+    pids = subprocess.run(["ps", "-o", "pid=", "-s", str(p.pid)], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.wait()
+
+
 def killed_run(np, extra, length):
     """Starts an np-rank sweep and SIGKILLs one rank at a random moment after
     every rank's first file is written. Returns the rank killed, or None when
-    the sweep finished first (its output is then removed)."""
+    the sweep finished first (its output is then removed). mpirun should end
+    the job (it SIGTERMs, then SIGKILLs, the other ranks); Open MPI 4.1's
+    runtime has been seen not to, once in many CI runs, with mpirun itself
+    waiting: after 30 s the job is killed whole and the case is counted in
+    HUNG, with what each process was doing printed, because the rank files
+    it leaves are what the resume below is about."""
+    log = open(os.path.join(LOGS, "mpirun-%d.log" % len(os.listdir(LOGS))), "w+")
     p = subprocess.Popen(mpirun(np, extra + ["--checkpoint-every", "0.05", "--out", OUT]), env=ENV,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     deadline = time.monotonic() + 60
     while len([f for f in rank_files() if f.endswith("-of-%d" % np)]) < np and p.poll() is None:
         if time.monotonic() > deadline:
-            p.kill()
+            kill_session(p)
             fail("-np %d wrote no rank files in 60 s" % np)
         time.sleep(0.005)
     time.sleep(rng.uniform(0.1, 0.6 * length))
@@ -80,10 +99,17 @@ def killed_run(np, extra, length):
     if victim is not None:
         os.kill(int(ranks[victim]), signal.SIGKILL)
     try:
-        p.wait(timeout=120)
+        p.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        p.kill()
-        fail("mpirun did not end after a rank was killed")
+        ps = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,etime,args", "-s", str(p.pid)],
+                            capture_output=True, text=True).stdout
+        log.seek(0)
+        print("mpi resume (seed %d): note: -np %d mpirun had not ended 30 s after rank %d was SIGKILLed; "
+              "killing the job. Its processes:\n%smpirun said:\n%s" % (seed, np, victim, ps, log.read()),
+              file=sys.stderr)
+        kill_session(p)
+        HUNG.append(np)
+    log.close()
     if os.path.exists(OUT):  # it finished before the kill: not an interruption
         os.remove(OUT)
         return None
@@ -167,6 +193,10 @@ if rc != 2 or err.count("\n") != 1 or "ck.rank-1-of-2: missing" not in err or ou
 for f in os.listdir(tmp):
     os.remove(os.path.join(tmp, f))
 os.rmdir(tmp)
+for f in os.listdir(LOGS):
+    os.remove(os.path.join(LOGS, f))
+os.rmdir(LOGS)
 print("mpi resume: -np 2 sweeps (%.2f s) with a rank SIGKILLed, holding %d, %d and %d variants, resumed at -np 2, "
       "at -np 3 (killed again: %s) then 2, and in one process: bytes identical; a changed row differs; a lost and a "
-      "foreign rank file refused" % (length, h_same, h_other, h_one, "yes" if again is not None else "finished first"))
+      "foreign rank file refused%s" % (length, h_same, h_other, h_one, "yes" if again is not None else "finished first",
+                                   "; mpirun killed after hanging at -np %s" % HUNG if HUNG else ""))
