@@ -1,6 +1,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@ namespace {
 template <typename Model>
 ecmpsim::FlowTimes time_model(benchmark::State& state, const std::string& config, std::size_t scenario) {
   const ecmpsim::Simulation sim(ecmpsim::load_config(std::string(ECMPSIM_SOURCE_DIR) + config));
-  const auto r = sim.run(sim.spec().scenarios.at(scenario));
+  const auto r = sim.run(sim.spec().scenarios.at(scenario), {.model = false});
   std::vector<ecmpsim::Gbps> capacity;
   for (const auto& l : sim.fabric().links()) capacity.push_back(l.speed);
   const ecmpsim::FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links};
@@ -31,8 +32,16 @@ ecmpsim::FlowTimes time_model(benchmark::State& state, const std::string& config
   }
   state.counters["flows"] = static_cast<double>(sim.flows().size());
   state.counters["events"] = static_cast<double>(times.events);
+  state.counters["local_events"] = static_cast<double>(times.local);
   return times;
 }
+
+// The model without its local re-solve (sim/model/flow_local.cpp): every
+// event re-solves the suffix above its lowest finishing rate, as before issue
+// 36's local re-solves; the "before" of the rows below, in the same run.
+struct SuffixOnlyModel : ecmpsim::FlowModel {
+  SuffixOnlyModel() : ecmpsim::FlowModel(ecmpsim::kScanLinks, false) {}
+};
 
 // The max-min flow model alone on paper16's flows, routed by the scenario
 // given (0 = ecmp, 1 = static): time_per_flow (CPU time, printed in ns) is the
@@ -67,6 +76,7 @@ void BM_FlowModelFatTree(benchmark::State& state) {
   state.counters["flows_per_s"] = benchmark::Counter(state.counters["flows"], benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::FlowModel)->Arg(0)->Arg(1)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_FlowModelFatTree, SuffixOnlyModel)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::reference::ReferenceFlowModel)
     ->Arg(0)->Arg(1)->Arg(2)->ArgName("random")->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_FlowModelFatTree, ecmpsim::reference::FlowLevelModel)
@@ -114,6 +124,31 @@ BENCHMARK_TEMPLATE(BM_FlowModelRandomSizes, ecmpsim::FlowModel)
 BENCHMARK_TEMPLATE(BM_FlowModelRandomSizes, ecmpsim::reference::FlowLevelModel)
     ->Arg(4'000)->ArgName("flows")->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The k = 48 four-job mix (bench/configs/scale-ft48-jobs.toml, 1,145,984
+// flows): the model with and without local re-solves, one run each (minutes:
+// only registered when ECMPSIM_BENCH_K48 is set, so CI's pass skips it).
+// Counters as BM_FlowModelFatTree's, per event in seconds.
+template <typename Model>
+void BM_FlowModelMixK48(benchmark::State& state) {
+  const ecmpsim::FlowTimes times = time_model<Model>(state, "/bench/configs/scale-ft48-jobs.toml", 0);
+  state.counters["resolved"] = static_cast<double>(times.resolved);
+  state.counters["s_per_event"] = benchmark::Counter(
+      static_cast<double>(times.events), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["flows_per_s"] = benchmark::Counter(state.counters["flows"], benchmark::Counter::kIsIterationInvariantRate);
+}
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (std::getenv("ECMPSIM_BENCH_K48") != nullptr) {
+    benchmark::RegisterBenchmark("BM_FlowModelMixK48<FlowModel>", BM_FlowModelMixK48<ecmpsim::FlowModel>)
+        ->Iterations(1)->Unit(benchmark::kSecond);
+    benchmark::RegisterBenchmark("BM_FlowModelMixK48<SuffixOnlyModel>", BM_FlowModelMixK48<SuffixOnlyModel>)
+        ->Iterations(1)->Unit(benchmark::kSecond);
+  }
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -55,6 +55,7 @@ void FlowModel::load(const FlowNetwork& net) {
   for (std::size_t g = 0; g < groups; ++g) order_[g] = static_cast<std::uint32_t>(g);
   solve_stamp_.assign(groups, {});
   used_.resize(cap_.size());
+  link_version_.assign(cap_.size(), 0);
   loads_known_ = false;
   link_slot_.assign(cap_.size(), {});
   dense_ = cap_.size() <= scan_links_;
@@ -73,6 +74,26 @@ void FlowModel::load(const FlowNetwork& net) {
     for (std::uint32_t g = 0; g < groups; ++g)
       for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) sub_flows_[cursor_[flow_links_[i]]++] = g;
   }
+  if (!dense_ && local_) {
+    // Every group on each link, for the local re-solve's checks.
+    const std::size_t links = cap_.size();
+    link_group_begin_.assign(links + 1, 0);
+    for (const std::uint32_t j : flow_links_) ++link_group_begin_[j + 1];
+    for (std::size_t j = 0; j < links; ++j) link_group_begin_[j + 1] += link_group_begin_[j];
+    link_groups_.resize(flow_links_.size());
+    cursor_.assign(link_group_begin_.begin(), link_group_begin_.end() - 1);
+    for (std::uint32_t g = 0; g < groups; ++g)
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) link_groups_[cursor_[flow_links_[i]]++] = g;
+    link_group_end_.assign(link_group_begin_.begin() + 1, link_group_begin_.end());
+    cand_mark_.assign(groups, 0);
+    checked_.assign(groups, 0);
+    link_check_.assign(links, {});
+    link_dirty_.assign(links, 0);
+    dirty_links_.clear();
+    dirty_stamp_ = 0;
+    cand_stamp_ = round_ = 0;
+    skip_ = last_skip_ = 0;
+  }
   finishes_.clear();
   finished_ = 0;
   stamp_ = 0;
@@ -84,6 +105,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
   out.finish.assign(flows, Seconds{0});
   out.events = 0;
   out.resolved = 0;
+  out.local = 0;
   load(net);
   out.groups = order_.size();
   if (progress) {
@@ -119,6 +141,11 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
       progress->now.store(now, std::memory_order_relaxed);
     }
     if (from == kept) continue;
+    if (!dense_ && local_ && solve_local(from, lowest * (1 - kLevelSlack), now)) {
+      ++out.local;
+      out.resolved += cand_.size();
+      continue;
+    }
     solve(from, now);
     out.resolved += kept - from;
   }
@@ -142,6 +169,7 @@ double FlowModel::finish_next(double& now, FlowTimes& out) {
     order_.clear();
     return 0;
   }
+  touched_.clear();
   const double before = now;
   const double step = finishes_.front().at - before;
   const double finish_by = step * (1 + kFinishTolerance);
@@ -155,12 +183,16 @@ double FlowModel::finish_next(double& now, FlowTimes& out) {
     // The group's flow with the fewest bytes left finishes; the next one is
     // queued at the same rate (it may finish at this instant too).
     const std::uint32_t g = e.group;
+    touched_.push_back(g);
     out.finish[members_[head_[g]++]] = Seconds{now};
     --count_[g];
     ++finished_;
     lowest = std::min(lowest, rate_[g]);
     if (loads_known_)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] -= rate_[g] * frac(i);
+      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+        used_[flow_links_[i]] -= rate_[g] * frac(i);
+        ++link_version_[flow_links_[i]];
+      }
     if (count_[g] == 0) {
       done_[g] = 1;
       ++version_[g];
@@ -172,22 +204,33 @@ double FlowModel::finish_next(double& now, FlowTimes& out) {
   return lowest;
 }
 
-void FlowModel::build_subproblem(std::size_t from) {
+void FlowModel::add_load(std::uint32_t g, double delta) {
+  for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+    used_[flow_links_[i]] += delta * weight(g, i);
+    ++link_version_[flow_links_[i]];
+    mark_dirty(flow_links_[i]);
+  }
+}
+
+void FlowModel::ensure_loads() {
+  if (loads_known_) return;
+  std::fill(used_.begin(), used_.end(), 0.0L);
+  for (std::uint32_t g : order_)
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] += rate_[g] * weight(g, i);
+  loads_known_ = true;
+  ++loads_epoch_;  // no link check made before holds
+}
+
+void FlowModel::build_subproblem(std::span<const std::uint32_t> groups, bool partial) {
   // Each link the re-solved groups cross offers what the fixed groups leave:
   // its capacity less the current rates, plus the re-solved groups' own
   // rates (with no group fixed, its capacity). The link loads are only needed
   // once some groups stay fixed: summed then.
-  if (dense_) return dense_subproblem(from);
-  if (from > 0 && !loads_known_) {
-    std::fill(used_.begin(), used_.end(), 0.0L);
-    for (std::uint32_t g : order_)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] += rate_[g] * weight(g, i);
-    loads_known_ = true;
-  }
+  if (dense_) return dense_subproblem(order_.size() - groups.size());
+  if (partial) ensure_loads();
   sub_links_.clear();
   sub_.clear();
-  for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t g = order_[k];
+  for (const std::uint32_t g : groups) {
     solve_stamp_[g].in_solve = stamp_;
     for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
       const std::uint32_t j = flow_links_[i];
@@ -195,9 +238,9 @@ void FlowModel::build_subproblem(std::size_t from) {
         link_slot_[j].mark = stamp_;
         link_slot_[j].sub = static_cast<std::uint32_t>(sub_links_.size());
         sub_links_.push_back(j);
-        sub_.push_back({from == 0 ? cap_[j] : static_cast<double>(static_cast<long double>(cap_[j]) - used_[j]), 0.0, 0});
+        sub_.push_back({partial ? static_cast<double>(static_cast<long double>(cap_[j]) - used_[j]) : cap_[j], 0.0, 0});
       }
-      if (from > 0) sub_[link_slot_[j].sub].rem += rate_[g] * weight(g, i);
+      if (partial) sub_[link_slot_[j].sub].rem += rate_[g] * weight(g, i);
       ++sub_[link_slot_[j].sub].unfrozen;
       sub_[link_slot_[j].sub].weight += weight(g, i);
     }
@@ -207,10 +250,8 @@ void FlowModel::build_subproblem(std::size_t from) {
   for (std::size_t s = 0; s < links; ++s) sub_begin_[s + 1] = sub_begin_[s] + sub_[s].unfrozen;
   sub_flows_.resize(sub_begin_[links]);
   cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
-  for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t g = order_[k];
+  for (const std::uint32_t g : groups)
     for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) sub_flows_[cursor_[link_slot_[flow_links_[i]].sub]++] = g;
-  }
 }
 
 void FlowModel::dense_subproblem(std::size_t from) {
@@ -237,45 +278,54 @@ void FlowModel::dense_subproblem(std::size_t from) {
     if (sub_[j].unfrozen > 0) live_.push_back(j);
 }
 
-void FlowModel::solve(std::size_t from, double now) {
+void FlowModel::fill(std::span<const std::uint32_t> groups, bool partial, double now) {
   ++stamp_;
-  const std::size_t count = order_.size() - from;
+  const std::size_t count = groups.size();
   old_rate_.resize(count);
   for (std::size_t k = 0; k < count; ++k) {
-    const std::uint32_t g = order_[from + k];
+    const std::uint32_t g = groups[k];
     delivered_[g] += rate_[g] * (now - since_[g]);
     since_[g] = now;
     old_rate_[k] = rate_[g];
   }
-  build_subproblem(from);
-  if (!dense_) pick_links(from);
+  build_subproblem(groups, partial);
+  if (!dense_) pick_links(groups);
   live_share_.resize(live_.size());
   by_rate_.clear();
   if (live_.size() <= scan_links_)
     scan_fill(count);
   else
     heap_fill(count);
+}
 
+// Many new entries (most re-solved groups changed rate), or stale entries
+// outnumbering the live ones: drop the stale ones and heapify what is left,
+// so the heap stays the active groups' size; a few: push them one by one.
+void FlowModel::merge_finishes(std::size_t queued) {
   const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
+  if (finishes_.size() - queued > queued / 8 || finishes_.size() > 2 * order_.size() + 1024) {
+    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.group]; });
+    std::make_heap(finishes_.begin(), finishes_.end(), later);
+  } else {
+    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k)
+      std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
+  }
+}
+
+void FlowModel::solve(std::size_t from, double now) {
+  const std::size_t count = order_.size() - from;
+  fill(std::span<const std::uint32_t>(order_).subspan(from), from > 0, now);
+
   const std::size_t queued = finishes_.size();
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t g = order_[from + k];
     const double delta = rate_[g] - old_rate_[k];
     if (delta == 0) continue;  // its queued finish time still holds
-    if (loads_known_)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) used_[flow_links_[i]] += delta * weight(g, i);
+    if (loads_known_) add_load(g, delta);
     ++version_[g];
     if (rate_[g] > 0) queue_head(g);
   }
-  // Many new entries (most re-solved groups changed rate), or stale entries
-  // outnumbering the live ones: drop the stale ones and heapify what is left,
-  // so the heap stays the active groups' size; a few: push them one by one.
-  if (finishes_.size() - queued > queued / 8 || finishes_.size() > 2 * order_.size() + 1024) {
-    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.group]; });
-    std::make_heap(finishes_.begin(), finishes_.end(), later);
-  } else {
-    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
-  }
+  merge_finishes(queued);
   // The filling froze the groups level by level, so by_rate_ in freeze order
   // is sorted by rate but where rounding put a level an ulp low: it becomes
   // the suffix's order as it is (ties stay in freeze order, deterministic),
@@ -311,10 +361,9 @@ void FlowModel::solve(std::size_t from, double now) {
 // reached after that group froze. The filling searches every link with two or
 // more groups and that one link per group, in sub index order, and so finds
 // the same bottlenecks in the same order as over all links.
-void FlowModel::pick_links(std::size_t from) {
+void FlowModel::pick_links(std::span<const std::uint32_t> groups) {
   pick_.assign(sub_links_.size(), 0);
-  for (std::size_t k = from; k < order_.size(); ++k) {
-    const std::uint32_t g = order_[k];
+  for (const std::uint32_t g : groups) {
     std::uint32_t best_link = kNone;
     double best = 0;
     for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {

@@ -15,8 +15,12 @@
 // linear passes), a heap only for shares that rose before they were reached
 // (lazy keys: freezing a group never lowers another link's share), and
 // log(groups) per changed rate in the finish heap (stale entries dropped once
-// they outnumber live ones). Proof and measurements: docs/prediction.md, "How
-// the model re-shares".
+// they outnumber live ones). Before that suffix, an event first tries a local
+// re-solve (flow_local.cpp): only the groups on the finishing flows' links,
+// grown while some group lacks a bottleneck link (saturated, no faster group
+// on it), which proves the allocation max-min fair; it falls back to the
+// suffix when the set grows past a fraction of it. Proof and measurements:
+// docs/prediction.md, "How the model re-shares".
 #pragma once
 
 #include <atomic>
@@ -48,6 +52,7 @@ struct FlowTimes {
   std::size_t events = 0;        // rate allocations computed (one per distinct finish time)
   std::size_t groups = 0;        // variables of the solve: flows on identical paths are one
   std::size_t resolved = 0;      // groups re-solved over all events (the model's work)
+  std::size_t local = 0;         // events re-solved locally, around the finishing flows
 };
 
 // How far a run has got, for a progress line drawn by another thread (the
@@ -75,7 +80,10 @@ class FlowModel {
  public:
   // `scan_links` chooses the bottleneck search (see kScanLinks); both give
   // the same rates, and tests/model/flow_model_test.cpp compares them.
-  explicit FlowModel(std::size_t scan_links = kScanLinks) : scan_links_(scan_links) {}
+  // `local` allows the local re-solve (flow_local.cpp); both give the same
+  // rates to rounding, and the tests compare them.
+  explicit FlowModel(std::size_t scan_links = kScanLinks, bool local = true)
+      : scan_links_(scan_links), local_(local) {}
 
   // A flow of 0 bytes or with an empty path has nothing to send: finish 0,
   // rate 0. A flow whose path holds a link of capacity 0 never finishes
@@ -90,11 +98,34 @@ class FlowModel {
   // Max-min rates of the groups in order_[from, end) on the capacity the
   // groups before `from` leave; sorts that range by its new rates.
   void solve(std::size_t from, double now);
-  void build_subproblem(std::size_t from);
+  // Max-min rates of `groups` on the capacity every other group leaves
+  // (`partial`: some group is fixed), old rates kept in old_rate_.
+  void fill(std::span<const std::uint32_t> groups, bool partial, double now);
+  void build_subproblem(std::span<const std::uint32_t> groups, bool partial);
   // The same on a fabric of few links (dense_), without renumbering.
   void dense_subproblem(std::size_t from);
   // The sub links the filling searches (see the .cpp), into live_.
-  void pick_links(std::size_t from);
+  void pick_links(std::span<const std::uint32_t> groups);
+  // used_ summed from the rates, once.
+  void ensure_loads();
+  // used_ on g's links moved by `delta` Gb/s of g's rate.
+  void add_load(std::uint32_t g, double delta);
+  void mark_dirty(std::uint32_t l) {
+    if (link_dirty_.empty() || link_dirty_[l] == dirty_stamp_) return;
+    link_dirty_[l] = dirty_stamp_;
+    dirty_links_.push_back(l);
+  }
+  // The local re-solve (flow_local.cpp): false, with every rate as it was,
+  // when it gave up; the caller then re-solves the suffix.
+  bool solve_local(std::size_t from, double threshold, double now);
+  // `joined`: the first member not yet checked as a member.
+  bool grow_candidates(double threshold, std::size_t joined);
+  bool has_bottleneck(std::uint32_t g);
+  std::span<const std::uint32_t> live_groups(std::uint32_t l);
+  void add_candidate(std::uint32_t g);
+  void reorder_local(std::size_t from);
+  // Pushes the finish entries queued since `queued` (or rebuilds the heap).
+  void merge_finishes(std::size_t queued);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
   // Fixes the rate of every unfrozen group on sub-problem link j at `rate`.
@@ -177,6 +208,35 @@ class FlowModel {
   std::uint32_t stamp_ = 0;
   std::size_t finished_ = 0;              // flows finished so far, for the progress
   std::size_t scan_links_;
+
+  // The local re-solve (flow_local.cpp).
+  bool local_;
+  std::vector<std::uint32_t> link_group_begin_; // per local link, into link_groups_; size links + 1
+  std::vector<std::uint32_t> link_group_end_;   // per local link: the end of its unfinished groups
+  std::vector<std::uint32_t> link_groups_;      // the groups on each local link, unfinished ones first
+  std::vector<std::uint32_t> touched_;          // groups with a flow finishing at this event
+  std::vector<std::uint32_t> cand_;             // the groups re-solved locally
+  std::vector<double> orig_rate_;               // parallel to cand_: the rate before the event
+  std::vector<std::uint32_t> cand_mark_;        // per group: the event that made it a candidate
+  std::vector<std::uint32_t> checked_;          // per group: the round that checked it
+  // A link's check holds until its load or a rate on it changes (add_load
+  // and every finish bump link_version_), across rounds and events.
+  struct LinkCheck {
+    std::uint32_t version = 0;            // link_version_ when computed
+    std::uint32_t epoch = 0;              // loads_epoch_ when computed
+    bool saturated = false;
+    double fastest = 0;                   // the highest rate of an unfinished group on the link
+  };
+  std::vector<LinkCheck> link_check_;     // per local link
+  std::vector<std::uint32_t> link_dirty_; // per local link: dirty_stamp_ when it joined dirty_links_
+  std::vector<std::uint32_t> dirty_links_;// links whose load changed since the last round of checks
+  std::vector<std::uint32_t> round_links_;// the links a round checks
+  std::uint32_t dirty_stamp_ = 0;
+  std::vector<std::uint32_t> link_version_; // per local link: bumped when its load changes
+  std::uint32_t loads_epoch_ = 0;         // bumped when used_ is summed afresh
+  std::uint32_t cand_stamp_ = 0, round_ = 0;
+  std::size_t budget_ = 0;                // link entries the checks may still read
+  std::size_t skip_ = 0, last_skip_ = 0;  // events left to the suffix solve after a give-up (backoff)
 
   double frac(std::uint32_t entry) const { return flow_frac_.empty() ? 1.0 : flow_frac_[entry]; }
   // The load a path entry of group g puts on its link per Gb/s of the group's rate.

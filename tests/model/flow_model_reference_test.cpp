@@ -22,6 +22,7 @@
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
 #include "tests/support/flow_model_reference.h"
+#include "tests/support/random_flow_nets.h"
 
 namespace flow_model_reference_test {
 
@@ -87,58 +88,14 @@ std::string random_config(std::mt19937& rng, int trial) {
   return c.str();
 }
 
-// A multi-job mix like bench/configs/scale-ft16-jobs.toml, scaled down: a
-// ring all-reduce and an all-to-all always, then up to two more jobs, every
-// job placed at random with its own message size and channel count, so rates
-// are uneven and small flows finish under large ones; routed by ECMP and,
-// in half the cases, sprayed (split flows) as well.
-std::string mix_config(std::mt19937& rng) {
-  std::ostringstream c;
-  const unsigned k = std::array{4u, 6u}[rng() % 2];
-  c << "[fabric]\nkind = \"fat-tree\"\nk = " << k << "\nhost_speed_gbps = 400\nfabric_speed_gbps = "
-    << std::array{100, 200, 400}[rng() % 3] << "\n";
-  std::size_t left = k * k * k / 4;
-  const std::array<const char*, 5> more{"ring-allreduce", "tree-allreduce", "allgather", "alltoall", "sendrecv"};
-  const std::size_t jobs = 2 + rng() % 3;
-  for (std::size_t j = 0; j < jobs && left >= 2; ++j) {
-    const char* collective = j == 0 ? "ring-allreduce" : j == 1 ? "alltoall" : more[rng() % more.size()];
-    const std::size_t nodes = 2 + rng() % std::min<std::size_t>(left - 1, j == 0 ? left / 2 : 12);
-    left -= nodes;
-    c << "[[job]]\ncollective = \"" << collective << "\"\nnodes = " << nodes << "\nplacement = \"random\"\nseed = "
-      << rng() % 1000 << "\nmessage_bytes = " << (1 + rng() % 256) * 250'000 << "\nchannels = " << 1 + rng() % 4 << "\n";
-  }
-  c << "[[scenario]]\nname = \"ecmp\"\n[scenario.hash]\nalgo = \"crc16-ccitt\"\nseed = " << rng() % 100 << "\n";
-  if (rng() % 2 == 0) c << "[[scenario]]\nname = \"spray\"\nrouting = \"spray\"\n";
-  return c.str();
-}
-
 TEST_CASE("incremental model = reference on random networks (200 cases, a third split), both bottleneck searches") {
   std::mt19937 rng(20261205);
   for (int trial = 0; trial < 200; ++trial) {
-    const std::size_t links = 3 + rng() % 40, flows = 1 + rng() % 120;
-    // One case in ten has dead links (capacity 0): their flows never finish.
-    const bool dead = trial % 10 == 0;
-    std::vector<Gbps> cap;
-    for (std::size_t l = 0; l < links; ++l)
-      cap.push_back(Gbps{std::array{10.0, 25.0, 40.0, 100.0, 400.0, 0.0}[rng() % (dead ? 6 : 5)]});
-    std::vector<std::uint64_t> bytes;
-    std::vector<std::uint32_t> begin{0};
-    std::vector<LinkId> path;
-    for (std::size_t f = 0; f < flows; ++f) {
-      // Equal sizes in half the cases: many flows finish together.
-      bytes.push_back(trial % 2 ? 4'000'000 : (rng() % 9) * 1'000'000);
-      const std::size_t hops = 1 + rng() % 4;
-      for (std::size_t h = 0; h < hops; ++h) {
-        const auto l = static_cast<LinkId>(rng() % links);
-        if (std::find(path.begin() + begin.back(), path.end(), l) == path.end()) path.push_back(l);
-      }
-      begin.push_back(static_cast<std::uint32_t>(path.size()));
-    }
-    // One case in three splits flows (spraying): each link carries a fraction of its flow.
-    std::vector<double> fraction;
-    if (trial % 3 == 2)
-      for (std::size_t i = 0; i < path.size(); ++i) fraction.push_back(static_cast<double>(1 + rng() % 8) / 8);
-    const FlowNetwork net{cap, bytes, begin, path, fraction};
+    // Equal sizes in half the cases: many flows finish together. One case in
+    // ten has dead links (capacity 0): their flows never finish.
+    const auto size = [&](std::mt19937& r) -> std::uint64_t { return trial % 2 ? 4'000'000 : (r() % 9) * 1'000'000; };
+    const auto n = test_support::random_flow_net(rng, trial, 40, 120, 4, size);
+    const FlowNetwork net = n.view();
     reference::ReferenceFlowModel ref;
     FlowModel scan(std::numeric_limits<std::size_t>::max()), heap(0);
     FlowTimes want, a, b;
@@ -222,7 +179,7 @@ TEST_CASE("incremental model = reference on random clusters: placement, jobs, fa
 TEST_CASE("incremental model = reference on multi-job mixes: ring + all-to-all + more, random placement, spraying") {
   std::mt19937 rng(19);
   ClusterTally tally;
-  for (int trial = 0; trial < 60; ++trial) compare_clusters(mix_config(rng), tally, true);
+  for (int trial = 0; trial < 60; ++trial) compare_clusters(test_support::mix_config(rng, {4, 6}, 12, 2), tally, true);
   MESSAGE(tally.scenarios << " mix scenarios (" << tally.sprayed << " spraying), " << tally.flows
                           << " flows compared; event counts differ by one in " << tally.events_differ);
   CHECK(tally.sprayed >= 15);
