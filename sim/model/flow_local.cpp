@@ -5,18 +5,21 @@
 // An allocation is max-min fair if and only if every flow has a bottleneck: a
 // link of its path that is saturated and carries no faster flow (Bertsekas
 // and Gallager, Data Networks, 2nd ed., section 6.5.2), and that allocation
-// is unique. Before the event every group had one. After it, only a group on
-// a link whose load or whose groups' rates changed can have lost its own. So
-// a candidate set C (the finishing groups and the unfinished groups at or
-// above the threshold on the finishing flows' links) is re-solved by the
-// same filling on the capacity the others leave; then every group on a link
-// whose load changed is checked (members of C and outsiders alike; a link's
-// check is cached until its load changes). An outsider without a bottleneck
-// joins C; a member without
-// one pulls in the faster outsiders on its saturated links (they hold the
-// capacity it should share). C is re-solved and checked again until every
-// check passes. Groups below the threshold keep their rates (run(): a link
-// that froze them carries no finishing flow) and are never candidates.
+// is unique. Every unfinished group carries the link last proven its
+// bottleneck: the link it froze at in a suffix solve (the filling leaves that
+// link saturated with no faster group), or the one a passing check found. A
+// group whose recorded link did not change since keeps its bottleneck, so the
+// groups to check are those recorded on a link whose load changed (each link
+// lists its recorded groups), the members of the re-solved set C, and the
+// groups whose last check failed. C starts as the finishing groups and the
+// groups recorded on the finishing flows' links (only they can rise at once);
+// it is re-solved by the same filling on the capacity the others leave; then
+// an outsider without a bottleneck joins C, and a member without one pulls in
+// the faster outsiders on its saturated links (they hold the capacity it
+// should share). C is re-solved and checked again until every check passes.
+// Outsiders below the threshold keep their rates (run(): a link that froze
+// them carries no finishing flow) and are never checked; a member is checked
+// whatever its rate (a round can push it below the threshold).
 // The checks err towards failing (a link within 1e-13 of its capacity is
 // saturated, a rate within 1e-12 of another is not faster): a wrong failure
 // costs a larger C, never a wrong rate. The attempt gives up, restoring every
@@ -51,9 +54,12 @@ std::span<const std::uint32_t> FlowModel::live_groups(std::uint32_t l) {
   return {link_groups_.data() + link_group_begin_[l], kept - link_group_begin_[l]};
 }
 
+// The link recorded as g's bottleneck is tried first: while its check holds
+// the answer costs one record, where the path's other links may need a fresh
+// scan of their groups. The answer is the same in any order; a bottleneck
+// found elsewhere is recorded.
 bool FlowModel::has_bottleneck(std::uint32_t g) {
-  for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
-    const std::uint32_t l = flow_links_[i];
+  const auto bottleneck = [&](std::uint32_t l) {
     LinkCheck& c = link_check_[l];
     if (c.version != link_version_[l] || c.epoch != loads_epoch_) {
       c.version = link_version_[l];
@@ -64,24 +70,74 @@ bool FlowModel::has_bottleneck(std::uint32_t g) {
       budget_ -= std::min(budget_, on.size());
       for (const std::uint32_t h : on) c.fastest = std::max(c.fastest, rate_[h]);
     }
-    if (c.saturated && c.fastest <= rate_[g] * (1 + kFaster)) return true;
+    return c.saturated && c.fastest <= rate_[g] * (1 + kFaster);
+  };
+  const std::uint32_t recorded = bneck_[g];
+  if (recorded != kNone && bottleneck(recorded)) return true;
+  for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+    const std::uint32_t l = flow_links_[i];
+    if (l != recorded && bottleneck(l)) {
+      set_bottleneck(g, l);
+      return true;
+    }
   }
   return false;
 }
 
-// One round of checks (see the top of the file): true when C grew. A group
-// that passed the last round's checks passes again unless a link of its
-// changed load since (the others held a bottleneck before the event), so a
-// round reads the links whose load changed (dirty_links_) and the members
-// that joined last round, and nothing else. Stops early once the budget is
-// spent (the caller gives up).
+void FlowModel::unlink_bottleneck(std::uint32_t g) {
+  const std::uint32_t l = bneck_[g], prev = bneck_prev_[g], next = bneck_next_[g];
+  if (l == kNone) return;
+  (prev == kNone ? bneck_head_[l] : bneck_next_[prev]) = next;
+  if (next != kNone) bneck_prev_[next] = prev;
+  bneck_[g] = kNone;
+}
+
+void FlowModel::set_bottleneck(std::uint32_t g, std::uint32_t l) {
+  if (bneck_[g] == l) return;
+  if (!bneck_lists_) {
+    bneck_[g] = l;
+    return;
+  }
+  unlink_bottleneck(g);
+  bneck_[g] = l;
+  bneck_prev_[g] = kNone;
+  bneck_next_[g] = bneck_head_[l];
+  if (bneck_head_[l] != kNone) bneck_prev_[bneck_head_[l]] = g;
+  bneck_head_[l] = g;
+}
+
+// The lists from bneck_, after a suffix solve recorded where its groups froze.
+void FlowModel::rebuild_bottlenecks() {
+  bneck_head_.assign(cap_.size(), kNone);
+  bneck_unknown_.clear();
+  bneck_lists_ = true;
+  for (const std::uint32_t g : order_) {
+    const std::uint32_t l = bneck_[g];
+    bneck_[g] = kNone;
+    if (l == kNone)
+      bneck_unknown_.push_back(g);
+    else
+      set_bottleneck(g, l);
+  }
+}
+
+// One round of checks (see the top of the file): true when C grew. It reads
+// the groups recorded on the links whose load changed since the last round
+// (dirty_links_), the groups without a recorded link (bneck_unknown_: their
+// last check failed) and the members that joined last round, and nothing
+// else. Stops early once the budget is spent (the caller gives up).
 bool FlowModel::grow_candidates(double threshold, std::size_t joined) {
   ++round_;
   const std::size_t before = cand_.size();
   const auto check = [&](std::uint32_t h) {
-    if (checked_[h] == round_ || rate_[h] < threshold) return;
+    if (checked_[h] == round_ || (rate_[h] < threshold && cand_mark_[h] != cand_stamp_)) return;
     checked_[h] = round_;
     if (has_bottleneck(h)) return;
+    // Its recorded link does not hold: checked every round until one does.
+    if (bneck_[h] != kNone) {
+      unlink_bottleneck(h);
+      bneck_unknown_.push_back(h);
+    }
     if (cand_mark_[h] != cand_stamp_) return add_candidate(h);
     // A member without a bottleneck: the faster outsiders on its saturated
     // links hold the capacity it should share.
@@ -95,11 +151,19 @@ bool FlowModel::grow_candidates(double threshold, std::size_t joined) {
   round_links_.swap(dirty_links_);
   dirty_links_.clear();
   ++dirty_stamp_;
+  // A group with no recorded bottleneck is checked every round until it has one.
+  std::erase_if(bneck_unknown_, [&](std::uint32_t h) { return done_[h] || bneck_[h] != kNone; });
+  for (const std::uint32_t h : bneck_unknown_) check(h);
   for (const std::uint32_t l : round_links_) {
+    for (std::uint32_t h = bneck_head_[l], next; h != kNone && budget_ > 0; h = next) {
+      next = bneck_next_[h];
+      --budget_;
+      if (done_[h])
+        unlink_bottleneck(h);
+      else
+        check(h);
+    }
     if (budget_ == 0) break;
-    const auto on = live_groups(l);
-    budget_ -= std::min(budget_, on.size());
-    for (const std::uint32_t h : on) check(h);
   }
   for (std::size_t k = joined; k < before && budget_ > 0; ++k) check(cand_[k]);
   return cand_.size() > before;
@@ -111,6 +175,7 @@ bool FlowModel::solve_local(std::size_t from, double threshold, double now) {
     return false;
   }
   ensure_loads();
+  if (!bneck_lists_) rebuild_bottlenecks();
   ++cand_stamp_;
   cand_.clear();
   orig_rate_.clear();
@@ -123,10 +188,15 @@ bool FlowModel::solve_local(std::size_t from, double threshold, double now) {
     for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) mark_dirty(flow_links_[i]);
   for (const std::uint32_t g : touched_)
     if (!done_[g] && cand_mark_[g] != cand_stamp_) add_candidate(g);
-  for (const std::uint32_t g : touched_)
-    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
-      for (const std::uint32_t h : live_groups(flow_links_[i]))
-        if (cand_mark_[h] != cand_stamp_ && rate_[h] >= threshold) add_candidate(h);
+  // Only a group whose bottleneck the finishing flows crossed can rise at
+  // once (the others keep theirs): those start C, the checks add the rest.
+  for (const std::uint32_t l : dirty_links_)
+    for (std::uint32_t h = bneck_head_[l], next; h != kNone; h = next) {
+      next = bneck_next_[h];
+      if (done_[h])
+        unlink_bottleneck(h);
+      else if (cand_mark_[h] != cand_stamp_ && rate_[h] >= threshold)
+        add_candidate(h);
     }
   std::size_t work = 0, joined = 0;
   bool grew = !cand_.empty();

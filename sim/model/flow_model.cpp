@@ -87,6 +87,10 @@ void FlowModel::load(const FlowNetwork& net) {
     link_group_end_.assign(link_group_begin_.begin() + 1, link_group_begin_.end());
     cand_mark_.assign(groups, 0);
     checked_.assign(groups, 0);
+    bneck_.assign(groups, kNone);
+    bneck_next_.assign(groups, kNone);
+    bneck_prev_.assign(groups, kNone);
+    bneck_lists_ = false;
     link_check_.assign(links, {});
     link_dirty_.assign(links, 0);
     dirty_links_.clear();
@@ -314,7 +318,12 @@ void FlowModel::merge_finishes(std::size_t queued) {
 
 void FlowModel::solve(std::size_t from, double now) {
   const std::size_t count = order_.size() - from;
+  // Where each group freezes is its bottleneck (the filling leaves that link
+  // saturated with no faster group): recorded for the local re-solves.
+  record_bneck_ = !dense_ && local_;
+  bneck_lists_ = false;
   fill(std::span<const std::uint32_t>(order_).subspan(from), from > 0, now);
+  record_bneck_ = false;
 
   const std::size_t queued = finishes_.size();
   for (std::size_t k = 0; k < count; ++k) {
@@ -391,6 +400,7 @@ std::size_t FlowModel::freeze(std::uint32_t j, double rate, OnChange on_change) 
     if (at.frozen == stamp_ || at.in_solve != stamp_) continue;
     at.frozen = stamp_;
     rate_[g] = rate;
+    if (record_bneck_) bneck_[g] = sub_links_[j];
     by_rate_.push_back({rate, g});
     ++fixed;
     for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {

@@ -121,6 +121,9 @@ class FlowModel {
   // `joined`: the first member not yet checked as a member.
   bool grow_candidates(double threshold, std::size_t joined);
   bool has_bottleneck(std::uint32_t g);
+  void set_bottleneck(std::uint32_t g, std::uint32_t l);
+  void unlink_bottleneck(std::uint32_t g);
+  void rebuild_bottlenecks();
   std::span<const std::uint32_t> live_groups(std::uint32_t l);
   void add_candidate(std::uint32_t g);
   void reorder_local(std::size_t from);
@@ -219,6 +222,17 @@ class FlowModel {
   std::vector<double> orig_rate_;               // parallel to cand_: the rate before the event
   std::vector<std::uint32_t> cand_mark_;        // per group: the event that made it a candidate
   std::vector<std::uint32_t> checked_;          // per group: the round that checked it
+  // Each unfinished group's bottleneck link as last proven (by the filling
+  // that froze it in a suffix solve, or by a passing check), and per link the
+  // groups it holds (doubly linked through the groups): a group whose
+  // recorded link did not change keeps its bottleneck, so a round checks only
+  // the groups recorded on links whose load changed.
+  std::vector<std::uint32_t> bneck_;            // per group: local link, kNone if not known
+  std::vector<std::uint32_t> bneck_next_, bneck_prev_; // per group: its neighbours in its link's list
+  std::vector<std::uint32_t> bneck_head_;       // per local link: the first group of its list
+  std::vector<std::uint32_t> bneck_unknown_;    // unfinished groups without a recorded link
+  bool bneck_lists_ = false;                    // the lists hold bneck_ (rebuilt after suffix solves)
+  bool record_bneck_ = false;                   // the filling records where groups freeze (a suffix solve)
   // A link's check holds until its load or a rate on it changes (add_load
   // and every finish bump link_version_), across rounds and events.
   struct LinkCheck {
