@@ -24,8 +24,8 @@
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*),
 #                                           IMPORTED (flow counts of section 7)
 # Not part of the test suite; takes minutes: the k = 48 four-job mix alone
-# (scale-ft48-jobs, 1.1 M flows) took 2.5 min on 2 cores, the rail mix
-# (scale-rail100k-jobs, 426 k flows) 54 s of CPU (bench/RESULTS.md);
+# (scale-ft48-jobs, 1.1 M flows) took 51-54 s on 2 cores, the rail mix
+# (scale-rail100k-jobs, 426 k flows) 3.4 s (bench/RESULTS.md);
 # CASES='scale-ft[01]*' skips the k = 32 and 48 and rail cases.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
