@@ -228,14 +228,7 @@ bool FlowModel::solve_local(std::size_t from, double threshold, double now) {
     return false;
   }
   last_skip_ = 0;
-  const std::size_t queued = finishes_.size();
-  for (std::size_t k = 0; k < cand_.size(); ++k) {
-    const std::uint32_t g = cand_[k];
-    if (rate_[g] == orig_rate_[k]) continue;  // its queued finish time still holds
-    ++version_[g];
-    if (rate_[g] > 0) queue_head(g);
-  }
-  merge_finishes(queued);
+  requeue_changed(cand_, orig_rate_, false);  // the rounds moved the loads already
   reorder_local(from);
   return true;
 }

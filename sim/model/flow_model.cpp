@@ -1,6 +1,7 @@
 #include "sim/model/flow_model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <bit>
 #include <limits>
@@ -65,25 +66,13 @@ void FlowModel::load(const FlowNetwork& net) {
     // re-solve.
     const std::size_t links = cap_.size();
     sub_links_.resize(links);
-    sub_begin_.assign(links + 1, 0);
     for (std::uint32_t j = 0; j < links; ++j) link_slot_[j].sub = sub_links_[j] = j;
-    for (const std::uint32_t j : flow_links_) ++sub_begin_[j + 1];
-    for (std::size_t j = 0; j < links; ++j) sub_begin_[j + 1] += sub_begin_[j];
-    sub_flows_.resize(flow_links_.size());
-    cursor_.assign(sub_begin_.begin(), sub_begin_.end() - 1);
-    for (std::uint32_t g = 0; g < groups; ++g)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) sub_flows_[cursor_[flow_links_[i]]++] = g;
+    groups_by_link(sub_begin_, sub_flows_);
   }
   if (!dense_ && local_) {
     // Every group on each link, for the local re-solve's checks.
     const std::size_t links = cap_.size();
-    link_group_begin_.assign(links + 1, 0);
-    for (const std::uint32_t j : flow_links_) ++link_group_begin_[j + 1];
-    for (std::size_t j = 0; j < links; ++j) link_group_begin_[j + 1] += link_group_begin_[j];
-    link_groups_.resize(flow_links_.size());
-    cursor_.assign(link_group_begin_.begin(), link_group_begin_.end() - 1);
-    for (std::uint32_t g = 0; g < groups; ++g)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) link_groups_[cursor_[flow_links_[i]]++] = g;
+    groups_by_link(link_group_begin_, link_groups_);
     link_group_end_.assign(link_group_begin_.begin() + 1, link_group_begin_.end());
     cand_mark_.assign(groups, 0);
     checked_.assign(groups, 0);
@@ -230,6 +219,8 @@ void FlowModel::build_subproblem(std::span<const std::uint32_t> groups, bool par
   // its capacity less the current rates, plus the re-solved groups' own
   // rates (with no group fixed, its capacity). The link loads are only needed
   // once some groups stay fixed: summed then.
+  // The dense path re-solves a suffix of order_ (local re-solves are sparse only).
+  assert(!dense_ || groups.data() + groups.size() == order_.data() + order_.size());
   if (dense_) return dense_subproblem(order_.size() - groups.size());
   if (partial) ensure_loads();
   sub_links_.clear();
@@ -316,6 +307,30 @@ void FlowModel::merge_finishes(std::size_t queued) {
   }
 }
 
+void FlowModel::groups_by_link(std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& groups) {
+  const std::size_t links = cap_.size();
+  begin.assign(links + 1, 0);
+  for (const std::uint32_t j : flow_links_) ++begin[j + 1];
+  for (std::size_t j = 0; j < links; ++j) begin[j + 1] += begin[j];
+  groups.resize(flow_links_.size());
+  cursor_.assign(begin.begin(), begin.end() - 1);
+  for (std::uint32_t g = 0; g + 1 < group_begin_.size(); ++g)
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) groups[cursor_[flow_links_[i]]++] = g;
+}
+
+void FlowModel::requeue_changed(std::span<const std::uint32_t> groups, std::span<const double> before, bool loads) {
+  const std::size_t queued = finishes_.size();
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const std::uint32_t g = groups[k];
+    const double delta = rate_[g] - before[k];
+    if (delta == 0) continue;  // its queued finish time still holds
+    if (loads) add_load(g, delta);
+    ++version_[g];
+    if (rate_[g] > 0) queue_head(g);
+  }
+  merge_finishes(queued);
+}
+
 void FlowModel::solve(std::size_t from, double now) {
   const std::size_t count = order_.size() - from;
   // Where each group freezes is its bottleneck (the filling leaves that link
@@ -325,16 +340,7 @@ void FlowModel::solve(std::size_t from, double now) {
   fill(std::span<const std::uint32_t>(order_).subspan(from), from > 0, now);
   record_bneck_ = false;
 
-  const std::size_t queued = finishes_.size();
-  for (std::size_t k = 0; k < count; ++k) {
-    const std::uint32_t g = order_[from + k];
-    const double delta = rate_[g] - old_rate_[k];
-    if (delta == 0) continue;  // its queued finish time still holds
-    if (loads_known_) add_load(g, delta);
-    ++version_[g];
-    if (rate_[g] > 0) queue_head(g);
-  }
-  merge_finishes(queued);
+  requeue_changed(std::span<const std::uint32_t>(order_).subspan(from), old_rate_, loads_known_);
   // The filling froze the groups level by level, so by_rate_ in freeze order
   // is sorted by rate but where rounding put a level an ulp low: it becomes
   // the suffix's order as it is (ties stay in freeze order, deterministic),

@@ -129,6 +129,11 @@ class FlowModel {
   void reorder_local(std::size_t from);
   // Pushes the finish entries queued since `queued` (or rebuilds the heap).
   void merge_finishes(std::size_t queued);
+  // Each of `groups` whose rate moved from `before[k]`: its finish entry
+  // renewed at the new rate, and its links' loads moved when `loads`.
+  void requeue_changed(std::span<const std::uint32_t> groups, std::span<const double> before, bool loads);
+  // Every group on each used link as a CSR (begin: links + 1 entries).
+  void groups_by_link(std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& groups);
   void scan_fill(std::size_t left);
   void heap_fill(std::size_t left);
   // Fixes the rate of every unfrozen group on sub-problem link j at `rate`.

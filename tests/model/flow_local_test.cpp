@@ -18,28 +18,14 @@
 #include "sim/config/config.h"
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
+#include "tests/support/flow_compare.h"
 #include "tests/support/flow_model_reference.h"
 #include "tests/support/random_flow_nets.h"
 
 namespace flow_local_test {
 
 using namespace ecmpsim;
-
-namespace {
-
-bool close(double a, double b) {
-  if (std::isinf(a) || std::isinf(b)) return a == b;
-  return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
-}
-
-std::size_t disagreements(const FlowTimes& a, const FlowTimes& b) {
-  std::size_t bad = a.finish.size() == b.finish.size() ? 0 : 1;
-  for (std::size_t f = 0; f < std::min(a.finish.size(), b.finish.size()); ++f)
-    bad += !close(a.finish[f].value, b.finish[f].value) || !close(a.start_rate[f].value, b.start_rate[f].value);
-  return bad;
-}
-
-}  // namespace
+using test_support::disagreements;
 
 TEST_CASE("a hand-worked cascade: the flow that speeds up shares no link with the one that finishes") {
   // Links L0 (4 Gb/s), L1 (8), L2 (10). A on L0; B on L0, L1; C on L1, L2; D on L2.
