@@ -1,0 +1,60 @@
+// `ecmpsim replay TRACE... --config C`: flags in, sim/model/replay.h's report
+// out (docs/traces.md).
+#include "sim/cli/cli.h"
+#include "sim/config/config.h"
+#include "sim/model/replay.h"
+#include "sim/output/replay_output.h"
+
+namespace ecmpsim::cli {
+
+namespace {
+
+struct ReplayCommandOptions {
+  Limits limits;
+  std::string config;
+  std::string format;
+  std::string out;
+  ReplayInputs inputs;
+  bool replay_gaps = false;
+};
+
+}  // namespace
+
+Action add_replay_command(CLI::App& app) {
+  auto opt = std::make_shared<ReplayCommandOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "replay", "Replay PyTorch profiler traces (one per rank) over time on the routed fabric: per collective the "
+                "measured and predicted duration, per step and group the exposed communication");
+  sub->add_option("traces", opt->inputs.traces,
+                  "Trace files (.json or .json.gz), or directories of them; none: the config's training job");
+  sub->add_option("-c,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("--inspector", opt->inputs.inspector,
+                  "NCCL Inspector logs (JSON per collective, NCCL >= 2.28): the measured times");
+  sub->add_option("--flight-recorder", opt->inputs.flight_recorder,
+                  "PyTorch Flight Recorder JSON dumps: the process groups' members");
+  sub->add_flag("--replay-gaps", opt->replay_gaps,
+                "Start each collective after its predecessor on its ranks' streams plus the measured compute gap, "
+                "instead of at its measured start");
+  add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
+  add_out_flag(sub, opt->out, "the output");
+  add_limit_flags(sub, opt->limits);
+  return [opt](Io io) {
+    const Spec spec = load_spec(opt->config, opt->limits);
+    const ReplayReport report = [&] {
+      if (opt->inputs.traces.empty()) {
+        for (const char* flag : {"--inspector", "--flight-recorder"})
+          if (!(flag == std::string("--inspector") ? opt->inputs.inspector : opt->inputs.flight_recorder).empty())
+            throw InputError({{}, 0, 0, flag}, "only used with traces");
+        return replay_training(spec);
+      }
+      ReplayOptions options;
+      options.replay_gaps = opt->replay_gaps;
+      return replay(spec, load_comm_trace(opt->inputs), options);
+    }();
+    for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << n << "\n";
+    emit(io, write(chosen_format(opt->format), replay_result(report)), opt->out, spec_inputs(spec));
+    return 0;
+  };
+}
+
+}  // namespace ecmpsim::cli
