@@ -20,7 +20,11 @@
 #  7. imported flows of random sizes on paper16 (bench/random_flows.py),
 #     10^4..10^6 (IMPORTED, default "10000 100000 1000000"), each `ecmpsim run
 #     --flows F --format summary` with and without --no-slowdown: the flow
-#     model's growth with distinct flow sizes (issue 36).
+#     model's growth with distinct flow sizes (issue 36);
+#  8. replay of a generated training step (bench/training_traces.py: 1,024
+#     ranks, tp 8 x pp 4 x dp 32, 11,456 collectives, one trace per rank) on
+#     bench/configs/replay-1024.toml: `ecmpsim replay DIR --format json`, its
+#     wall time and peak memory (issue 48 item 5: < 60 s).
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*),
 #                                           IMPORTED (flow counts of section 7)
 # Not part of the test suite; takes minutes: the k = 48 four-job mix alone
@@ -184,3 +188,24 @@ for n in $imported; do
     "$(awk -v w="$wall" -v n="$n" 'BEGIN { print w / n * 1e6 }')" "$bare"
 done
 rm -rf "$flowdir"
+echo
+
+echo "== replay of a generated training step (bench/training_traces.py, 1,024 ranks) on bench/configs/replay-1024.toml"
+tracedir=$(mktemp -d)
+python3 bench/training_traces.py "$tracedir/traces"
+/usr/bin/time -v -o "$tracedir/time" "$bin" replay "$tracedir/traces" --config bench/configs/replay-1024.toml \
+  --format json --out "$tracedir/replay.json"
+python3 - "$tracedir/replay.json" "$tracedir/time" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read()
+wall = re.search(r"Elapsed \(wall clock\) time.*: (.*)", t).group(1).split(":")
+secs = sum(float(p) * 60 ** (len(wall) - 1 - i) for i, p in enumerate(wall))
+rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1)) / 1024
+s = doc["scenarios"][0]
+print(f"  {len(s['collectives'])} collectives, {doc['flows']} flows, {len(doc['scenarios'])} scenarios: "
+      f"{secs:.2f} s wall, {rss:.0f} MiB peak (target < 60 s)")
+for s in doc["scenarios"]:
+    print(f"  {s['name']:8s} span measured {s['measured_span_us']:.0f} us, predicted {s['predicted_span_us']:.0f} us")
+PY
+rm -rf "$tracedir"

@@ -4,6 +4,7 @@
 #include "sim/config/config.h"
 #include "sim/model/replay.h"
 #include "sim/output/replay_output.h"
+#include "sim/report/report_replay.h"
 
 namespace ecmpsim::cli {
 
@@ -14,6 +15,7 @@ struct ReplayCommandOptions {
   std::string config;
   std::string format;
   std::string out;
+  std::string html;
   ReplayInputs inputs;
   bool replay_gaps = false;
 };
@@ -37,6 +39,7 @@ Action add_replay_command(CLI::App& app) {
                 "instead of at its measured start");
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
+  sub->add_option("--html", opt->html, "Also write an HTML page: a timeline per scenario and process group");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);
@@ -53,6 +56,11 @@ Action add_replay_command(CLI::App& app) {
     }();
     for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << n << "\n";
     emit(io, write(chosen_format(opt->format), replay_result(report)), opt->out, spec_inputs(spec));
+    if (!opt->html.empty()) {
+      std::string command = "ecmpsim replay";
+      for (const std::string& t : opt->inputs.traces) command += " " + t;
+      emit(io, replay_html(report, command), opt->html, spec_inputs(spec));
+    }
     return 0;
   };
 }

@@ -17,18 +17,8 @@ using workloads::Interval;
 
 // The length of the union of `v` (any order).
 double covered(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
-  double total = 0, begin = 0, end = -INFINITY;
-  for (const Interval& i : v) {
-    if (i.begin > end) {
-      if (end > begin) total += end - begin;
-      begin = i.begin;
-      end = i.end;
-    } else {
-      end = std::max(end, i.end);
-    }
-  }
-  if (end > begin) total += end - begin;
+  double total = 0;
+  for (const Interval& i : workloads::merge_intervals(std::move(v))) total += i.end - i.begin;
   return total;
 }
 
@@ -48,19 +38,6 @@ double exposed(std::vector<Interval> comm, const std::vector<Interval>& compute)
   return covered(std::move(out));
 }
 
-std::vector<Interval> merged(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
-  std::size_t kept = 0;
-  for (const Interval& i : v) {
-    if (kept > 0 && i.begin <= v[kept - 1].end)
-      v[kept - 1].end = std::max(v[kept - 1].end, i.end);
-    else
-      v[kept++] = i;
-  }
-  v.resize(kept);
-  return v;
-}
-
 // The sub-network of flows [first, last) of `net`, for a collective alone.
 struct SubNetwork {
   std::vector<std::uint32_t> begin;
@@ -77,13 +54,14 @@ SubNetwork sub_network(const FlowNetwork& net, std::uint32_t first, std::uint32_
 }
 
 // Each collective's start for --replay-gaps: after its predecessor on each of
-// its traced ranks' streams ended (as predicted) plus the measured gap.
-std::vector<double> gap_starts(const workloads::CommTrace& trace, const std::vector<double>& predicted_end) {
+// its traced ranks' streams ended (its start plus `duration`) plus the
+// measured gap between the two on that rank, in the trace's order.
+std::vector<double> chain_starts(const workloads::CommTrace& trace, const std::vector<double>& duration) {
   std::vector<double> start(trace.collectives.size(), 0);
-  std::map<std::uint32_t, std::pair<std::size_t, double>> last;  // rank -> (collective, measured end)
+  std::map<std::uint32_t, std::pair<std::size_t, double>> last;  // rank -> (collective, its measured end there)
   for (std::size_t i = 0; i < trace.collectives.size(); ++i) {
     const auto& c = trace.collectives[i];
-    double s = c.rank_start_us.empty() ? c.start_us : 0;
+    double s = 0;
     for (std::size_t k = 0; k < c.held.size(); ++k) {
       const auto it = last.find(c.held[k]);
       if (it == last.end()) {
@@ -91,7 +69,7 @@ std::vector<double> gap_starts(const workloads::CommTrace& trace, const std::vec
         continue;
       }
       const auto [prev, prev_end] = it->second;
-      s = std::max(s, predicted_end[prev] + std::max(0.0, c.rank_start_us[k] - prev_end));
+      s = std::max(s, start[prev] + duration[prev] + std::max(0.0, c.rank_start_us[k] - prev_end));
     }
     start[i] = s;
     for (std::size_t k = 0; k < c.held.size(); ++k) last[c.held[k]] = {i, c.rank_end_us[k]};
@@ -131,6 +109,58 @@ Timed run_timed(const FlowNetwork& base, const ReplayFlows& rf, const std::vecto
   return out;
 }
 
+// Each expanded collective alone on the fabric (NaN for the others), once
+// per distinct (group, generator, bytes, peers): the same flows on the same paths.
+std::vector<double> alone_times(const workloads::CommTrace& trace, const ReplayFlows& rf, const FlowNetwork& base) {
+  std::map<std::tuple<std::uint32_t, std::string, std::uint64_t, std::uint32_t, std::uint32_t>, double> seen;
+  std::vector<double> out(trace.collectives.size(), NAN);
+  for (std::size_t c = 0; c < out.size(); ++c) {
+    if (rf.algo[c].empty()) continue;
+    const auto& tc = trace.collectives[c];
+    const auto key = std::make_tuple(tc.group, rf.algo[c], tc.bytes, tc.src, tc.dst);
+    auto it = seen.find(key);
+    if (it == seen.end()) {
+      const SubNetwork sub = sub_network(base, rf.begin[c], rf.begin[c + 1]);
+      FlowModel model;
+      FlowTimes times;
+      model.run(sub.net, times);
+      double end = 0;
+      for (const Seconds& s : times.finish) end = std::max(end, s.value * 1e6);
+      it = seen.emplace(key, end).first;
+    }
+    out[c] = it->second;
+  }
+  return out;
+}
+
+constexpr std::size_t kMaxPasses = 50;
+
+// --replay-gaps: the starts depend on the predicted durations and those on
+// the starts. The first pass chains the collectives' alone times (a lower
+// bound of each), every later pass the durations the previous one
+// predicted, until no start moves by more than 1 ns (or kMaxPasses).
+Timed chained(const workloads::CommTrace& trace, const ReplayFlows& rf, const FlowNetwork& base,
+              const std::vector<double>& alone, std::vector<double>& start, std::size_t& passes) {
+  const std::size_t n = trace.collectives.size();
+  const auto duration_of = [&](std::size_t c, double predicted) {
+    return std::isnan(predicted) ? trace.collectives[c].measured_us : predicted;
+  };
+  std::vector<double> duration(n);
+  for (std::size_t c = 0; c < n; ++c) duration[c] = duration_of(c, alone[c]);
+  start = chain_starts(trace, duration);
+  Timed timed = run_timed(base, rf, start);
+  for (passes = 1; passes < kMaxPasses; ++passes) {
+    for (std::size_t c = 0; c < n; ++c) duration[c] = duration_of(c, timed.predicted[c]);
+    std::vector<double> next = chain_starts(trace, duration);
+    double moved = 0;
+    for (std::size_t c = 0; c < n; ++c) moved = std::max(moved, std::abs(next[c] - start[c]));
+    if (moved <= 1e-3) break;
+    start = std::move(next);
+    timed = run_timed(base, rf, start);
+  }
+  return timed;
+}
+
 // The step a time falls in: the last ProfilerStep mark at or before it (0 before any).
 std::uint32_t step_of(const std::vector<double>& steps, double t) {
   const auto it = std::upper_bound(steps.begin(), steps.end(), t);
@@ -167,7 +197,7 @@ void summarize(const workloads::CommTrace& trace, ReplayScenario& out) {
       const auto& c = trace.compute[static_cast<std::size_t>(it - trace.traced_ranks.begin())];
       compute[g].insert(compute[g].end(), c.begin(), c.end());
     }
-    compute[g] = merged(std::move(compute[g]));
+    compute[g] = workloads::merge_intervals(std::move(compute[g]));
   }
   for (const auto& [key, both] : spans) {
     const auto& [measured, predicted] = both;
@@ -208,43 +238,25 @@ ReplayReport replay(const Spec& spec, const workloads::CommTrace& trace, const R
     for (LinkId l = 0; l < capacity.size(); ++l)
       if (r.is_down(l)) capacity[l] = Gbps{0};
     const FlowNetwork base{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction};
+    const std::vector<double> alone = alone_times(trace, rf, base);
     std::vector<double> start = measured_start;
-    Timed timed = run_timed(base, rf, start);
-    if (options.replay_gaps) {
-      // The starts depend on the predicted ends and those on the starts:
-      // iterated until no start moves (each pass only delays, from below).
-      for (int pass = 0; pass < 50; ++pass) {
-        std::vector<double> end(n);
-        for (std::size_t c = 0; c < n; ++c)
-          end[c] = start[c] + (std::isnan(timed.predicted[c]) ? trace.collectives[c].measured_us : timed.predicted[c]);
-        std::vector<double> next = gap_starts(trace, end);
-        if (next == start) break;
-        start = std::move(next);
-        timed = run_timed(base, rf, start);
-      }
-    }
+    std::size_t passes = 0;
+    const Timed timed = options.replay_gaps ? chained(trace, rf, base, alone, start, passes) : run_timed(base, rf, start);
+    if (options.replay_gaps)
+      report.notes.push_back("scenario '" + scenario.name + "': --replay-gaps " +
+                             (passes < kMaxPasses ? "settled after " + std::to_string(passes) + " passes"
+                                                  : "stopped after " + std::to_string(kMaxPasses) +
+                                                        " passes with starts still moving"));
     ReplayScenario out;
     out.name = scenario.name;
     out.events = timed.events;
-    std::map<std::tuple<std::uint32_t, std::string, std::uint64_t, std::uint32_t, std::uint32_t>, double> alone;
     for (std::size_t c = 0; c < n; ++c) {
       const auto& tc = trace.collectives[c];
       ReplayRow row{tc.group, tc.seq, tc.collective, std::string(workloads::trace_op_name(tc.op)), rf.algo[c], tc.bytes,
                     rf.begin[c + 1] - rf.begin[c], start[c], tc.measured_us, std::nullopt, std::nullopt};
       if (!rf.algo[c].empty()) {
         row.predicted_us = timed.predicted[c];
-        const auto key = std::make_tuple(tc.group, rf.algo[c], tc.bytes, tc.src, tc.dst);
-        auto it = alone.find(key);
-        if (it == alone.end()) {
-          SubNetwork sub = sub_network(base, rf.begin[c], rf.begin[c + 1]);
-          FlowModel model;
-          FlowTimes times;
-          model.run(sub.net, times);
-          double end = 0;
-          for (const Seconds& s : times.finish) end = std::max(end, s.value * 1e6);
-          it = alone.emplace(key, end).first;
-        }
-        row.alone_us = it->second;
+        row.alone_us = alone[c];
       }
       out.collectives.push_back(std::move(row));
     }

@@ -52,6 +52,9 @@ struct Interval {
   double begin = 0, end = 0;
 };
 
+// The union of `v` as disjoint intervals by start (workloads/traces/join.cpp).
+std::vector<Interval> merge_intervals(std::vector<Interval> v);
+
 // One rank's trace.
 struct RankTrace {
   std::string file;

@@ -140,6 +140,19 @@ void apply_inspector(CommTrace& out, std::span<const InspectorRecord> inspector)
 
 }  // namespace
 
+std::vector<Interval> merge_intervals(std::vector<Interval> v) {
+  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+  std::size_t kept = 0;
+  for (const Interval& i : v) {
+    if (kept > 0 && i.begin <= v[kept - 1].end)
+      v[kept - 1].end = std::max(v[kept - 1].end, i.end);
+    else
+      v[kept++] = i;
+  }
+  v.resize(kept);
+  return v;
+}
+
 std::uint64_t collective_bytes(const TraceKernel& k, std::uint32_t n) noexcept {
   const std::uint64_t size = k.dtype_bytes;
   switch (k.op) {
@@ -263,10 +276,10 @@ CommTrace step_trace(const TrainingStep& step) {
     c.src = s.src;
     c.dst = s.dst;
     c.held = c.op == TraceOp::Send ? std::vector<std::uint32_t>{s.src, s.dst} : step.groups[s.group].ranks;
-    // Issue order as time: collective i at i ns, nothing measured.
-    c.start_us = static_cast<double>(i) * 1e-3;
-    c.rank_start_us.assign(c.held.size(), c.start_us);
-    c.rank_end_us.assign(c.held.size(), c.start_us);
+    // Nothing measured: every collective at 0, and no gap on any rank's
+    // stream (the order is the vector's).
+    c.rank_start_us.assign(c.held.size(), 0.0);
+    c.rank_end_us.assign(c.held.size(), 0.0);
     out.collectives.push_back(std::move(c));
   }
   return out;

@@ -163,18 +163,6 @@ void read_distributed_info(const json& doc, RankTrace& out) {
   }
 }
 
-void merge_intervals(std::vector<Interval>& v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
-  std::size_t kept = 0;
-  for (const Interval& i : v) {
-    if (kept > 0 && i.begin <= v[kept - 1].end)
-      v[kept - 1].end = std::max(v[kept - 1].end, i.end);
-    else
-      v[kept++] = i;
-  }
-  v.resize(kept);
-}
-
 }  // namespace
 
 std::string gunzip_if_compressed(std::string text, const std::string& file) {
@@ -242,7 +230,7 @@ RankTrace read_pytorch_trace(std::string_view text, const std::string& file) {
   }
   std::stable_sort(out.kernels.begin(), out.kernels.end(),
                    [](const TraceKernel& a, const TraceKernel& b) { return a.ts_us < b.ts_us; });
-  merge_intervals(out.compute);
+  out.compute = merge_intervals(std::move(out.compute));
   std::sort(out.steps.begin(), out.steps.end());
   out.steps.erase(std::unique(out.steps.begin(), out.steps.end()), out.steps.end());
   return out;
