@@ -267,6 +267,16 @@ ReplayReport replay(const Spec& spec, const workloads::CommTrace& trace, const R
   return report;
 }
 
+std::string training_text(const workloads::TrainingShape& t) {
+  std::string s = "training step: tp " + std::to_string(t.tp) + " x pp " + std::to_string(t.pp) + " x dp " +
+                  std::to_string(t.dp) + ", " + std::to_string(t.layers) + " layers, hidden " +
+                  std::to_string(t.hidden) + ", seq_len " + std::to_string(t.seq_len) + ", " +
+                  std::to_string(t.microbatches) + " microbatches, " +
+                  std::string(name_of(workloads::kTrainingDtypes, t.dtype));
+  if (t.experts > 0) s += ", " + std::to_string(t.experts) + " experts over ep " + std::to_string(t.ep);
+  return s;
+}
+
 ReplayReport replay_training(const Spec& spec) {
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     if (spec.jobs[j].kind != workloads::JobKind::Training) continue;

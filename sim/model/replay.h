@@ -98,6 +98,11 @@ struct ReplayInputs {
 // The traces read and joined (workloads/traces/join.h); InputErrors name the file.
 workloads::CommTrace load_comm_trace(const ReplayInputs& inputs);
 
+// A training job's shape in words, for the outputs and the report:
+// "training step: tp 8 x pp 4 x dp 32, 32 layers, hidden 8192, seq_len 4096,
+// 8 microbatches, bf16" (", 64 experts over ep 8" with experts).
+std::string training_text(const workloads::TrainingShape& t);
+
 // Without traces: the spec's first training job's step (kind = "training"),
 // each collective after its predecessors on its ranks (replay_gaps), on that
 // job's nodes. InputError when the spec has no training job.

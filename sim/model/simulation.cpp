@@ -65,7 +65,8 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
       const auto step = workloads::step_trace(workloads::training_step(job.training));
       const workloads::Flows made = expand_collectives(spec, fabric, step, {}, j).flows;
       for (std::size_t f = 0; f < made.size(); ++f) flows.push_back(made[f]);
-      for (std::uint32_t s : place_jobs(spec, fabric)[j]) taken[s] = 1;
+      const auto placed = place_jobs(spec, fabric);
+      for (std::uint32_t s : placed[j]) taken[s] = 1;
       continue;
     }
     workloads::JobLayout layout;

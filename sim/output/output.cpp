@@ -132,7 +132,7 @@ json workload_json(const Simulation& sim) {
   }
   const auto& jobs = sim.spec().jobs;
   json job_list = json::array();
-  std::string collective(workloads::collective_name(jobs.front().collective));
+  std::string collective = sim.jobs().front().collective;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::uint64_t job_flows = 0, job_bytes = 0;
     for (std::size_t f = 0; f < flows.size(); ++f)
@@ -140,9 +140,9 @@ json workload_json(const Simulation& sim) {
         ++job_flows;
         job_bytes += flows.bytes[f];
       }
-    if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+    if (sim.jobs()[j].collective != collective) collective = "mixed";
     job_list.push_back({{"name", jobs[j].name},
-                        {"collective", workloads::collective_name(jobs[j].collective)},
+                        {"collective", sim.jobs()[j].collective},
                         {"flows", job_flows},
                         {"bytes", job_bytes}});
   }
