@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/key.h"
+#include "sim/model/replay.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/sizes_output.h"
@@ -297,8 +298,11 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       const JobSpec& w = jobs[j];
       std::size_t n = 0;
       for (auto id : sim.flows().job) n += id == j;
-      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
-             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(static_cast<double>(w.message.value)) + ", " +
+      const std::string what = w.kind == workloads::JobKind::Training
+                                   ? training_text(w.training)
+                                   : std::string(workloads::collective_name(w.collective)) + " of " +
+                                         human_bytes(static_cast<double>(w.message.value));
+      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " + what + ", " +
              std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
              " QP: " + std::to_string(n) + " flows\n";
     }
