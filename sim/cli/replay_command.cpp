@@ -16,6 +16,7 @@ struct ReplayCommandOptions {
   std::string format;
   std::string out;
   std::string html;
+  std::string rank_map;
   ReplayInputs inputs;
   bool replay_gaps = false;
 };
@@ -34,6 +35,9 @@ Action add_replay_command(CLI::App& app) {
                   "NCCL Inspector logs (JSON per collective, NCCL >= 2.28): the measured times");
   sub->add_option("--flight-recorder", opt->inputs.flight_recorder,
                   "PyTorch Flight Recorder JSON dumps: the process groups' members");
+  sub->add_option("--rank-map", opt->rank_map,
+                  "CSV rank,node,gpu: where ranks run (default: in order over the config's first job's nodes, "
+                  "gpus_per_node each)");
   sub->add_flag("--replay-gaps", opt->replay_gaps,
                 "Start each collective after its predecessor on its ranks' streams plus the measured compute gap, "
                 "instead of at its measured start");
@@ -45,13 +49,15 @@ Action add_replay_command(CLI::App& app) {
     const Spec spec = load_spec(opt->config, opt->limits);
     const ReplayReport report = [&] {
       if (opt->inputs.traces.empty()) {
-        for (const char* flag : {"--inspector", "--flight-recorder"})
-          if (!(flag == std::string("--inspector") ? opt->inputs.inspector : opt->inputs.flight_recorder).empty())
-            throw InputError({{}, 0, 0, flag}, "only used with traces");
+        if (!opt->inputs.inspector.empty()) throw InputError({{}, 0, 0, "--inspector"}, "only used with traces");
+        if (!opt->inputs.flight_recorder.empty())
+          throw InputError({{}, 0, 0, "--flight-recorder"}, "only used with traces");
+        if (!opt->rank_map.empty()) throw InputError({{}, 0, 0, "--rank-map"}, "only used with traces");
         return replay_training(spec);
       }
       ReplayOptions options;
       options.replay_gaps = opt->replay_gaps;
+      if (!opt->rank_map.empty()) read_rank_map(opt->rank_map, options);
       return replay(spec, load_comm_trace(opt->inputs), options);
     }();
     for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << n << "\n";

@@ -23,9 +23,10 @@ struct ReplayOptions {
   // Start each collective after its predecessor on each of its ranks'
   // streams plus the measured compute gap, instead of at its measured start.
   bool replay_gaps = false;
-  // Rank r -> its node (index among the first job's nodes) and GPU; empty:
-  // in order, gpus_per_node per node.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> rank_map;
+  // Rank r -> its node (a server name of the fabric) and GPU, for the ranks
+  // it lists; the others in order over the job's nodes, gpus_per_node each.
+  std::vector<std::optional<std::pair<std::string, std::uint32_t>>> rank_map;
+  std::string rank_map_file;  // for messages
   // The job whose nodes, NCCL settings and id the collectives take.
   std::size_t job = 0;
 };
@@ -94,6 +95,11 @@ struct ReplayInputs {
   std::vector<std::string> inspector;
   std::vector<std::string> flight_recorder;
 };
+
+// A rank map: CSV lines `rank,node,gpu` (a header line `rank,node,gpu` and
+// '#' comments allowed), into ReplayOptions::rank_map; InputError at the line
+// and column otherwise.
+void read_rank_map(const std::string& path, ReplayOptions& options);
 
 // The traces read and joined (workloads/traces/join.h); InputErrors name the file.
 workloads::CommTrace load_comm_trace(const ReplayInputs& inputs);

@@ -31,8 +31,18 @@ std::vector<RankPlace> place_ranks(const Spec& spec, const Fabric& fabric, const
   const std::uint32_t gpus = spec.fabric.gpus_per_node;
   std::vector<RankPlace> out(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r) {
-    const auto [node, gpu] = r < options.rank_map.size() ? options.rank_map[r] : std::pair{r / gpus, r % gpus};
-    if (node >= nodes.size() || gpu >= gpus)
+    if (r < options.rank_map.size() && options.rank_map[r]) {
+      const auto& [name, gpu] = *options.rank_map[r];
+      const std::uint32_t server = fabric.find_server(name);
+      if (server == kNone || gpu >= gpus)
+        throw InputError({options.rank_map_file, 0, 0, "rank " + std::to_string(r)},
+                         server == kNone ? "no node named '" + name + "' in the fabric"
+                                         : "GPU " + std::to_string(gpu) + " of a node of " + std::to_string(gpus));
+      out[r] = {server, gpu};
+      continue;
+    }
+    const std::uint32_t node = r / gpus, gpu = r % gpus;
+    if (node >= nodes.size())
       throw InputError({spec.source, 0, 0, "job"},
                        "rank " + std::to_string(r) + " of the trace needs node " + std::to_string(node) + " GPU " +
                            std::to_string(gpu) + " but job '" + spec.jobs[job].name + "' has " +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/base/csv_reader.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
 #include "sim/model/replay.h"
@@ -58,6 +59,27 @@ workloads::CommTrace load_comm_trace(const ReplayInputs& inputs) {
     groups.insert(groups.end(), found.begin(), found.end());
   }
   return workloads::join_traces(std::move(ranks), groups, inspector);
+}
+
+void read_rank_map(const std::string& path, ReplayOptions& options) {
+  const std::string text = read_input_file(path, {{}, 0, 0, "--rank-map"}, "rank map '" + path + "'");
+  CsvReader reader(text);
+  options.rank_map_file = path;
+  for (CsvLine line; reader.next(line);) {
+    const auto at = [&](std::size_t i, const char* field) {
+      return SourcePos{path, line.number, i < line.fields.size() ? line.fields[i].column : line.end_column, field};
+    };
+    if (line.fields.size() != 3) throw InputError(at(0, ""), "expected rank,node,gpu");
+    if (line.fields[0].text == "rank") continue;  // the header
+    const auto rank = parse_uint_text(line.fields[0].text, 1u << 24);
+    if (!rank) throw InputError(at(0, "rank"), "not a rank: '" + printable(line.fields[0].text) + "'");
+    const auto gpu = parse_uint_text(line.fields[2].text, 1023);
+    if (!gpu) throw InputError(at(2, "gpu"), "not a GPU index in [0, 1023]: '" + printable(line.fields[2].text) + "'");
+    if (line.fields[1].text.empty()) throw InputError(at(1, "node"), "empty node name");
+    if (options.rank_map.size() <= *rank) options.rank_map.resize(*rank + 1);
+    if (options.rank_map[*rank]) throw InputError(at(0, "rank"), "rank " + std::to_string(*rank) + " is mapped twice");
+    options.rank_map[*rank] = std::pair{std::string(line.fields[1].text), static_cast<std::uint32_t>(*gpu)};
+  }
 }
 
 }  // namespace ecmpsim

@@ -130,6 +130,25 @@ TEST_CASE("two groups sharing an uplink are slower together than staggered") {
   CHECK(*row(half, "b").predicted_us == doctest::Approx(1.5 * alone_us).epsilon(1e-9));
 }
 
+TEST_CASE("a rank map moves ranks: the two groups each within a leaf no longer share the uplink") {
+  const Spec spec = parse_config(kOneSpine, "one-spine.toml");
+  const double alone_us = kNelems * 4 * 8 / 400e9 * 1e6;
+  const auto trace = join({{0, {allreduce("a", "[0, 2]", kNelems, 0)}},
+                           {2, {allreduce("a", "[0, 2]", kNelems, 0)}},
+                           {1, {allreduce("b", "[1, 3]", kNelems, 0)}},
+                           {3, {allreduce("b", "[1, 3]", kNelems, 0)}}});
+  ReplayOptions options;
+  options.rank_map = {std::pair{std::string("host0"), 0u}, std::pair{std::string("host2"), 0u},
+                      std::pair{std::string("host1"), 0u}, std::pair{std::string("host3"), 0u}};
+  const ReplayReport r = replay(spec, trace, options);
+  for (const char* g : {"a", "b"}) CHECK(*row(r, g).predicted_us == doctest::Approx(alone_us).epsilon(1e-9));
+  // Without the map (the control), ranks in order: both groups cross the uplinks, twice as long.
+  const ReplayReport in_order = replay(spec, trace);
+  CHECK(*row(in_order, "a").predicted_us == doctest::Approx(2 * alone_us).epsilon(1e-9));
+  options.rank_map[3] = std::pair{std::string("host9"), 0u};
+  CHECK_THROWS_WITH_AS(replay(spec, trace, options), "no node named 'host9' in the fabric", InputError);
+}
+
 TEST_CASE("a collective replayed alone is what run predicts for it") {
   const Spec spec = parse_config(kFourLeaves, "four-leaves.toml");
   // The config's job: a ring all-reduce of 1 GiB on all 8 nodes, 1 channel.
