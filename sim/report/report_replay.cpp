@@ -36,15 +36,15 @@ std::string timeline(const ReplayReport& r, const ReplayScenario& s, std::size_t
     end = std::max({end, c.start_us + c.measured_us, c.start_us + c.predicted_us.value_or(0)});
   if (end <= 0) end = 1;
   const double left = 110, width = 1000, row = 18, top = 24;
-  const double height = top + row * static_cast<double>(shown.size()) + 30;
+  const double height = top + row * static_cast<double>(shown.size()) + 44;
   const auto x = [&](double us) { return left + width * us / end; };
   std::string svg = html::svg_open(left + width + 20, height, "timeline of " + s.name, "chart");
   for (std::size_t i = 0; i < shown.size(); ++i)
     svg += html::text(4, top + row * static_cast<double>(i) + 12, r.groups[shown[i]], "class=\"muted\"");
   for (const double t : html::nice_ticks(0, end, 8)) {
     if (t > end) break;
-    svg += html::line(x(t), top - 4, x(t), height - 26, "stroke=\"" + html::css_colour(html::kGrid) + "\"");
-    svg += html::text(x(t) - 10, height - 12, format_number(t), "class=\"muted\"");
+    svg += html::line(x(t), top - 4, x(t), height - 40, "stroke=\"" + html::css_colour(html::kGrid) + "\"");
+    svg += html::text(x(t) - 10, height - 26, fixed(t, 0), "class=\"muted\"");
   }
   for (const ReplayRow& c : s.collectives) {
     const auto it = lane.find(c.group);
