@@ -1,6 +1,7 @@
 // `ecmpsim replay TRACE... --config C`: flags in, sim/model/replay.h's report
 // out (docs/traces.md).
 #include "sim/cli/cli.h"
+#include "sim/cli/file_flags.h"
 #include "sim/config/config.h"
 #include "sim/model/replay.h"
 #include "sim/output/replay_output.h"
@@ -29,21 +30,27 @@ Action add_replay_command(CLI::App& app) {
       "replay", "Replay PyTorch profiler traces (one per rank) over time on the routed fabric: per collective the "
                 "measured and predicted duration, per step and group the exposed communication");
   sub->add_option("traces", opt->inputs.traces,
-                  "Trace files (.json or .json.gz), or directories of them; none: the config's training job");
-  sub->add_option("-c,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+                  "Trace files (.json or .json.gz), or directories of them; none: the config's training job")
+      ->check(file_role(FileRole::Input));
+  sub->add_option("-c,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--inspector", opt->inputs.inspector,
-                  "NCCL Inspector logs (JSON per collective, NCCL >= 2.28): the measured times");
+                  "NCCL Inspector logs (JSON per collective, NCCL >= 2.28): the measured times")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--flight-recorder", opt->inputs.flight_recorder,
-                  "PyTorch Flight Recorder JSON dumps: the process groups' members");
+                  "PyTorch Flight Recorder JSON dumps: the process groups' members")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--rank-map", opt->rank_map,
                   "CSV rank,node,gpu: where ranks run (default: in order over the config's first job's nodes, "
-                  "gpus_per_node each)");
+                  "gpus_per_node each)")
+      ->check(file_role(FileRole::Input));
   sub->add_flag("--replay-gaps", opt->replay_gaps,
                 "Start each collective after its predecessor on its ranks' streams plus the measured compute gap, "
                 "instead of at its measured start");
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
-  sub->add_option("--html", opt->html, "Also write an HTML page: a timeline per scenario and process group");
+  sub->add_option("--html", opt->html, "Also write an HTML page to FILE: a timeline per scenario and process group")
+      ->check(file_role(FileRole::Output));
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);
