@@ -30,18 +30,18 @@ Action add_replay_command(CLI::App& app) {
       "replay", "Replay PyTorch profiler traces (one per rank) over time on the routed fabric: per collective the "
                 "measured and predicted duration, per step and group the exposed communication");
   sub->add_option("traces", opt->inputs.traces,
-                  "Trace files (.json or .json.gz), or directories of them; none: the config's training job")
+                  "PyTorch profiler trace FILEs (.json or .json.gz, one per rank), or directories of them; none: the config's training job")
       ->check(file_role(FileRole::Input));
   sub->add_option("-c,--config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
       ->check(file_role(FileRole::Input));
   sub->add_option("--inspector", opt->inputs.inspector,
-                  "NCCL Inspector logs (JSON per collective, NCCL >= 2.28): the measured times")
+                  "NCCL Inspector log FILEs (JSON per collective, NCCL >= 2.28), or directories: the measured times")
       ->check(file_role(FileRole::Input));
   sub->add_option("--flight-recorder", opt->inputs.flight_recorder,
-                  "PyTorch Flight Recorder JSON dumps: the process groups' members")
+                  "PyTorch Flight Recorder JSON dump FILEs, or directories: the process groups' members")
       ->check(file_role(FileRole::Input));
   sub->add_option("--rank-map", opt->rank_map,
-                  "CSV rank,node,gpu: where ranks run (default: in order over the config's first job's nodes, "
+                  "A CSV FILE of rank,node,gpu: where ranks run (default: in order over the config's first job's nodes, "
                   "gpus_per_node each)")
       ->check(file_role(FileRole::Input));
   sub->add_flag("--replay-gaps", opt->replay_gaps,
