@@ -65,7 +65,10 @@ TEST_CASE("JSON that is not an rdma dump is no importer's, whatever its name") {
 TEST_CASE("the table: enum order, one fallback, the options each format takes") {
   const auto rows = workloads::importers();
   REQUIRE(rows.size() == 3);
-  for (std::size_t i = 0; i < rows.size(); ++i) CHECK(static_cast<std::size_t>(rows[i].value) == i);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(static_cast<std::size_t>(rows[i].value) == i);
+    CHECK(rows[i].parse != nullptr);
+  }
   CHECK(workloads::parse_flows_format("rdma") == FlowsFormat::Rdma);
   CHECK(workloads::parse_flows_format("json") == std::nullopt);
   CHECK(workloads::importer(FlowsFormat::Rdma).flow_bytes);

@@ -39,10 +39,13 @@ constexpr std::array<Importer, 3> kImporters{{
      }},
 }};
 
+// In enum order, one fallback. (Whether each row has a parser is not a
+// constant expression under the sanitizers: tests/workloads/importers_test.cpp
+// checks it.)
 static_assert([] {
   std::size_t fallbacks = 0;
   for (std::size_t i = 0; i < kImporters.size(); ++i) {
-    if (static_cast<std::size_t>(kImporters[i].value) != i || !kImporters[i].parse) return false;
+    if (static_cast<std::size_t>(kImporters[i].value) != i) return false;
     fallbacks += kImporters[i].fallback;
   }
   return fallbacks == 1;
