@@ -67,7 +67,7 @@ TEST_CASE("the table: enum order, one fallback, the options each format takes") 
   REQUIRE(rows.size() == 3);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     CHECK(static_cast<std::size_t>(rows[i].value) == i);
-    CHECK(rows[i].parse != nullptr);
+    CHECK(static_cast<bool>(rows[i].parse));
   }
   CHECK(workloads::parse_flows_format("rdma") == FlowsFormat::Rdma);
   CHECK(workloads::parse_flows_format("json") == std::nullopt);
