@@ -16,6 +16,7 @@
 #include "sim/model/flows_import.h"
 #include "sim/output/output.h"
 #include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
@@ -190,8 +191,9 @@ Action add_run_command(CLI::App& app) {
                   "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
                   "or a directory)")
       ->check(file_role(FileRole::InputList));
-  sub->add_option("--flows-format", opt->import.format, "Format of --flows: csv, rdma or pcap (default: detected)")
-      ->check(one_of(workloads::kFlowsFormats));
+  sub->add_option("--flows-format", opt->import.format,
+                  "Format of --flows: " + or_list(names_of(workloads::importers())) + " (default: detected)")
+      ->check(one_of(workloads::importers()));
   sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses")
       ->check(file_role(FileRole::Input));
   sub->add_option("--flow-bytes", opt->flow_bytes,
