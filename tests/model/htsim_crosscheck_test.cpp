@@ -1,0 +1,198 @@
+// The flow model against a packet-level simulator (issue 45 item 3): ecmpsim's
+// efficiency (ideal / completion) over seeds against csg-htsim's recorded runs
+// of the same flows (tests/data/htsim/results.csv, README.md there). Each group
+// (config, mode, QPs) compares mean, p10 and p90 within the tolerance derived in
+// docs/prediction.md ("Against a packet-level simulator"), fixed before the
+// htsim runs were looked at: the fluid model's error bar measured on Linux
+// (0.05) plus two standard errors of the difference of the two samples (the
+// two simulators hash differently, so each seed is a different draw of paths).
+// Groups the docs list as disagreeing are checked to stay outside it, so that a
+// change that closes (or widens) the gap is seen.
+#include <doctest/doctest.h>
+
+#include "tests/support/cli_capture.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace htsim_crosscheck_test {
+
+namespace {
+
+const std::string kDir = ECMPSIM_SOURCE_DIR "/tests/data/htsim/";
+
+struct Row {
+  std::string config, mode;
+  int seed = 0, qps = 0, flows = 0;
+  double ideal_s = 0, efficiency = 0;
+};
+
+// htsim's balanced ceiling (ceiling.csv): its efficiency with no link shared,
+// below 1 by the RoCE header and the ACKs ecmpsim's payload-only model leaves
+// out; htsim's efficiencies are divided by it.
+double read_ceiling() {
+  std::ifstream in(kDir + "ceiling.csv");
+  REQUIRE(in);
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(std::getline(in, line));
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  for (std::string c; std::getline(ss, c, ',');) f.push_back(c);
+  REQUIRE(f.size() == 6);
+  const double c = std::stod(f[4]);
+  REQUIRE(c > 0.9);
+  REQUIRE(c < 1.0);
+  return c;
+}
+
+std::vector<Row> read_results() {
+  std::ifstream in(kDir + "results.csv");
+  REQUIRE(in);
+  std::string line;
+  std::getline(in, line);  // header
+  REQUIRE(line.rfind("config,mode,seed,qps,flows,ideal_s,", 0) == 0);
+  std::vector<Row> rows;
+  const double ceiling = read_ceiling();
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) f.push_back(c);
+    REQUIRE(f.size() == 13);
+    rows.push_back({f[0], f[1], std::stoi(f[2]), std::stoi(f[3]), std::stoi(f[4]), std::stod(f[5]), std::stod(f[8]) / ceiling});
+  }
+  return rows;
+}
+
+struct Dist {
+  double mean = 0, sd = 0, p10 = 0, p90 = 0;
+};
+
+// p10 and p90 by linear interpolation between order statistics (numpy's default).
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(at));
+  const auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+Dist dist(const std::vector<double>& v) {
+  Dist d;
+  for (double x : v) d.mean += x;
+  d.mean /= static_cast<double>(v.size());
+  for (double x : v) d.sd += (x - d.mean) * (x - d.mean);
+  d.sd = std::sqrt(d.sd / static_cast<double>(v.size() - 1));
+  d.p10 = quantile(v, 0.1);
+  d.p90 = quantile(v, 0.9);
+  return d;
+}
+
+struct Group {
+  std::string key;
+  Dist ecmpsim, htsim;
+  double tol_mean = 0, tol_q = 0;
+  bool agrees() const {
+    return std::abs(ecmpsim.mean - htsim.mean) <= tol_mean && std::abs(ecmpsim.p10 - htsim.p10) <= tol_q &&
+           std::abs(ecmpsim.p90 - htsim.p90) <= tol_q;
+  }
+};
+
+// ecmpsim's efficiency for one recorded run: the recorded (true fabric's) ideal
+// over the completion ecmpsim predicts for CONFIG (which a negative control
+// replaces) at the run's placement seed and QPs.
+double ecmpsim_efficiency(const std::string& config, const Row& r, bool check_inputs) {
+  const auto res = cli_run({"run", config, "--placement-seed", std::to_string(r.seed), "--qps", std::to_string(r.qps),
+                            "--format", "json"});
+  REQUIRE(res.code == 0);
+  const auto doc = nlohmann::json::parse(res.out);
+  const auto& s = doc["scenarios"][0];
+  if (check_inputs) {  // the recorded htsim run had ecmpsim's flows as its input
+    CHECK(s["flows"].size() == static_cast<std::size_t>(r.flows));
+    CHECK(s["predicted"]["ideal_s"].get<double>() == doctest::Approx(r.ideal_s).epsilon(1e-12));
+  }
+  return r.ideal_s / s["predicted"]["completion_s"].get<double>();
+}
+
+constexpr double kModelBar = 0.05;  // docs/prediction.md: the Linux emulation's error bar
+constexpr double kZ = 2.0;          // two standard errors
+constexpr double kQuantileSe = 1.71;  // SE(p10 or p90) / SE(mean) for a normal sample
+
+std::vector<Group> compare(const std::vector<Row>& rows, const std::map<std::string, std::string>& config_override,
+                           bool check_inputs) {
+  std::map<std::string, std::vector<const Row*>> by;
+  for (const auto& r : rows) by[r.config + " " + r.mode + " qps=" + std::to_string(r.qps)].push_back(&r);
+  std::vector<Group> out;
+  for (const auto& [key, rs] : by) {
+    std::vector<double> e, h;
+    for (const Row* r : rs) {
+      const auto it = config_override.find(r->config);
+      const std::string cfg = it != config_override.end() ? it->second : kDir + r->config;
+      e.push_back(ecmpsim_efficiency(cfg, *r, check_inputs));
+      h.push_back(r->efficiency);
+    }
+    if (e.size() < 3) continue;  // too few seeds recorded for a distribution yet
+    Group g{key, dist(e), dist(h)};
+    const double se = std::sqrt((g.ecmpsim.sd * g.ecmpsim.sd + g.htsim.sd * g.htsim.sd) / static_cast<double>(e.size()));
+    g.tol_mean = kModelBar + kZ * se;
+    g.tol_q = kModelBar + kZ * kQuantileSe * se;
+    out.push_back(g);
+  }
+  return out;
+}
+
+// The groups docs/prediction.md reports as outside the tolerance, with why.
+const std::vector<std::string> kDisagreeing = {};  // none with the recorded runs
+
+bool listed_as_disagreeing(const std::string& key) {
+  for (const auto& k : kDisagreeing)
+    if (key == k) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("ecmpsim's efficiency over seeds agrees with htsim's recorded runs where the docs say it does") {
+  const auto groups = compare(read_results(), {}, true);
+  CHECK(groups.size() >= 3);
+  for (const auto& g : groups) {
+    CAPTURE(g.key);
+    INFO("ecmpsim mean/p10/p90 " << g.ecmpsim.mean << " " << g.ecmpsim.p10 << " " << g.ecmpsim.p90 << "; htsim "
+                                 << g.htsim.mean << " " << g.htsim.p10 << " " << g.htsim.p90 << "; tol " << g.tol_mean
+                                 << " / " << g.tol_q);
+    CHECK(g.agrees() != listed_as_disagreeing(g.key));
+  }
+}
+
+TEST_CASE("negative control: a wrong spine capacity moves ecmpsim outside the tolerance") {
+  // paper16's spines at 200 Gb/s instead of 400: every cross-leaf flow slows.
+  const auto rows = read_results();
+  std::ifstream in(kDir + "paper16_ring.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string cfg = text.str();
+  const auto at = cfg.find("fabric_speed_gbps = 400");
+  REQUIRE(at != std::string::npos);
+  cfg.replace(at, 23, "fabric_speed_gbps = 200");
+  const auto path = std::filesystem::temp_directory_path() / "ecmpsim_htsim_wrong_capacity.toml";
+  std::ofstream(path) << cfg;
+  std::vector<Row> ring;
+  for (const auto& r : rows)
+    if (r.config == "paper16_ring.toml" && r.mode == "streams") ring.push_back(r);
+  REQUIRE(!ring.empty());
+  const auto groups = compare(ring, {{"paper16_ring.toml", path.string()}}, false);
+  for (const auto& g : groups) {
+    CAPTURE(g.key);
+    CHECK_FALSE(g.agrees());
+  }
+  std::filesystem::remove(path);
+}
+
+}  // namespace htsim_crosscheck_test
