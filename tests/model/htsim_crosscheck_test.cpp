@@ -161,7 +161,7 @@ bool listed_as_disagreeing(const std::string& key) {
 
 TEST_CASE("ecmpsim's efficiency over seeds agrees with htsim's recorded runs where the docs say it does") {
   const auto groups = compare(read_results(), {}, true);
-  CHECK(groups.size() >= 3);
+  REQUIRE(!groups.empty());
   for (const auto& g : groups) {
     CAPTURE(g.key);
     INFO("ecmpsim mean/p10/p90 " << g.ecmpsim.mean << " " << g.ecmpsim.p10 << " " << g.ecmpsim.p90 << "; htsim "
@@ -188,6 +188,7 @@ TEST_CASE("negative control: a wrong spine capacity moves ecmpsim outside the to
     if (r.config == "paper16_ring.toml" && r.mode == "streams") ring.push_back(r);
   REQUIRE(!ring.empty());
   const auto groups = compare(ring, {{"paper16_ring.toml", path.string()}}, false);
+  REQUIRE(!groups.empty());
   for (const auto& g : groups) {
     CAPTURE(g.key);
     CHECK_FALSE(g.agrees());
