@@ -4,9 +4,13 @@
 Both simulators must see the same flows: this reads `ecmpsim run CONFIG
 --format json` (first scenario) and writes, for htsim's main_roce, one
 connection per ecmpsim flow (one per QP) with the same source, destination
-and bytes. ecmpsim's paths are not passed on: htsim routes each connection by
-its own per-switch ECMP hash (seeded by -seed), and the comparison is between
-the two distributions over seeds (README.md).
+and bytes. By default ecmpsim's paths are not passed on: htsim routes each
+connection by its own per-switch ECMP hash (seeded by -seed), and the
+comparison is between the two distributions over seeds (README.md). With
+`+paths` after the mode (and htsim's -seed as SEED), each connection's flow id
+is chosen so that htsim's hash puts it on ecmpsim's spine (force_paths.py):
+the two then route every flow the same way, and differ only in how rates
+are shared.
 
 Hosts: htsim's FatTreeTopology puts host h on leaf h // hosts_per_leaf.
 ecmpsim's NIC names are mapped so that NICs on ecmpsim's i-th leaf (leaves
@@ -22,11 +26,17 @@ Modes:
              barrier triggers), so a chunk moves around its ring as in NCCL's
              ring, without NCCL's slicing within a step.
 
-Usage: make_inputs.py RUN_JSON MODE HOSTS_PER_LEAF OUT_CM
+Usage: make_inputs.py RUN_JSON MODE[+paths] TOPO OUT_CM [SEED]
+  TOPO: the htsim topology file (hosts per leaf and spines: Tier 0's
+  Radix_Down and Radix_Up). With +paths the connection matrix starts with
+  the primers and its real flows at force_paths.PRIMER_END_PS; a comment line
+  "# offset_ps N" says so.
 """
 import json
 import re
 import sys
+
+import force_paths
 
 
 def nic_key(name):
@@ -49,21 +59,19 @@ def host_map(flows, hosts_per_leaf):
     return index, len(leaves) * hosts_per_leaf
 
 
-def streams(flows, index):
-    lines = []
-    for i, f in enumerate(flows, start=1):
-        lines.append(f"{index[f['path'][0]]}->{index[f['path'][-1]]} id {i} start 0 size {f['bytes']}")
-    return lines, []
+def streams(flows):
+    """Every QP streams its bytes from t = 0."""
+    return [{"flow": f, "start": 0, "size": f["bytes"]} for f in flows], []
 
 
-def ring_steps(flows, index):
-    # Per channel: the ring's connections (src -> dst), each with its QPs.
+def ring_steps(flows):
+    # Per channel: the ring's connections (src -> dst), each with its QPs' flows.
     chans = {}
     for f in flows:
         conn = chans.setdefault(f["channel"], {}).setdefault(f["path"][0], {"dst": f["path"][-1], "qps": []})
-        conn["qps"].append(f["bytes"])
-    lines, triggers = [], []
-    fid, tid = 0, 0
+        conn["qps"].append(f)
+    conns_out, triggers = [], []
+    tid = 0
     for ch in sorted(chans):
         conns = chans[ch]
         n = len(conns)
@@ -87,35 +95,92 @@ def ring_steps(flows, index):
                 triggers.append(f"trigger id {tid} barrier count {len(conns[order[p]]['qps'])}")
         for t in range(steps):
             for p in range(n):
-                src = order[p]
-                dst = conns[src]["dst"]
-                for qbytes in conns[src]["qps"]:
-                    fid += 1
-                    size = qbytes // steps
-                    head = f"{index[src]}->{index[dst]} id {fid}"
-                    start = "start 0" if t == 0 else f"trigger {trig[((p - 1) % n, t - 1)]}"
-                    done = f" send_done_trigger {trig[(p, t)]}" if t < steps - 1 else ""
-                    lines.append(f"{head} {start} size {size}{done}")
-    return lines, triggers
+                for f in conns[order[p]]["qps"]:
+                    c = {"flow": f, "size": f["bytes"] // steps}
+                    if t == 0:
+                        c["start"] = 0
+                    else:
+                        c["trigger"] = trig[((p - 1) % n, t - 1)]
+                    if t < steps - 1:
+                        c["done"] = trig[(p, t)]
+                    conns_out.append(c)
+    return conns_out, triggers
+
+
+def read_topo(path):
+    """hosts per leaf and spines of a 2-tier FatTreeTopology file (Tier 0's radices)."""
+    tier, radix = None, {}
+    for line in open(path):
+        tok = line.split()
+        if len(tok) == 2 and tok[0] == "Tier":
+            tier = int(tok[1])
+        elif len(tok) == 2 and tier == 0 and tok[0] in ("Radix_Down", "Radix_Up"):
+            radix[tok[0]] = int(tok[1])
+    if len(radix) != 2:
+        sys.exit(f"make_inputs.py: {path}: no Tier 0 Radix_Down and Radix_Up")
+    return radix["Radix_Down"], radix["Radix_Up"]
+
+
+def spine_index(scenario, flows):
+    leaves = {f["path"][1] for f in flows} | {f["path"][-2] for f in flows}
+    spines = sorted({l["to"] for l in scenario["links"] if l["from"] in leaves and l["to"].startswith("spine")},
+                    key=nic_key)
+    return {s: i for i, s in enumerate(spines)}
+
+
+def connection_lines(conns, index, chooser, hpl, spine_of, offset):
+    lines = []
+    for i, c in enumerate(conns, start=1):
+        path = c["flow"]["path"]
+        src, dst = index[path[0]], index[path[-1]]
+        if chooser is None:
+            fid = i
+        elif len(path) == 5:
+            fid = chooser.take(src // hpl, spine_of[path[2]])
+        elif len(path) == 3:
+            fid = chooser.any_id()  # under one leaf: no spine to choose
+        else:
+            sys.exit(f"make_inputs.py: flow path {path} is not leaf-spine")
+        start = f"start {c['start'] + offset}" if "start" in c else f"trigger {c['trigger']}"
+        done = f" send_done_trigger {c['done']}" if "done" in c else ""
+        lines.append(f"{src}->{dst} id {fid} {start} size {c['size']}{done}")
+    return lines
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
-    run, mode, hpl, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-    flows = json.load(open(run))["scenarios"][0]["flows"]
+    run, mode, topo, out = sys.argv[1:5]
+    mode, _, forced = mode.partition("+")
+    if forced not in ("", "paths") or (forced == "paths") != (len(sys.argv) == 6):
+        sys.exit("make_inputs.py: MODE+paths takes htsim's SEED, and only it")
+    hpl, spines = read_topo(topo)
+    scenario = json.load(open(run))["scenarios"][0]
+    flows = scenario["flows"]
     index, nodes = host_map(flows, hpl)
     if mode == "streams":
-        lines, triggers = streams(flows, index)
+        conns, triggers = streams(flows)
     elif mode == "ring-steps":
-        lines, triggers = ring_steps(flows, index)
+        conns, triggers = ring_steps(flows)
     else:
         sys.exit(f"make_inputs.py: unknown mode {mode}")
+    head, prim, chooser, offset, spine_of = [], [], None, 0, {}
+    if forced:
+        spine_of = spine_index(scenario, flows)
+        if len(spine_of) != spines:
+            sys.exit(f"make_inputs.py: ecmpsim has {len(spine_of)} spines, {topo} {spines}")
+        chooser = force_paths.IdChooser(int(sys.argv[5]), nodes // hpl, spines)
+        offset = force_paths.PRIMER_END_PS
+        head = [f"# offset_ps {offset}"]
+    lines = connection_lines(conns, index, chooser, hpl, spine_of, offset)
+    if forced:
+        prim = force_paths.primers(nodes // hpl, hpl, chooser)
     with open(out, "w") as f:
-        f.write(f"Nodes {nodes}\nConnections {len(lines)}\n")
+        f.write("".join(h + "\n" for h in head))
+        f.write(f"Nodes {nodes}\nConnections {len(prim) + len(lines)}\n")
         if triggers:
             f.write(f"Triggers {len(triggers)}\n")
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(prim + lines) + "\n")
         if triggers:
             f.write("\n".join(triggers) + "\n")
 
