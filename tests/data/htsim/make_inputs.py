@@ -147,6 +147,11 @@ def connection_lines(conns, index, chooser, hpl, spine_of, offset):
     return lines
 
 
+def with_path(flows):
+    """A sprayed flow (routing = "spray") lists its paths: all share its ends, take the first."""
+    return [f if "path" in f else {**f, "path": f["paths"][0]["path"]} for f in flows]
+
+
 def main():
     if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
@@ -156,7 +161,9 @@ def main():
         sys.exit("make_inputs.py: MODE+paths takes htsim's SEED, and only it")
     hpl, spines = read_topo(topo)
     scenario = json.load(open(run))["scenarios"][0]
-    flows = scenario["flows"]
+    flows = with_path(scenario["flows"])
+    if forced and any("paths" in f for f in scenario["flows"]):
+        sys.exit("make_inputs.py: +paths needs one path per flow, not a sprayed scenario")
     index, nodes = host_map(flows, hpl)
     if mode == "streams":
         conns, triggers = streams(flows)
