@@ -102,10 +102,10 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
   load(net);
   out.groups = order_.size();
   if (progress) {
-    progress->events.store(0, std::memory_order_relaxed);
-    progress->finished.store(0, std::memory_order_relaxed);
-    progress->now.store(0, std::memory_order_relaxed);
-    progress->flows.store(members_.size(), std::memory_order_relaxed);
+    progress->events = progress->finished = 0;
+    progress->flows = members_.size();
+    progress->now = 0;
+    if (progress->changed) progress->changed(*progress);
   }
   if (order_.empty()) return;
   solve(0, 0.0);
@@ -129,9 +129,10 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
     if (kept == 0) break;
     ++out.events;
     if (progress) {
-      progress->events.store(out.events, std::memory_order_relaxed);
-      progress->finished.store(finished_, std::memory_order_relaxed);
-      progress->now.store(now, std::memory_order_relaxed);
+      progress->events = out.events;
+      progress->finished = finished_;
+      progress->now = now;
+      if (progress->changed) progress->changed(*progress);
     }
     if (from == kept) continue;
     if (!dense_ && local_ && solve_local(from, lowest * (1 - kLevelSlack), now)) {

@@ -32,15 +32,15 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   std::optional<FlowsFormat> format;
   if (!o.format.empty()) {
     format = workloads::parse_flows_format(o.format);
-    if (!format) throw InputError({{}, 0, 0, "--flows-format"}, "unknown format '" + o.format + "' (csv, rdma or pcap)");
+    if (!format) throw InputError(option_at("flows_format"), "unknown format '" + o.format + "' (csv, rdma or pcap)");
   }
-  if (o.flows.empty()) throw InputError({{}, 0, 0, "--flows"}, "no file given");
+  if (o.flows.empty()) throw InputError(option_at("flows"), "no file given");
   // A directory, or several comma-separated files, can only be rdma dumps (one per host).
   std::vector<std::string> paths;
   std::error_code ec;
   if (fs::is_directory(o.flows, ec)) {
     if (format && *format != FlowsFormat::Rdma)
-      throw InputError({{}, 0, 0, "--flows"}, "a directory is only read for rdma dumps");
+      throw InputError(option_at("flows"), "a directory is only read for rdma dumps");
     format = FlowsFormat::Rdma;
     for (const auto& entry : fs::directory_iterator(o.flows, ec))
       if ((entry.path().extension() == ".json" || entry.path().extension() == ".txt") && entry.is_regular_file(ec))
@@ -52,7 +52,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     for (;;) {
       const auto comma = rest.find(',');
       paths.emplace_back(rest.substr(0, comma));
-      if (paths.back().empty()) throw InputError({{}, 0, 0, "--flows"}, "empty file name in '" + o.flows + "'");
+      if (paths.back().empty()) throw InputError(option_at("flows"), "empty file name in '" + o.flows + "'");
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
     }
@@ -62,22 +62,22 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     // Checked before reading: the whole file is held in memory while parsed.
     const auto size = fs::file_size(p, ec);
     if (!ec && size > spec.limits.max_capture_bytes)
-      throw InputError({p, 0, 0, "--max-capture-bytes"},
+      throw InputError(option_at("max_capture_bytes", p),
                        "the file has " + over_limit(size, "bytes", spec.limits.max_capture_bytes));
     texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
   }
   if (!format) format = workloads::detect_flows_format(std::string_view(texts[0]).substr(0, 64), paths[0]);
   if (*format != FlowsFormat::Rdma) {
-    if (paths.size() > 1) throw InputError({{}, 0, 0, "--flows"}, "several files are only read for rdma dumps");
-    auto rdma_only = [](const char* flag) { return InputError({{}, 0, 0, flag}, "only used with rdma flows"); };
-    if (!o.rdma_map.empty()) throw rdma_only("--rdma-map");
-    if (o.flow_bytes) throw rdma_only("--flow-bytes");
-    if (o.allow_unpaired) throw rdma_only("--allow-unpaired");
+    if (paths.size() > 1) throw InputError(option_at("flows"), "several files are only read for rdma dumps");
+    auto rdma_only = [](const char* flag) { return InputError(option_at(flag), "only used with rdma flows"); };
+    if (!o.rdma_map.empty()) throw rdma_only("rdma_map");
+    if (o.flow_bytes) throw rdma_only("flow_bytes");
+    if (o.allow_unpaired) throw rdma_only("allow_unpaired");
     if (*format == FlowsFormat::Pcap) return take(workloads::parse_pcap(texts[0], paths[0]));
     return take(workloads::parse_flows_csv(texts[0], paths[0]));
   }
   if (o.rdma_map.empty())
-    throw InputError({{}, 0, 0, "--rdma-map"}, "required for rdma flows (a CSV host,ifname,ip)");
+    throw InputError(option_at("rdma_map"), "required for rdma flows (a CSV host,ifname,ip)");
   const std::string map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file");
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
@@ -92,7 +92,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
 workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const Fabric& fabric,
                                       const Limits& limits) {
   if (im.flows.size() > limits.max_flows)
-    throw InputError({im.files.empty() ? std::string() : im.files.front(), 0, 0, "--max-flows"},
+    throw InputError(option_at("max_flows", im.files.empty() ? std::string() : im.files.front()),
                      "the import holds " + over_limit(im.flows.size(), "flows", limits.max_flows));
   std::unordered_map<hashing::IpAddr, std::uint32_t, hashing::IpAddrHash> endpoint_of_ip;
   const auto endpoints = fabric.endpoints();
