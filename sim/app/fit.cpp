@@ -1,4 +1,7 @@
 // `fit` (see fit.h).
+#include "sim/app/fit.h"
+
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <nlohmann/json.hpp>

@@ -34,7 +34,8 @@ def test_run_size_tables_equal_cli_json(paper16):
     expected = cli_json("run", PAPER16, "-b", "8", "-e", "1M", "--stepfactor", "4", "--nccl-algo", "Ring")
     assert r.json == expected
     sizes = [row["size"] for row in r.json["scenarios"][0]["sizes"]]
-    assert sizes[0] == 8 and sizes[-1] == 1 << 20 and sizes[1] == 32  # the factor 4 took effect
+    # nccl-tests' sizes: 8 * 4^k while <= 1 MiB, so 512 KiB is the last (the factor 4 took effect).
+    assert sizes[0] == 8 and sizes[1] == 32 and sizes[-1] == 1 << 19 and len(sizes) == 9
     # Negative control: without the options there is no size table.
     assert "sizes" not in paper16.run().json["scenarios"][0]
 
