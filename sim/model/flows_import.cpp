@@ -39,7 +39,7 @@ bool reads_many(const Importer& row) { return !row.dump_extensions[0].empty(); }
 std::vector<std::string> directory_dumps(const std::string& dir, const Importer*& format) {
   namespace fs = std::filesystem;
   if (format && !reads_many(*format))
-    throw InputError({{}, 0, 0, "--flows"}, "a directory is only read for " + formats_with(reads_many) + " dumps");
+    throw InputError(option_at("flows"), "a directory is only read for " + formats_with(reads_many) + " dumps");
   for (const Importer& row : workloads::importers())
     if (!format && reads_many(row)) format = &row;
   std::vector<std::string> endings, paths;
@@ -65,7 +65,7 @@ std::vector<std::string> flows_paths(const std::string& flows, const Importer*& 
   for (;;) {
     const auto comma = rest.find(',');
     paths.emplace_back(rest.substr(0, comma));
-    if (paths.back().empty()) throw InputError({{}, 0, 0, "--flows"}, "empty file name in '" + flows + "'");
+    if (paths.back().empty()) throw InputError(option_at("flows"), "empty file name in '" + flows + "'");
     if (comma == std::string_view::npos) return paths;
     rest.remove_prefix(comma + 1);
   }
@@ -78,14 +78,14 @@ void check_options(const FlowsImportOptions& o, const Importer& format) {
     bool given;
     bool (*takes)(const Importer&);
   };
-  const Use uses[] = {{"--rdma-map", !o.rdma_map.empty(), [](const Importer& r) { return !r.map.empty(); }},
-                      {"--flow-bytes", o.flow_bytes.has_value(), [](const Importer& r) { return r.flow_bytes; }},
-                      {"--allow-unpaired", o.allow_unpaired, [](const Importer& r) { return r.allow_unpaired; }}};
+  const Use uses[] = {{"rdma_map", !o.rdma_map.empty(), [](const Importer& r) { return !r.map.empty(); }},
+                      {"flow_bytes", o.flow_bytes.has_value(), [](const Importer& r) { return r.flow_bytes; }},
+                      {"allow_unpaired", o.allow_unpaired, [](const Importer& r) { return r.allow_unpaired; }}};
   for (const Use& u : uses)
     if (u.given && !u.takes(format))
-      throw InputError({{}, 0, 0, u.flag}, "only used with " + formats_with(u.takes) + " flows");
+      throw InputError(option_at(u.flag), "only used with " + formats_with(u.takes) + " flows");
   if (!format.map.empty() && o.rdma_map.empty())
-    throw InputError({{}, 0, 0, "--rdma-map"},
+    throw InputError(option_at("rdma_map"),
                      "required for " + std::string(format.name) + " flows (" + std::string(format.map) + ")");
 }
 
@@ -104,11 +104,11 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   if (!o.format.empty()) {
     const auto f = workloads::parse_flows_format(o.format);
     if (!f)
-      throw InputError({{}, 0, 0, "--flows-format"},
+      throw InputError(option_at("flows_format"),
                        "unknown format '" + o.format + "' (" + formats_with([](const Importer&) { return true; }) + ")");
     format = &workloads::importer(*f);
   }
-  if (o.flows.empty()) throw InputError({{}, 0, 0, "--flows"}, "no file given");
+  if (o.flows.empty()) throw InputError(option_at("flows"), "no file given");
   const std::vector<std::string> paths = flows_paths(o.flows, format);
   std::vector<std::string> texts;
   for (const auto& p : paths) {
@@ -116,7 +116,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     std::error_code ec;
     const auto size = std::filesystem::file_size(p, ec);
     if (!ec && size > spec.limits.max_capture_bytes)
-      throw InputError({p, 0, 0, "--max-capture-bytes"},
+      throw InputError(option_at("max_capture_bytes", p),
                        "the file has " + over_limit(size, "bytes", spec.limits.max_capture_bytes));
     texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
   }
@@ -126,7 +126,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     format = &workloads::importer(*f);
   }
   if (paths.size() > 1 && !reads_many(*format))
-    throw InputError({{}, 0, 0, "--flows"}, "several files are only read for " + formats_with(reads_many) + " dumps");
+    throw InputError(option_at("flows"), "several files are only read for " + formats_with(reads_many) + " dumps");
   check_options(o, *format);
   workloads::ImportOptions options;
   std::string map;
@@ -146,7 +146,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
 workloads::Flows place_imported_flows(const workloads::ImportedFlows& im, const Fabric& fabric,
                                       const Limits& limits) {
   if (im.flows.size() > limits.max_flows)
-    throw InputError({im.files.empty() ? std::string() : im.files.front(), 0, 0, "--max-flows"},
+    throw InputError(option_at("max_flows", im.files.empty() ? std::string() : im.files.front()),
                      "the import holds " + over_limit(im.flows.size(), "flows", limits.max_flows));
   std::unordered_map<hashing::IpAddr, std::uint32_t, hashing::IpAddrHash> endpoint_of_ip;
   const auto endpoints = fabric.endpoints();

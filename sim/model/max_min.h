@@ -13,9 +13,9 @@
 // three. Derivation: docs/prediction.md.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -49,13 +49,14 @@ struct FlowTimes {
   std::size_t local = 0;         // events re-solved locally, around the finishing flows
 };
 
-// How far a run has got, for a progress line drawn by another thread (the
-// CLI's; relaxed atomics: the numbers are a display, never an input).
+// How far a run has got, handed to `changed` on the solving thread after
+// each event, for a front door's progress display (sim/app/progress.h).
 struct FlowProgress {
-  std::atomic<std::uint64_t> events{0};    // rate allocations so far, this run
-  std::atomic<std::uint64_t> finished{0};  // flows finished so far, this run
-  std::atomic<std::uint64_t> flows{0};     // flows of this run
-  std::atomic<double> now{0};              // simulated seconds reached
+  std::uint64_t events = 0;    // rate allocations so far, this run
+  std::uint64_t finished = 0;  // flows finished so far, this run
+  std::uint64_t flows = 0;     // flows of this run
+  double now = 0;              // simulated seconds reached
+  std::function<void(const FlowProgress&)> changed;
 };
 
 // Flows that finish within this relative margin of the next event finish

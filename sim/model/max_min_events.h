@@ -188,10 +188,10 @@ struct EventLoop {
     s.finished_ = 0;
     out.groups = s.order_.size() + waiting(s);
     if (progress) {
-      progress->events.store(0, std::memory_order_relaxed);
-      progress->finished.store(0, std::memory_order_relaxed);
-      progress->now.store(0, std::memory_order_relaxed);
-      progress->flows.store(s.active_flows(), std::memory_order_relaxed);
+      progress->events = progress->finished = 0;
+      progress->flows = s.active_flows();
+      progress->now = 0;
+      if (progress->changed) progress->changed(*progress);
     }
     if (!s.order_.empty()) {
       s.solve(0, 0.0);
@@ -215,9 +215,10 @@ struct EventLoop {
       if (kept == 0) continue;  // idle until the next arrival, if any
       ++out.events;
       if (progress) {
-        progress->events.store(out.events, std::memory_order_relaxed);
-        progress->finished.store(s.finished_, std::memory_order_relaxed);
-        progress->now.store(now, std::memory_order_relaxed);
+        progress->events = out.events;
+        progress->finished = s.finished_;
+        progress->now = now;
+        if (progress->changed) progress->changed(*progress);
       }
       if (from == kept) continue;
       if (const std::optional<std::size_t> local = s.solve_locally(from, lowest * (1 - kLevelSlack), now)) {
