@@ -2,7 +2,8 @@
 // groups of flows; reference::FlowLevelModel, reference_models.h, over single
 // flows): the finish queue, the event loop that drives a solve from time 0 to
 // the last finish, and the radix sort their bottleneck search orders link
-// shares with. Included by the solvers' sources only. The from-scratch
+// shares with. The solvers' headers include it (each holds a FinishQueue),
+// so every includer of flow_model.h compiles it too. The from-scratch
 // reference (ReferenceFlowModel) steps through time its own way on purpose:
 // it is the independent check of this loop.
 #pragma once
