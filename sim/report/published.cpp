@@ -168,25 +168,42 @@ std::vector<AxisEffect> effects_of(const PublishedResult& r) {
   return out;
 }
 
+// Why no single measurement is named: the axes move the metric only together.
+std::string undetermined_reason(const PublishedResult& r) {
+  const PublishedExperiment& e = *r.experiment;
+  const auto v = [&](double x) { return published_value(e.metric, x); };
+  std::string out = "the published " + published_range(e, r.figure) + " meets min-max (" + v(r.dist.min) +
+                    " to " + v(r.dist.max) + "), but p10-p90 (" + v(r.dist.p10) + " to " + v(r.dist.p90) +
+                    ") spans " + v(r.dist.p90 - r.dist.p10) + ", more than half the published " +
+                    v(std::abs(e.published));
+  if (r.effects.empty() || r.effects.front().spread == 0)
+    return out + "; no single unknown moves its median, so only their combination decides it";
+  const UnknownAxis a = r.effects.front().axis;
+  for (const UnknownAxisRow& row : kUnknownAxes)
+    if (row.value == a)
+      return out + "; " + std::string(row.name) + " moves it most (medians " + v(r.effects.front().spread) +
+             " apart); measuring " + std::string(row.pin) + " would pin it";
+  return out;
+}
+
 std::string reason_of(const PublishedResult& r) {
   const PublishedExperiment& e = *r.experiment;
   const auto v = [&](double x) { return published_value(e.metric, x); };
-  const std::string published = "the published " + v(e.published);
-  const std::string most = r.effects.empty() || r.effects.front().spread == 0
-                               ? std::string()
-                               : "; " + std::string(name_of(kUnknownAxes, r.effects.front().axis)) +
-                                     " moves it most (medians " + v(r.effects.front().spread) + " apart)";
+  const std::string published = "the published " + published_range(e, r.figure);
   switch (r.verdict) {
     case Verdict::Reproduced:
-      return published + " lies within p10-p90 (" + v(r.dist.p10) + " to " + v(r.dist.p90) + ")" + most;
-    case Verdict::Consistent:
-      return published + " lies within min-max (" + v(r.dist.min) + " to " + v(r.dist.max) +
-             ") but outside p10-p90 (" + v(r.dist.p10) + " to " + v(r.dist.p90) + "): only some of the open cases give it" +
-             most;
+      return published + " meets p10-p90 (" + v(r.dist.p10) + " to " + v(r.dist.p90) + "), which spans " +
+             v(r.dist.p90 - r.dist.p10) + ", at most half the published " + v(std::abs(e.published));
+    case Verdict::Undetermined:
+      return undetermined_reason(r);
     case Verdict::NotReproduced:
       if (r.dist.cases == 0) return "no case defines the metric";
-      return published + " lies " + (e.published > r.dist.max ? "above" : "below") + " every case (" + v(r.dist.min) +
-             " to " + v(r.dist.max) + "); the model lacks " + std::string(e.lacks);
+      if (r.figure.hi < r.dist.min || r.figure.lo > r.dist.max)
+        return published + " lies " + (r.figure.lo > r.dist.max ? "above" : "below") + " every case (" +
+               v(r.dist.min) + " to " + v(r.dist.max) + "); the model lacks " + std::string(e.lacks);
+      return published + " misses p10-p90 (" + v(r.dist.p10) + " to " + v(r.dist.p90) +
+             "), which the inputs pin (it spans at most half the published figure): only the outer cases give it; "
+             "the model lacks " + std::string(e.lacks);
   }
   return {};
 }
@@ -219,11 +236,28 @@ Distribution distribution_of(std::vector<double> values) {
   return d;
 }
 
-Verdict verdict_of(double published, const Distribution& d) noexcept {
-  if (d.cases == 0) return Verdict::NotReproduced;
-  if (d.p10 <= published && published <= d.p90) return Verdict::Reproduced;
-  if (d.min <= published && published <= d.max) return Verdict::Consistent;
-  return Verdict::NotReproduced;
+Interval published_interval(double value, Precision p, unsigned decimals) noexcept {
+  const double unit = std::pow(10.0, -static_cast<double>(decimals));
+  if (p == Precision::Stated) return {value - unit / 2, value + unit / 2};
+  // The figure in units of its last digit: a multiple of 10 was rounded to 10 units.
+  const double units = std::round(std::abs(value) / unit);
+  const double half = std::fmod(units, 10) == 0 ? 5 * unit : std::fmod(units, 5) == 0 ? 2.5 * unit : unit / 2;
+  if (p == Precision::About) return {value - half, value + half};
+  return {std::min(0.0, value - half), std::max(0.0, value + half)};
+}
+
+std::string published_range(const PublishedExperiment& e, Interval figure) {
+  const int digits = e.decimals + 1;
+  const PublishedMetricRow& row = published_metric(e.metric);
+  const std::string unit = row.unit == "%" ? "%" : " " + std::string(row.unit);
+  return published_value(e.metric, e.published) + " (" + std::string(name_of(kPrecisions, e.precision)) + ", " +
+         fixed(figure.lo, digits) + " to " + fixed(figure.hi, digits) + unit + ")";
+}
+
+Verdict verdict_of(Interval figure, double magnitude, const Distribution& d) noexcept {
+  if (d.cases == 0 || figure.hi < d.min || figure.lo > d.max) return Verdict::NotReproduced;
+  if (d.p90 - d.p10 > kPinnedWidth * magnitude) return Verdict::Undetermined;
+  return figure.hi >= d.p10 && figure.lo <= d.p90 ? Verdict::Reproduced : Verdict::NotReproduced;
 }
 
 PublishedResult run_published(const PublishedExperiment& e, const Spec& spec) {
@@ -281,7 +315,8 @@ PublishedResult run_published(const PublishedExperiment& e, const Spec& spec) {
   r.at_config = r.cases.front().value;
   r.dist = distribution_of(std::move(values));
   r.effects = effects_of(r);
-  r.verdict = verdict_of(e.published, r.dist);
+  r.figure = published_interval(e.published, e.precision, e.decimals);
+  r.verdict = verdict_of(r.figure, std::abs(e.published), r.dist);
   r.reason = reason_of(r);
   return r;
 }
