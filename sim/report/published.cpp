@@ -1,9 +1,14 @@
-// Running a catalogue row: the cases of its unknown axes, the metric per
-// case, the distribution, the axes' effects and the verdict.
+// Running a catalogue row: the cases of its unknown axes, evaluated by the
+// sweep engine (sim/sweep: the hash algorithm, QPN base and hash seed are its
+// axes; placement, channels and seed mode, which it does not sweep, are one
+// engine run each), the metric per case from the engine's rows, the
+// distribution, the axes' effects and the verdict.
 #include "sim/report/published.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <optional>
 
 #include "sim/base/error.h"
@@ -11,9 +16,8 @@
 #include "sim/config/config.h"
 #include "sim/base/text.h"
 #include "sim/config/routing_kind.h"
-#include "sim/model/simulation.h"
-#include "sim/model/size_table.h"
 #include "sim/report/unknown_values.h"
+#include "sim/sweep/sweep.h"
 #include "sim/sweep/sweep_stats.h"
 #include "workloads/generators/placement.h"
 
@@ -21,6 +25,7 @@ namespace ecmpsim {
 namespace {
 
 constexpr std::uint32_t kCatalogueQpnBases = 4;
+constexpr std::uint32_t kQpnStep = 4099;  // as unknown_values.h steps QP numbers
 constexpr std::uint64_t kPlacementSeeds = 4;
 
 struct PlacementValue {
@@ -35,8 +40,7 @@ struct AxisValues {
   std::vector<PlacementValue> placements;
   std::vector<std::uint32_t> qpns, channels;
   std::vector<SeedMode> modes;
-  std::vector<std::string> algos;
-  std::vector<std::uint32_t> seeds;
+  std::vector<std::string> algos;  // the hash seeds are the engine's range (engine_axes)
 };
 
 std::string placement_label(workloads::Placement p, std::uint64_t seed) {
@@ -61,8 +65,6 @@ AxisValues axis_values(const PublishedExperiment& e, const Spec& spec, const Sce
   v.algos.push_back(baseline.hash.algo);
   for (std::string_view a : kUnknownAlgos)
     if (on(UnknownAxis::HashAlgo)) add_unique(v.algos, std::string(a));
-  v.seeds.push_back(baseline.hash.seed);
-  for (std::uint32_t s = 0; on(UnknownAxis::HashSeed) && v.seeds.size() < e.seeds; ++s) add_unique(v.seeds, s);
   return v;
 }
 
@@ -73,17 +75,16 @@ const ScenarioSpec& scenario_named(const Spec& spec, std::string_view name, std:
                                                 "', which the catalogue's '" + std::string(row) + "' compares");
 }
 
-// The spec of one workload case: every job placed, channelled, numbered and
-// sized alike.
-Spec workload_spec(const Spec& spec, const PublishedExperiment& e, const AxisValues& v, const PlacementValue& p,
-                   std::uint32_t qpn, std::uint32_t channels, std::uint32_t qps) {
+// The spec of one case the engine does not sweep: every job placed,
+// channelled and given `qps` alike, every hashing scenario's seed mode set.
+Spec case_spec(const Spec& spec, const PublishedExperiment& e, const AxisValues& v, const PlacementValue& p,
+               std::uint32_t channels, std::uint32_t qps, SeedMode mode) {
   Spec s = spec;
   for (JobSpec& j : s.jobs) {
     if (p.kind) {
       j.placement = *p.kind;
       j.seed = p.seed;
     }
-    if (e.axes & axis_bit(UnknownAxis::QpnBase)) j.roce.qpn_base = qpn;
     if (channels != v.channels.front()) {
       j.channels = channels;
       j.search_channels = 0;
@@ -91,56 +92,67 @@ Spec workload_spec(const Spec& spec, const PublishedExperiment& e, const AxisVal
     if (qps != 0) j.qps_per_connection = qps;
     if (e.nodes != 0) j.nodes = e.nodes;
   }
+  for (ScenarioSpec& sc : s.scenarios)
+    if (routing_mode(sc.routing).hashes) sc.hash.seed_mode = mode;
   return s;
 }
 
-ScenarioSpec hashed(const ScenarioSpec& s, SeedMode mode, const std::string& algo, std::uint32_t seed) {
-  ScenarioSpec out = s;
-  if (routing_mode(s.routing).hashes) {
-    out.hash.seed_mode = mode;
-    out.hash.algo = algo;
-    out.hash.seed = seed;
-  }
-  return out;
+// The axes the sweep engine evaluates: hash algorithm, QPN base and hash
+// seed, each only when the experiment declares it.
+SweepSpec engine_axes(const PublishedExperiment& e, const AxisValues& v, const ScenarioSpec& base,
+                      std::vector<std::string> scenarios, SeedMode mode) {
+  SweepSpec axes;
+  axes.scenarios = std::move(scenarios);
+  if (e.axes & axis_bit(UnknownAxis::HashAlgo)) axes.algos = v.algos;
+  if (e.axes & axis_bit(UnknownAxis::QpnBase))
+    axes.qpn_base = UintRange{v.qpns.front(), v.qpns.front() + kQpnStep * v.qpns.size(), kQpnStep};
+  if (e.axes & axis_bit(UnknownAxis::HashSeed)) axes.seeds = UintRange{base.hash.seed, base.hash.seed + e.seeds, 1};
+  axes.seed_mode = mode;
+  axes.busbw_at = Bytes{e.at_size};
+  return axes;
 }
 
-// nccl-tests' busbw of the first job: the mean over its size table, or the row of `at_size`.
-double table_busbw(const Simulation& sim, const ScenarioResult& r, const PublishedExperiment& e) {
-  const std::vector<SizeRow> rows = size_table(sim, r);
-  double sum = 0;
-  std::size_t n = 0;
-  for (const SizeRow& row : rows) {
-    if (row.job != 0 || (e.at_size != 0 && row.size.value != e.at_size)) continue;
-    sum += row.busbw_gbs;
-    ++n;
-  }
-  if (n == 0)
-    throw InputError({sim.spec().source, 0, 0, {}},
-                     "the catalogue's '" + std::string(e.name) + "' needs the first job's size table" +
-                         (e.at_size ? " with the size " + std::to_string(e.at_size) : std::string()) +
-                         " ([workload] sizes)");
-  return sum / static_cast<double>(n);
-}
+// One sweep's rows by (scenario, algorithm, QPN base, seed) digits.
+struct EngineRun {
+  std::unique_ptr<Sweep> sweep;
+  ValueTable values;
+  std::map<std::array<std::uint64_t, 4>, std::uint64_t> row;
 
-// The metric of one case, unscaled; NaN when undefined.
-double metric_value(const PublishedExperiment& e, const Simulation& sb, const ScenarioResult& b,
-                    const Simulation* st, const ScenarioResult* t) {
-  const JobPrediction& pb = b.predicted.all;
+  EngineRun(const Spec& spec, const SweepSpec& axes)
+      : sweep(std::make_unique<Sweep>(spec, axes)), values(run_sweep(*sweep, 0, sweep->space().size(), 1).values) {
+    for (std::uint64_t i = 0; i < values.size(); ++i) row[key(i)] = i;
+  }
+  std::array<std::uint64_t, 4> key(std::uint64_t i) const {
+    const VariantSpace& s = sweep->space();
+    return {s.axis_index(i, SweepAxis::Scenario), s.axis_index(i, SweepAxis::Algos),
+            s.axis_index(i, SweepAxis::QpnBase), s.axis_index(i, SweepAxis::Seeds)};
+  }
+  double at(std::uint64_t i, SweepMetric m) const { return values[i][static_cast<std::size_t>(m)]; }
+};
+
+// The metric of one case from the engine's rows, unscaled; NaN when undefined.
+double metric_value(const PublishedExperiment& e, const EngineRun& b, std::uint64_t ib, const EngineRun* t,
+                    std::uint64_t it) {
+  const SweepMetric busbw = e.at_size != 0 ? SweepMetric::BusbwAt : SweepMetric::BusbwAvg;
+  const double slow = b.at(ib, SweepMetric::Slowdown);
   switch (e.metric) {
-    case PublishedMetric::FimReduction:
-      return b.flows.fim > 0 ? 1 - t->flows.fim / b.flows.fim : std::nan("");
+    case PublishedMetric::FimReduction: {
+      const double fim = b.at(ib, SweepMetric::Fim);
+      return fim > 0 ? 1 - t->at(it, SweepMetric::Fim) / fim : std::nan("");
+    }
     case PublishedMetric::BusbwGain:
-      return table_busbw(*st, *t, e) / table_busbw(sb, b, e) - 1;
+      return t->at(it, busbw) / b.at(ib, busbw) - 1;
     case PublishedMetric::Busbw:
-      return table_busbw(sb, b, e);
+      return b.at(ib, busbw);
     case PublishedMetric::EffectiveGbps:
-      return pb.slowdown > 0 ? sb.spec().fabric.leaf_spine.host_speed.value / pb.slowdown : std::nan("");
-    case PublishedMetric::CompletionGain:
-      return t->predicted.all.completion.value > 0
-                 ? pb.completion.value / t->predicted.all.completion.value - 1
-                 : std::nan("");
+      return slow > 0 ? b.sweep->base().spec().fabric.leaf_spine.host_speed.value / slow : std::nan("");
+    case PublishedMetric::CompletionGain: {
+      const double tb = slow * b.sweep->base().ideal().value;
+      const double tt = t->at(it, SweepMetric::Slowdown) * t->sweep->base().ideal().value;
+      return tt > 0 ? tb / tt - 1 : std::nan("");
+    }
     case PublishedMetric::IdealGap:
-      return pb.slowdown > 0 ? 1 - 1 / pb.slowdown : std::nan("");
+      return slow > 0 ? 1 - 1 / slow : std::nan("");
   }
   return std::nan("");
 }
@@ -260,56 +272,74 @@ Verdict verdict_of(Interval figure, double magnitude, const Distribution& d) noe
   return figure.hi >= d.p10 && figure.lo <= d.p90 ? Verdict::Reproduced : Verdict::NotReproduced;
 }
 
+namespace {
+
+// The cases of one (placement, channels, seed mode): the engine's variants
+// of the baseline, each paired with the treatment's variant of the same
+// algorithm, QPN base and seed (of the same QPN base when the treatment
+// hashes nothing).
+void add_cases(PublishedResult& r, const Spec& spec, const AxisValues& v, const ScenarioSpec& base,
+               const PlacementValue& p, std::uint32_t channels, SeedMode mode) {
+  const PublishedExperiment& e = *r.experiment;
+  const bool treatment = published_metric(e.metric).treatment;
+  const bool apart = treatment && e.treatment_qps != 0 && e.treatment_qps != e.qps;
+  std::vector<std::string> names{std::string(e.baseline)};
+  if (treatment && !apart) add_unique(names, std::string(e.treatment));
+  const EngineRun b(case_spec(spec, e, v, p, channels, e.qps, mode), engine_axes(e, v, base, names, mode));
+  std::optional<EngineRun> own;
+  if (apart)
+    own.emplace(case_spec(spec, e, v, p, channels, e.treatment_qps, mode),
+                engine_axes(e, v, base, {std::string(e.treatment)}, mode));
+  const EngineRun* t = !treatment ? nullptr : apart ? &*own : &b;
+  const std::uint64_t ts = apart ? 0 : names.size() - 1;
+  const bool t_hashes = t != nullptr && t->sweep->space().hashes(ts);
+  const SweepSpec& axes = b.sweep->space().axes();
+  for (std::uint64_t i = 0; i < b.values.size(); ++i) {
+    const auto k = b.key(i);
+    if (k[0] != 0) continue;
+    std::uint64_t it = 0;
+    if (t != nullptr) it = t->row.at({ts, t_hashes ? k[1] : 0, k[2], t_hashes ? k[3] : 0});
+    std::vector<std::string> labels;
+    for (UnknownAxis a : r.axes)
+      labels.push_back(a == UnknownAxis::Placement ? p.label
+                       : a == UnknownAxis::QpnBase ? std::to_string(axes.qpn_base->at(k[2]))
+                       : a == UnknownAxis::Channels ? std::to_string(channels)
+                       : a == UnknownAxis::SeedMode ? std::string(name_of(kSeedModes, mode))
+                       : a == UnknownAxis::HashAlgo ? axes.algos[k[1]]
+                                                    : std::to_string(axes.seeds->at(k[3])));
+    r.cases.push_back({std::move(labels), published_metric(e.metric).scale * metric_value(e, b, i, t, it)});
+  }
+}
+
+// A busbw metric reads the first job's size table: the config must ask for it.
+void check_sizes(const PublishedExperiment& e, const Spec& spec) {
+  if (e.metric != PublishedMetric::Busbw && e.metric != PublishedMetric::BusbwGain) return;
+  const std::vector<std::uint64_t> sizes = workloads::sweep_sizes(spec.jobs.front().nccl.sweep);
+  if (!sizes.empty() && (e.at_size == 0 || std::find(sizes.begin(), sizes.end(), e.at_size) != sizes.end())) return;
+  throw InputError({spec.source, 0, 0, {}},
+                   "the catalogue's '" + std::string(e.name) + "' needs the first job's size table" +
+                       (e.at_size ? " with the size " + std::to_string(e.at_size) : std::string()) +
+                       " ([workload] sizes)");
+}
+
+}  // namespace
+
 PublishedResult run_published(const PublishedExperiment& e, const Spec& spec) {
-  const PublishedMetricRow& metric = published_metric(e.metric);
   const ScenarioSpec& base = scenario_named(spec, e.baseline, e.name);
-  const ScenarioSpec* treat = metric.treatment ? &scenario_named(spec, e.treatment, e.name) : nullptr;
+  if (published_metric(e.metric).treatment) (void)scenario_named(spec, e.treatment, e.name);
   if (spec.jobs.empty()) throw InputError({spec.source, 0, 0, {}}, "the config has no job");
+  check_sizes(e, spec);
   const AxisValues v = axis_values(e, spec, base);
+  if (v.qpns.front() + kQpnStep * (kCatalogueQpnBases - 1) >= (1u << 24))
+    throw InputError({spec.source, 0, 0, {}}, "qpn_base leaves no room for the catalogue's QP numberings");
   PublishedResult r;
   r.experiment = &e;
   r.config = spec.source;
   for (const auto& a : kUnknownAxes)
     if (e.axes & axis_bit(a.value)) r.axes.push_back(a.value);
-  auto labels = [&](const PlacementValue& p, std::uint32_t q, std::uint32_t c, SeedMode mode,
-                    const std::string& algo, std::uint32_t seed) {
-    std::vector<std::string> out;
-    for (UnknownAxis a : r.axes)
-      out.push_back(a == UnknownAxis::Placement ? p.label
-                    : a == UnknownAxis::QpnBase ? std::to_string(q)
-                    : a == UnknownAxis::Channels ? std::to_string(c)
-                    : a == UnknownAxis::SeedMode ? std::string(name_of(kSeedModes, mode))
-                    : a == UnknownAxis::HashAlgo ? algo
-                                                 : std::to_string(seed));
-    return out;
-  };
   for (const PlacementValue& p : v.placements)
-    for (std::uint32_t q : v.qpns)
-      for (std::uint32_t c : v.channels) {
-        const Simulation sb(workload_spec(spec, e, v, p, q, c, e.qps));
-        std::optional<Simulation> st;
-        if (treat && e.treatment_qps != 0 && e.treatment_qps != e.qps)
-          st.emplace(workload_spec(spec, e, v, p, q, c, e.treatment_qps));
-        const Simulation& sim_t = st ? *st : sb;
-        // A scenario that does not hash is the same run for every hash case.
-        std::optional<ScenarioResult> fixed_t;
-        if (treat && !routing_mode(treat->routing).hashes) fixed_t = sim_t.run(*treat);
-        for (SeedMode mode : v.modes)
-          for (const std::string& algo : v.algos)
-            for (std::uint32_t seed : v.seeds) {
-              const ScenarioSpec bs = hashed(base, mode, algo, seed);
-              const ScenarioResult rb = sb.run(bs);
-              std::optional<ScenarioSpec> ts;
-              std::optional<ScenarioResult> rt;
-              if (treat && !fixed_t) {
-                ts = hashed(*treat, mode, algo, seed);
-                rt = sim_t.run(*ts);
-              }
-              const ScenarioResult* t = fixed_t ? &*fixed_t : rt ? &*rt : nullptr;
-              r.cases.push_back(
-                  {labels(p, q, c, mode, algo, seed), metric.scale * metric_value(e, sb, rb, &sim_t, t)});
-            }
-      }
+    for (std::uint32_t c : v.channels)
+      for (SeedMode mode : v.modes) add_cases(r, spec, v, base, p, c, mode);
   std::vector<double> values;
   for (const PublishedCase& c : r.cases) values.push_back(c.value);
   r.at_config = r.cases.front().value;

@@ -2,8 +2,8 @@
 // `reproduce NAME`): each experiment one row naming its source, the figure it
 // published in the source's unit, the config that restates its inputs
 // (configs/published/), the metric ecmpsim computes and the axes the source
-// leaves open. Running a row evaluates the metric over every combination of
-// those axes, summarises the distribution (min, p10, median, p90, max), ranks
+// leaves open. Running a row has the sweep engine evaluate the metric over
+// every combination of those axes (sim/report/published.cpp), summarises the distribution (min, p10, median, p90, max), ranks
 // the axes by how far they move it and gives the verdict by the rule of
 // docs/published.md. The rule, the precisions, the metrics and the axes are
 // tables here, so the list, the docs page and the outputs read the same text.
@@ -80,7 +80,8 @@ inline constexpr std::array<UnknownAxisRow, 6> kUnknownAxes{{
     {{UnknownAxis::HashAlgo, "hash-algo",
       "every ECMP switch's hash: the config's, then crc16-ccitt, crc32, toeplitz, xxh3"},
      "the switches' ECMP hash algorithm and fields (their load-balancing configuration)"},
-    {{UnknownAxis::HashSeed, "hash-seed", "every ECMP switch's hash seed: the config's, then 1, 2, ..."},
+    {{UnknownAxis::HashSeed, "hash-seed",
+      "every ECMP switch's hash seed: the config's and the next ones up (0, 1, 2, ... for the config's 0)"},
      "the ECMP hash seed configured on the switches (their load-balancing configuration)"},
 }};
 
