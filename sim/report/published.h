@@ -2,9 +2,10 @@
 // `reproduce NAME`): each experiment one row naming its source, the figure it
 // published in the source's unit, the config that restates its inputs
 // (configs/published/), the metric ecmpsim computes and the axes the source
-// leaves open. Running a row has the sweep engine evaluate the metric over
-// every combination of those axes (sim/report/published.cpp), summarises the distribution (min, p10, median, p90, max), ranks
-// the axes by how far they move it and gives the verdict by the rule of
+// leaves open. Running a row (sim/app/catalogue.h) has the sweep engine
+// evaluate the metric over every combination of those axes; judge()
+// summarises the distribution (min, p10, median, p90, max), ranks the axes
+// by how far they move it and gives the verdict by the rule of
 // docs/published.md. The rule, the precisions, the metrics and the axes are
 // tables here, so the list, the docs page and the outputs read the same text.
 #pragma once
@@ -18,7 +19,6 @@
 
 #include "hashing/named.h"
 #include "sim/base/format.h"
-#include "sim/config/spec.h"
 
 namespace ecmpsim {
 
@@ -191,14 +191,10 @@ struct PublishedResult {
   std::string reason;  // one line: where the figure lies and, when missed, what the model lacks
 };
 
-// Runs `e` on `spec` (its config): every case, sequentially, so the result
-// never depends on threads. InputError naming the config when the config
-// lacks a scenario or size table the row needs.
-PublishedResult run_published(const PublishedExperiment& e, const Spec& spec);
-
-// Every row run on its config read under the repository root `root` (and
-// named by its repository path, so outputs do not depend on `root`).
-std::vector<PublishedResult> run_catalogue(const std::string& root);
+// Completes a run's result from its cases (sim/app/catalogue.h runs them):
+// at_config, the distribution, the axes' effects, the figure's interval, the
+// verdict and its reason.
+void judge(PublishedResult& r);
 
 // `value` in the metric's unit, as every output prints it.
 std::string published_value(PublishedMetric m, double value);

@@ -18,6 +18,7 @@
 
 #include "sim/base/error.h"
 #include "sim/config/config.h"
+#include "sim/app/catalogue.h"
 #include "sim/report/published.h"
 #include "tests/support/cli_capture.h"
 
@@ -127,7 +128,7 @@ TEST_CASE("one path: effective Gb/s is the NIC speed and the gap to ideal is 0 i
   const std::uint8_t axes = axis_bit(UnknownAxis::HashAlgo) | axis_bit(UnknownAxis::HashSeed) |
                             axis_bit(UnknownAxis::QpnBase);
   const PublishedExperiment eff = row(PublishedMetric::EffectiveGbps, 70, axes);
-  const PublishedResult r = run_published(eff, spec);
+  const PublishedResult r = app::run_published(eff, spec);
   CHECK(r.cases.size() == 4 * 4 * 4);  // QP bases x algos (the config's crc16-ccitt once) x seeds
   CHECK(r.dist.min == doctest::Approx(100));
   CHECK(r.dist.max == doctest::Approx(100));
@@ -136,11 +137,11 @@ TEST_CASE("one path: effective Gb/s is the NIC speed and the gap to ideal is 0 i
   CHECK(r.reason.find("nothing: one path") != std::string::npos);
   for (const AxisEffect& a : r.effects) CHECK(a.spread == doctest::Approx(0));
 
-  const PublishedResult gap = run_published(row(PublishedMetric::IdealGap, 30, axes), spec);
+  const PublishedResult gap = app::run_published(row(PublishedMetric::IdealGap, 30, axes), spec);
   CHECK(gap.dist.max == doctest::Approx(0).epsilon(1e-9));
   CHECK(gap.verdict == Verdict::NotReproduced);
   // ...and a published 0 lies inside: the rule reproduces what the model gives.
-  CHECK(run_published(row(PublishedMetric::IdealGap, 0, axes), spec).verdict == Verdict::Reproduced);
+  CHECK(app::run_published(row(PublishedMetric::IdealGap, 0, axes), spec).verdict == Verdict::Reproduced);
 }
 
 TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothing up") {
@@ -152,7 +153,7 @@ TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothin
   fim.treatment = "static";
   // Both leaves' single uplinks carry the same flows: ECMP's FIM is 0, so no
   // reduction is defined, and an undefined metric reproduces nothing.
-  const PublishedResult r = run_published(fim, spec);
+  const PublishedResult r = app::run_published(fim, spec);
   REQUIRE(r.cases.size() == 4 * 5);  // algos x placements (strided, random 0-3)
   CHECK(std::isnan(r.cases.front().value));
   CHECK(r.dist.cases == 0);
@@ -164,7 +165,7 @@ TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothin
   qps.treatment = "ecmp";
   qps.qps = 1;
   qps.treatment_qps = 4;
-  const PublishedResult g = run_published(qps, spec);
+  const PublishedResult g = app::run_published(qps, spec);
   CHECK(g.dist.min == doctest::Approx(0));
   CHECK(g.dist.max == doctest::Approx(0));
   CHECK(g.verdict == Verdict::NotReproduced);
@@ -172,7 +173,7 @@ TEST_CASE("one path: FIM 0 leaves the reduction undefined; more QPs speed nothin
 
 TEST_CASE("case 0 holds the config's own assumptions, first in every axis") {
   const Spec spec = parse_config(kOneSpine, "one-spine.toml");
-  const PublishedResult r = run_published(
+  const PublishedResult r = app::run_published(
       row(PublishedMetric::EffectiveGbps, 100, axis_bit(UnknownAxis::HashSeed) | axis_bit(UnknownAxis::Channels)),
       spec);
   REQUIRE(r.axes.size() == 2);
@@ -185,7 +186,7 @@ TEST_CASE("a row naming a scenario the config lacks is an error naming the confi
   PublishedExperiment e = row(PublishedMetric::FimReduction, 30, 0);
   e.treatment = "static";
   try {
-    (void)run_published(e, spec);
+    (void)app::run_published(e, spec);
     FAIL("no error");
   } catch (const InputError& err) {
     CHECK(std::string(err.what()).find("'static'") != std::string::npos);
