@@ -14,6 +14,7 @@
 #include "sim/config/config.h"
 #include "sim/base/error.h"
 #include "sim/model/flows_import.h"
+#include "sim/model/nccl_derive.h"
 #include "sim/output/output.h"
 #include "sim/base/parse.h"
 #include "sim/routing/seeds.h"
@@ -48,7 +49,7 @@ std::vector<std::string> idle_nic_notes(const Spec& spec) {
     const bool rings_or_trees =
         workloads::collective_info(j.collective).shape != workloads::CollectiveShape::PointToPoint;
     const std::uint32_t p = j.search_channels ? j.search_channels : workloads::default_search_channels(j.channels);
-    if (!rings_or_trees || k < 2 || p >= k) continue;
+    if (!rings_or_trees || k < 2 || p >= k || j.graphs) continue;
     out.push_back("note: job '" + j.name + "': " + std::to_string(j.channels) + " channels search " +
                   std::to_string(p) + (j.search_channels ? "" : " (NCCL doubles what its search finds)") +
                   ", so they leave each node by NICs " + search_nics_text(order, p) + " of its " + std::to_string(k) +
@@ -222,16 +223,18 @@ Action add_run_command(CLI::App& app) {
       throw InputError({{}, 0, 0, "--flows"}, "no size table for imported flows (they name no collective)");
     if (opt->no_slowdown && wants_sizes(spec))
       throw InputError({{}, 0, 0, "--no-slowdown"}, "the size table needs the flow model that --no-slowdown turns off");
-    std::vector<std::string> notes =
-        opt->import.flows.empty() ? idle_nic_notes(spec) : std::vector<std::string>{};
+    std::vector<std::string> notes;
     const Simulation sim = [&] {
       if (opt->import.flows.empty()) return Simulation(std::move(spec));
       const auto imported = import_flows(opt->import, spec);
       notes.insert(notes.end(), imported.notes.begin(), imported.notes.end());
       return Simulation(std::move(spec), imported);
     }();
-    if (opt->import.flows.empty())
+    if (opt->import.flows.empty()) {
+      for (const std::string& line : nccl_notes(sim.spec())) notes.push_back("note: " + line);
+      for (const std::string& line : idle_nic_notes(sim.spec())) notes.push_back(line);
       if (const auto note = flow_label_note(sim.spec(), sim.fabric().family())) notes.push_back("note: " + *note);
+    }
     const auto results = sim.run_all({!opt->no_slowdown, progress->model()});
     progress.reset();
     for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
