@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check sim/model/nccl_tuning.cpp against NCCL's own src/graph/tuning.cc.
 
-For every release tag from 2.18.3 on in a git clone of NVIDIA/nccl, read
+For every release tag from 2.18.1 on in a git clone of NVIDIA/nccl, read
 baseLat, hwLat and the per-architecture caps from that tag's tuning.cc and
 compare them with the row of kNcclTuning that covers the release. Values the
 table holds beyond the source are listed, not failed: the Blackwell row before
@@ -97,7 +97,7 @@ def main():
     nccl = sys.argv[1]
     rows = table_rows()
     tags = subprocess.run(['git', '-C', nccl, 'tag'], capture_output=True, text=True, check=True).stdout.split()
-    tags = sorted((t for t in tags if re.fullmatch(r'v2\.\d+\.\d+-\d+', t) and version(t) >= (2, 18, 3)), key=version)
+    tags = sorted((t for t in tags if re.fullmatch(r'v2\.\d+\.\d+-\d+', t) and version(t) >= (2, 18, 1)), key=version)
     bad = 0
     for tag in tags:
         row = [r for r in rows if r[0] <= version(tag)][-1]

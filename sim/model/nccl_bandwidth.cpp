@@ -1,5 +1,5 @@
 // ncclTopoTuneModel's bandwidths and its algorithm and protocol enables
-// (src/graph/tuning.cc, 2.18.3 to 2.30.7). NCCL starts every algorithm from
+// (src/graph/tuning.cc, 2.18.1 to 2.30.7). NCCL starts every algorithm from
 // nChannels x bw of its graph; here the network part of that product is what
 // the routed fabric gives the algorithm's own traffic (NcclComm::net_busbw for
 // rings, NcclHardware::tree_net and sharp_net) and the intra-node part the
@@ -29,7 +29,7 @@ bool runs(const NcclComm& c, const NcclTuningRow& row, NcclAlgo a) noexcept {
     case NcclColl::Reduce: return a == NcclAlgo::Ring;
     case NcclColl::AllGather:
     case NcclColl::ReduceScatter:
-      return a == NcclAlgo::Ring || (a == NcclAlgo::NVLS && row.nvls != NvlsModel::Graph218) ||
+      return a == NcclAlgo::Ring || (a == NcclAlgo::NVLS && !nvls_from_graph(row.nvls)) ||
              (a == NcclAlgo::CollNetDirect && row.collnet_agrs) || (a == NcclAlgo::PAT && row.pat_factor > 0);
     case NcclColl::AllReduce: return a != NcclAlgo::PAT;
     case NcclColl::SendRecv:
@@ -79,8 +79,8 @@ double to_algbw(const NcclComm& c, const NcclTuningRow& row, NcclAlgo a) noexcep
   if (a == NcclAlgo::Ring) return ring;
   if (a == NcclAlgo::NVLS || a == NcclAlgo::NVLSTree) {
     if (row.nvls == NvlsModel::Efficiency) return ring;
-    if (row.nvls == NvlsModel::Graph218 && a == NcclAlgo::NVLSTree) return .70 * c.nodes / (2.0 * (c.nodes - 1));
-    return 5.0 / 6.0;
+    if (nvls_from_graph(row.nvls) && a == NcclAlgo::NVLSTree) return .70 * c.nodes / (2.0 * (c.nodes - 1));
+    return row.nvls == NvlsModel::Graph2181 ? .75 : 5.0 / 6.0;
   }
   return .5;
 }
@@ -130,7 +130,7 @@ double nvls_busbw(const NcclComm& c, const NcclTuningRow& row, NcclAlgo a, std::
     const double ppn = comm_ppn(c);
     return std::min(intra * (ppn - 1) / ppn, net * 0.9);
   }
-  if (tree && row.nvls != NvlsModel::Graph218 && c.nodes > 2) return std::min(intra, net / 2);
+  if (tree && !nvls_from_graph(row.nvls) && c.nodes > 2) return std::min(intra, net / 2);
   return std::min(intra, net);
 }
 

@@ -1,5 +1,5 @@
 // NCCL's ncclTopoTuneModel latencies, which algorithms and protocols it
-// offers, and ncclTopoGetAlgoTime (src/graph/tuning.cc, 2.18.3 to 2.30.7;
+// offers, and ncclTopoGetAlgoTime (src/graph/tuning.cc, 2.18.1 to 2.30.7;
 // the bandwidths are nccl_bandwidth.cpp). The formulas with their sources:
 // docs/prediction.md, "Time per message size".
 #include "sim/model/nccl_cost.h"
@@ -68,7 +68,7 @@ double nccl_latency(const NcclComm& c, NcclAlgo a, NcclProto p) noexcept {
   const double inter = row.net[net_algo][pi] + c.host.net_latency_us * (p == NcclProto::Simple ? 2 : 1);
   const double base = row.base[ai][pi];
   const int log_nodes = std::max(0, nccl_log2i(c.nodes));
-  const bool v218 = row.nvls == NvlsModel::Graph218;
+  const bool v218 = nvls_from_graph(row.nvls);
   switch (a) {
     case NcclAlgo::Ring: return ring_latency(c, row, pi, intra, inter);
     case NcclAlgo::Tree: return base + 2 * ((ppn - 1) * intra + log_nodes * inter);

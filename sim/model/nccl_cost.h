@@ -1,6 +1,6 @@
 // NCCL's tuner as arithmetic: time(size) = latency(algorithm, protocol, steps)
 // + size / bandwidth(algorithm, protocol), with the constants of the release
-// the job names (sim/model/nccl_tuning.h: tuning.cc from 2.18.3 to 2.30.7)
+// the job names (sim/model/nccl_tuning.h: tuning.cc from 2.18.1 to 2.30.7)
 // and the GPU's architecture row. The one difference from NCCL: the network
 // bandwidth the protocols scale is not a nominal link speed but what the
 // routed fabric gives the job's traffic (sim/model/size_table.h). The

@@ -10,7 +10,7 @@
 namespace ecmpsim {
 
 // The row of the communicator's release (the first row for anything older:
-// the config refuses sizes before 2.18.3).
+// the config refuses sizes before 2.18.1).
 inline const NcclTuningRow& tuning_row(const NcclComm& c) noexcept {
   const NcclTuningRow* row = nccl_tuning(c.version);
   return row ? *row : kNcclTuning.front();

@@ -20,6 +20,10 @@ constexpr NcclLatencies kBase223{{{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0},
 constexpr NcclLatencies kNvl218{{{.6, 1.25, 4}, {.6, 1.9, 3.4}, {0, 0, 8.0}, {0, 0, 4.75}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
 constexpr NcclLatencies kPci218{{{1.0, 1.9, 6}, {1.0, 2.5, 5.7}, {0, 0, 8.0}, {0, 0, 8.0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
 constexpr NcclLatencies kNet218{{{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 10.7}, {0, 0, 14}, {0, 0, 18}, {0, 0, 19}, {0, 0, 0}}};
+// 2.18.1: Tree Simple 28 on every hop (2.18.3 lowers it, 2.19 restores it).
+constexpr NcclLatencies kNvl2181{{{.6, 1.25, 28}, {.6, 1.9, 3.4}, {0, 0, 8.0}, {0, 0, 4.75}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+constexpr NcclLatencies kPci2181{{{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 8.0}, {0, 0, 8.0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+constexpr NcclLatencies kNet2181{{{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 10.7}, {0, 0, 14}, {0, 0, 18}, {0, 0, 19}, {0, 0, 0}}};
 constexpr NcclLatencies kNvl219{{{.6, 1.25, 28}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 23}, {0, 0, 23}, {0, 0, 0}}};
 constexpr NcclLatencies kNvl221{{{.6, 1.25, 28}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 25}, {0, 0, 25}, {0, 0, 0}}};
 constexpr NcclLatencies kPci219{{{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
@@ -45,10 +49,14 @@ constexpr NcclCaps kRingLl128225{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7,
 constexpr NcclCaps kRingLl1282287{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {2 * 36.7, 34.6, 2 * 36.7}}};
 constexpr NcclCaps kRingLl128229{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {34.5, 34.6, 34.5}}};
 constexpr NcclCaps kRingLl1282297{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}}};
+// 2.18.1 has one LL128 cap per architecture (ll128MaxBwPerCh 20, 20, 36.7)
+// for rings and trees alike, and Hopper's tree cap 33 beyond two nodes.
+constexpr NcclCaps kTreeLl1282181{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {36.7, 36.7, 36.7}}};
 constexpr NcclCaps kTreeLl128{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {36.7, 36.7, 29.0}}};
 constexpr NcclCaps kTreeLl128225{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}}};
 constexpr NcclCaps kTreeLl128228{{{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}}};
 constexpr NcclCaps kTree{{{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {38.7, 41.4, 36.0}}};
+constexpr NcclCaps kTree2181{{{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 33.0}, {38.7, 41.4, 33.0}}};
 constexpr NcclCaps kTree225{{{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}}};
 constexpr NcclCaps kTree228{{{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}}};
 constexpr NcclCaps kNoCaps{};
@@ -64,7 +72,9 @@ using enum NvlsModel;
 
 // from, tag, base, nvlink, pci, net, llMax, ringLL128, treeLL128, tree, nvlsTree, nvlsEff,
 // ring_ll_half, ll128_ppn, inter_steps_2n, ppn1_tree_net, pat, nvls, collnet_agrs, ll128_sm100, ll128_any, nvlstree_corr
-const std::array<NcclTuningRow, 14> kNcclTuning{{
+const std::array<NcclTuningRow, 15> kNcclTuning{{
+    {V{2, 18, 1}, "v2.18.1-1", kBase218, kNvl2181, kPci2181, kNet2181, kLlMax218, kRingLl128, kTreeLl1282181, kTree2181,
+     kNoCaps, kNoEff, false, true, true, false, 0, Graph2181, false, false, false, false},
     {V{2, 18, 3}, "v2.18.3-1", kBase218, kNvl218, kPci218, kNet218, kLlMax218, kRingLl128, kTreeLl128, kTree, kNoCaps,
      kNoEff, false, true, true, false, 0, Graph218, false, false, false, false},
     {V{2, 19, 0}, "v2.19.3-1", kBase219, kNvl219, kPci219, kNet219, kLlMax218, kRingLl128, kTreeLl128, kTree, kNoCaps,

@@ -26,11 +26,15 @@ using NcclCaps = std::array<std::array<double, 3>, 4>;
 
 // How a release computes NVLS and NVLSTree's bandwidth.
 enum class NvlsModel : std::uint8_t {
-  Graph218,     // 2.18: nChannels x bw of the graph; ratio 5/6 (NVLSTree .70 N / (2(N-1)))
+  Graph2181,    // 2.18.1: as Graph218 but NVLS's ratio .75
+  Graph218,     // 2.18.3: nChannels x bw of the graph; ratio 5/6 (NVLSTree .70 N / (2(N-1)))
   Min219,       // 2.19-2.26: min(bwIntra, bwInter) (NVLSTree: bwInter/2 beyond 2 nodes); ratio 5/6
   AgRs227,      // 2.27: as 2.19, but AllGather/ReduceScatter min(bwIntra (ppn-1)/ppn, 0.9 bwInter)
   Efficiency,   // 2.28 on: bwIntra x nvlsEfficiency x (nCh-1)/nCh (x2 AllReduce), ratio nRanks/nsteps
 };
+
+// 2.18's NVLS: busBw from the graph, NVLS's own base latency.
+constexpr bool nvls_from_graph(NvlsModel m) noexcept { return m == NvlsModel::Graph2181 || m == NvlsModel::Graph218; }
 
 struct NcclTuningRow {
   workloads::NcclVersion from;
@@ -57,10 +61,10 @@ struct NcclTuningRow {
   bool nvlstree_correction;  // NVLSTree AllReduce takes the tree correction on Blackwell x86 (2.29 on)
 };
 
-// The rows, oldest first; 2.18.3 is the first release modelled.
-extern const std::array<NcclTuningRow, 14> kNcclTuning;
+// The rows, oldest first; 2.18.1 is the first release modelled.
+extern const std::array<NcclTuningRow, 15> kNcclTuning;
 
-// The row of release v: the last starting at or before it; nullptr before 2.18.3.
+// The row of release v: the last starting at or before it; nullptr before 2.18.1.
 const NcclTuningRow* nccl_tuning(workloads::NcclVersion v) noexcept;
 
 // treeCorrectionFactor[protocol][log2(nBytes / 64)], 64 B .. 256 MiB (the

@@ -8,8 +8,10 @@
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
 #include "sim/model/nccl_derive.h"
+#include "sim/model/replay_flows.h"
 #include "workloads/generators/job.h"
 #include "workloads/generators/placement.h"
+#include "workloads/traces/join.h"
 
 namespace ecmpsim {
 
@@ -59,6 +61,13 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric,
   workloads::Flows flows;
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const JobSpec& job = spec.jobs[j];
+    if (job.kind == workloads::JobKind::Training) {
+      // Every collective of the step at once: what routing does to the step's traffic.
+      const auto step = workloads::step_trace(workloads::training_step(job.training));
+      const workloads::Flows made = expand_collectives(spec, fabric, step, {}, j).flows;
+      for (std::size_t f = 0; f < made.size(); ++f) flows.push_back(made[f]);
+      continue;
+    }
     const workloads::JobLayout layout = job_layout(spec, job, fabric, servers[j]);
     const workloads::CollectiveParams p = collective_params(job, job.collective);
     workloads::QpnAllocator qpns(endpoints.size(), job.roce);
@@ -151,6 +160,17 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
     for (std::size_t f = 0; f < flows.size(); ++f)
       if (flows.job[f] == j) used[fabric.server_of(flows.src[f])] = used[fabric.server_of(flows.dst[f])] = 1;
     const auto nodes = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), std::uint8_t{1}));
+    if (job.kind == workloads::JobKind::Training) {
+      // A step is no one collective: its busbw is the busiest sender's
+      // throughput (bus factor 1, S the most bytes one endpoint sends), as
+      // for imported flows.
+      std::vector<std::uint64_t> sent(fabric.endpoints().size());
+      for (std::size_t f = 0; f < flows.size(); ++f)
+        if (flows.job[f] == j) sent[flows.src[f]] += flows.bytes[f];
+      const std::uint64_t most = sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
+      out.push_back({job.name, "training", BusPattern::SendRecv, job.training.ranks(), Bytes{most}});
+      continue;
+    }
     out.push_back({job.name, std::string(workloads::collective_name(job.collective)), bus_pattern(job.collective),
                    nodes * spec.fabric.gpus_per_node, job.message});
   }

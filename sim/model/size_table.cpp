@@ -193,7 +193,7 @@ namespace {
 // A job that asks for sizes must name a release the tuner tables cover.
 void require_priced(const JobSpec& js) {
   if (js.nccl.sweep.enabled() && !nccl_tuning(js.nccl_version))
-    throw InputError(js.where, "sizes: NCCL's tuner is modelled from release 2.18.3 on, not " +
+    throw InputError(js.where, "sizes: NCCL's tuner is modelled from release 2.18.1 on, not " +
                                    workloads::nccl_version_text(js.nccl_version));
 }
 

@@ -117,7 +117,7 @@ TEST_CASE("size flags: one-line errors naming the flag") {
   const std::string old = write_config("old.toml", kFabric + "[workload]\nnccl_version = \"2.17.1\"\n");
   const CliResult e = cli_run({"run", old, "-b", "8", "-e", "64"});
   CHECK(e.code == 2);
-  CHECK(e.err.find("sizes: NCCL's tuner is modelled from release 2.18.3 on, not 2.17.1") != std::string::npos);
+  CHECK(e.err.find("sizes: NCCL's tuner is modelled from release 2.18.1 on, not 2.17.1") != std::string::npos);
   const std::string a2a = write_config("a2a.toml", kFabric + "[workload]\ncollective = \"alltoall\"\n");
   const CliResult ok = cli_run({"run", a2a, "-b", "8", "-e", "64", "-f", "csv"});
   CHECK(ok.code == 0);

@@ -68,6 +68,33 @@ TEST_CASE("architecture rows: one node of 8 GPUs, Ring LL at 8 B and Ring Simple
         doctest::Approx(50.1143).epsilon(1e-5));
 }
 
+TEST_CASE("2.18.1: Tree Simple hwLat 28, Hopper's tree cap 33 beyond 2 nodes, NVLS ratio .75; 2.18.3 the control") {
+  // 4 nodes x 8 Hopper GPUs, tree network 392, NVLink cap 370.8, 8 search
+  // channels. Tree Simple latency 0 + 2 x (7 x intra + log2(4) x inter):
+  // 2.18.1 2 x (7 x 28 + 2 x 28) = 504; 2.18.3 2 x (7 x 4 + 2 x 14) = 112.
+  // busBw min(min(392, 370.8) x .92 = 341.136, 8 x cap) x .5: 2.18.1 8 x 33 =
+  // 264 -> 132; 2.18.3 8 x 36 = 288 -> 144.
+  NcclHardware hw = gpu(90);
+  hw.tree_net = 392;
+  const auto tree = [&](NcclVersion v) { return comm(NcclColl::AllReduce, 4, 8, 8, 384, 370.8, v, hw); };
+  CHECK(nccl_latency(tree({2, 18, 1}), NcclAlgo::Tree, NcclProto::Simple) == doctest::Approx(504));
+  CHECK(nccl_latency(tree({2, 18, 3}), NcclAlgo::Tree, NcclProto::Simple) == doctest::Approx(112));
+  CHECK(nccl_algbw(tree({2, 18, 1}), NcclAlgo::Tree, NcclProto::Simple) == doctest::Approx(132));
+  CHECK(nccl_algbw(tree({2, 18, 3}), NcclAlgo::Tree, NcclProto::Simple) == doctest::Approx(144));
+  // One node, NVLS graph 8 x 40 = 320: latency baseLat 23; algBw 320 x .75 =
+  // 240 (2.18.1), 320 x 5/6 = 266.667 (2.18.3), at 1 MiB and 1 GiB.
+  hw.nvls = true;
+  hw.nvls_channels = 8;
+  hw.nvls_bw_intra = 40;
+  const auto one = [&](NcclVersion v) { return comm(NcclColl::AllReduce, 1, 8, 12, kInf, 370.8, v, hw); };
+  CHECK(nccl_time_us(one({2, 18, 1}), NcclAlgo::NVLS, NcclProto::Simple, 1 << 20) ==
+        doctest::Approx(at(23, 240, 1 << 20)));
+  CHECK(nccl_time_us(one({2, 18, 1}), NcclAlgo::NVLS, NcclProto::Simple, 1 << 30) ==
+        doctest::Approx(at(23, 240, 1 << 30)));
+  CHECK(nccl_time_us(one({2, 18, 3}), NcclAlgo::NVLS, NcclProto::Simple, 1 << 30) ==
+        doctest::Approx(at(23, 320 * 5.0 / 6, 1 << 30)));
+}
+
 TEST_CASE("Ring LL x 0.5 from 2.21, x 1/4 across nodes before; LL128 x 0.7 with one GPU per node before 2.23") {
   // 2 nodes x 1 GPU, ring network 50. LL: 2.21 min(39, 25) = 25, 2.20
   // min(39, 12.5) = 12.5 (x 2/2). LL128 (2 x 36.7 = 73.4 per-channel cap):
