@@ -13,8 +13,16 @@
 
 namespace ecmpsim::workloads {
 
-enum class NcclAlgo : std::uint8_t { Tree, Ring };
-inline constexpr std::array<Named<NcclAlgo>, 2> kNcclAlgos{{{NcclAlgo::Tree, "Tree"}, {NcclAlgo::Ring, "Ring"}}};
+// NCCL's algorithms in its own order (NCCL_ALGO_TREE = 0 .. NCCL_ALGO_PAT = 6),
+// named as NCCL_ALGO spells them.
+enum class NcclAlgo : std::uint8_t { Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT };
+inline constexpr std::array<Named<NcclAlgo>, 7> kNcclAlgos{{{NcclAlgo::Tree, "Tree"},
+                                                           {NcclAlgo::Ring, "Ring"},
+                                                           {NcclAlgo::CollNetDirect, "CollNetDirect"},
+                                                           {NcclAlgo::CollNetChain, "CollNetChain"},
+                                                           {NcclAlgo::NVLS, "NVLS"},
+                                                           {NcclAlgo::NVLSTree, "NVLSTree"},
+                                                           {NcclAlgo::PAT, "PAT"}}};
 
 enum class NcclProto : std::uint8_t { LL, LL128, Simple };
 inline constexpr std::array<Named<NcclProto>, 3> kNcclProtos{

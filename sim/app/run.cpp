@@ -9,6 +9,7 @@
 #include "sim/app/run_data.h"
 #include "sim/base/error.h"
 #include "sim/model/flows_import.h"
+#include "sim/model/nccl_derive.h"
 #include "sim/model/size_table.h"
 #include "sim/routing/flow_label_note.h"
 #include "sim/routing/seeds.h"
@@ -93,7 +94,8 @@ std::vector<std::string> idle_nic_notes(const Spec& spec) {
     const bool rings_or_trees =
         workloads::collective_info(j.collective).shape != workloads::CollectiveShape::PointToPoint;
     const std::uint32_t p = j.search_channels ? j.search_channels : workloads::default_search_channels(j.channels);
-    if (!rings_or_trees || k < 2 || p >= k) continue;
+    // A job whose channels were derived (nccl_notes) says where they leave.
+    if (!rings_or_trees || k < 2 || p >= k || j.graphs) continue;
     out.push_back("note: job '" + j.name + "': " + std::to_string(j.channels) + " channels search " +
                   std::to_string(p) + (j.search_channels ? "" : " (NCCL doubles what its search finds)") +
                   ", so they leave each node by NICs " + search_nics_text(order, p) + " of its " + std::to_string(k) +
@@ -115,8 +117,11 @@ RunReport run(Spec spec, const RunRequest& q, const Progress& progress) {
   if (q.no_slowdown && wants_sizes(spec))
     throw InputError(option_at("no_slowdown"), "the size table needs the flow model that " + option_ref("no_slowdown") + " turns off");
   if (im.flows.empty() && !q.flows_csv) {
-    report.notes = idle_nic_notes(spec);
     report.data = simulate(std::move(spec), nullptr, !q.no_slowdown, progress);
+    // After the simulation: it derives the channels of a named GPU.
+    const Spec& resolved = report.data->sim.spec();
+    for (const std::string& line : nccl_notes(resolved)) report.notes.push_back("note: " + line);
+    for (std::string& line : idle_nic_notes(resolved)) report.notes.push_back(std::move(line));
     if (const auto note = flow_label_note(report.data->sim.spec(), report.data->sim.fabric().family()))
       report.notes.push_back("note: " + *note);
     return report;

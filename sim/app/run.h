@@ -1,7 +1,8 @@
 // `run`: route a config's flows (generated, or imported from a capture)
 // under every scenario, with the flow model's predicted times, and every
-// note a user should read beside the result (idle NICs, importer notes, the
-// flow-label note). What both front doors print or return.
+// note a user should read beside the result (the channels derived from a
+// named GPU, idle NICs, importer notes, the flow-label note). What both
+// front doors print or return.
 #pragma once
 
 #include <memory>
@@ -51,7 +52,8 @@ RunReport run(const RunRequest& request, const Progress& progress = {});
 RunReport run(Spec spec, const RunRequest& request, const Progress& progress = {});
 
 // The notes of a run of `spec`'s own workload, without running it: NICs its
-// channels leave unused (issue 34 item 7).
+// channels leave unused (issue 34 item 7); none for a job whose channels
+// the simulation derived from a named GPU (nccl_notes says where they go).
 std::vector<std::string> idle_nic_notes(const Spec& spec);
 
 }  // namespace ecmpsim::app

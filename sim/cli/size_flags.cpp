@@ -16,7 +16,9 @@ void add_size_flags(CLI::App* sub, SizeFlags& f) {
       ->transform(byte_size());
   sub->add_option("--stepfactor", f.stepfactor, "Multiply the size by this between rows (nccl-tests' -f; default 2)")
       ->check(integer_in(2, 1024));
-  sub->add_option("--nccl-algo", f.algo, "NCCL_ALGO of the size table: Ring or Tree (default: per size, as NCCL picks)")
+  sub->add_option("--nccl-algo", f.algo,
+                  "NCCL_ALGO of the size table: Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree or PAT "
+                  "(default: per size, as NCCL picks)")
       ->check(one_of(workloads::kNcclAlgos));
   sub->add_option("--nccl-proto", f.proto,
                   "NCCL_PROTO of the size table: LL, LL128 or Simple (default: per size, as NCCL picks)")

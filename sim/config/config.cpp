@@ -41,6 +41,7 @@ JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string&
   JobSpec job;
   config::read_section<JobSpec>(t, job_knobs(), job, file, section);
   job.where = at;
+  job.channels_given = t.get("channels") != nullptr;
   job.nodes_at = key_pos(t, "nodes", at, file, section);
   job.hosts_at = key_pos(t, "hosts", at, file, section);
   const SourcePos placement_at = key_pos(t, "placement", at, file, section);
@@ -54,6 +55,10 @@ JobSpec read_job(const toml::node& node, const SourcePos& at, const std::string&
   } else if (job.placement == workloads::Placement::List) {
     throw InputError(placement_at, "placement \"list\" needs a hosts list");
   }
+  if (job.min_channels && job.max_channels && job.min_channels > job.max_channels)
+    throw InputError(key_pos(t, "min_channels", at, file, section),
+                     "min_channels " + std::to_string(job.min_channels) + " exceeds max_channels " +
+                         std::to_string(job.max_channels));
   if (job.search_channels > job.channels)
     throw InputError(key_pos(t, "search_channels", at, file, section),
                      "search_channels exceeds channels (" + std::to_string(job.channels) + ")");

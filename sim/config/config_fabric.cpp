@@ -131,6 +131,17 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
        "kG/K .. (k+1)G/K-1 (docs/nccl-fidelity.md).",
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) { s.gpu_nics = read_gpu_nics(n, at); }, nullptr,
        "each in [0, 253]"},
+      uint_knob<FabricSpec>("nvlink_domain",
+                            "GPUs per multi-node NVLink domain (GB200/GB300 NVL72: 72): consecutive nodes whose GPUs "
+                            "share one NVLink fabric; NCCL treats a job's nodes in one domain as one node (MNNVL) and "
+                            "only traffic between domains crosses this fabric. A multiple of gpus_per_node; 0 = each "
+                            "node its own.",
+                            0, 1u << 20, [](auto& s) -> auto& { return s.nvlink_domain; }),
+      bool_knob<FabricSpec>("sharp",
+                            "The switches reduce in the network (InfiniBand SHARP): NCCL's CollNet algorithms "
+                            "(CollNetDirect, CollNetChain) and NVLS across nodes become available to jobs with "
+                            "collnet = true.",
+                            [](auto& s) -> auto& { return s.sharp; }),
       uint_knob<FabricSpec>("rail_leaf_nodes",
                             "rail: nodes per rail leaf; more nodes form groups, each with its own rail leaves "
                             "(0 = one leaf per rail).",
@@ -193,6 +204,9 @@ void check_fabric(const toml::table& table, FabricSpec& spec, const std::string&
                                                 std::to_string(spec.nics_per_node));
     spec.nics_per_node = k;
   }
+  if (spec.nvlink_domain != 0 && spec.nvlink_domain % spec.gpus_per_node != 0)
+    throw InputError(at("nvlink_domain"), std::to_string(spec.nvlink_domain) + " GPUs is not a whole number of nodes of " +
+                                              std::to_string(spec.gpus_per_node) + " (gpus_per_node)");
   const auto& near = spec.gpu_nics.near;
   if (!near.empty() && near.size() != spec.gpus_per_node)
     throw InputError(at("gpu_nics"), std::to_string(near.size()) + (near.size() == 1 ? " entry" : " entries") +

@@ -25,6 +25,8 @@ Knob<JobSpec> sizes_knob();
 Knob<JobSpec> nccl_algo_knob();
 Knob<JobSpec> nccl_proto_knob();
 Knob<JobSpec> size_coupling_knob();
+// `nccl_env`, NCCL_* settings by their environment names (sim/config/config_nccl_env.cpp).
+Knob<JobSpec> nccl_env_knob();
 
 // Every section's knob table in the order of a config file, with the header
 // the references show (`ecmpsim run --help`, docs/config-reference.md).

@@ -98,6 +98,21 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
          s.nccl_version = *parsed;
        },
        nullptr},
+      uint_knob<JobSpec>("min_channels", "NCCL_MIN_NCHANNELS: at least this many channels (0: unset).", 0, 64,
+                         [](auto& s) -> auto& { return s.min_channels; }),
+      uint_knob<JobSpec>("max_channels", "NCCL_MAX_NCHANNELS: at most this many channels (0: unset).", 0, 64,
+                         [](auto& s) -> auto& { return s.max_channels; }),
+      bool_knob<JobSpec>("nvls",
+                         "NCCL_NVLS_ENABLE: NVLS and NVLSTree where the GPU has NVSwitch gen 3 or later (Hopper on); "
+                         "false = NCCL_NVLS_ENABLE=0.",
+                         [](auto& s) -> auto& { return s.nvls; }),
+      bool_knob<JobSpec>("collnet",
+                         "NCCL_COLLNET_ENABLE=1: CollNetDirect, CollNetChain and NVLS across nodes on a [fabric] "
+                         "with sharp = true.",
+                         [](auto& s) -> auto& { return s.collnet; }),
+      bool_knob<JobSpec>("pat", "NCCL_PAT_ENABLE: PAT for all-gather and reduce-scatter with one GPU per node (2.23 on).",
+                         [](auto& s) -> auto& { return s.pat; }),
+      nccl_env_knob(),
       uint_knob<JobSpec>("peer_offset", "Send/recv: rank r sends to rank (r + peer_offset) mod ranks.", 1, 1u << 24,
                          [](auto& s) -> auto& { return s.peer_offset; }),
       enum_knob<JobSpec>("sport_model",

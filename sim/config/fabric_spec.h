@@ -105,6 +105,8 @@ struct FabricSpec {
   std::uint32_t nics_per_node = 1;  // K: NIC endpoints per node (server)
   std::uint32_t gpus_per_node = 1;  // G: GPUs (ranks) per node
   workloads::GpuNicMap gpu_nics;    // per GPU, its close NICs (gpu_nics); empty: rail-aligned
+  std::uint32_t nvlink_domain = 0;  // GPUs per multi-node NVLink domain (GB200 NVL72: 72); 0: the node
+  bool sharp = false;               // the switches reduce (InfiniBand SHARP): CollNet is available
   std::uint32_t fat_tree_k = 4;     // fat-tree: k pods of k/2 edge + k/2 aggregation
   Gbps core_speed{0};               // fat-tree aggregation-core links; 0 = fabric_speed
   std::uint32_t rail_nodes = 16;    // rail: compute nodes

@@ -17,8 +17,10 @@
 #include "sim/config/sweep_metric.h"
 #include "workloads/generators/collective.h"
 #include "workloads/generators/job.h"
+#include "workloads/generators/nccl_search.h"
 #include "workloads/nccl.h"
 #include "workloads/generators/placement.h"
+#include "workloads/gpu.h"
 #include "workloads/generators/training.h"
 #include "workloads/roce.h"
 
@@ -44,6 +46,18 @@ struct JobSpec {
   bool pxn = true;
   workloads::NcclVersion nccl_version = workloads::kDefaultNcclVersion;
   std::uint32_t peer_offset = 1;
+  std::uint32_t min_channels = 0;  // NCCL_MIN_NCHANNELS; 0: unset
+  std::uint32_t max_channels = 0;  // NCCL_MAX_NCHANNELS; 0: unset
+  bool nvls = true;                // NCCL_NVLS_ENABLE (0: off; default: where the hardware has it)
+  bool collnet = false;            // NCCL_COLLNET_ENABLE (needs [fabric] sharp)
+  bool pat = true;                 // NCCL_PAT_ENABLE
+  bool channels_given = false;     // `channels` was in the config (else derived from a [hosts] gpu)
+  // Servers NCCL treats as one node: 1, or with [fabric] nvlink_domain the
+  // job's nodes in each NVLink domain (MNNVL); set when the job is placed.
+  std::uint32_t node_servers = 1;
+  // NCCL's graphs for this job's nodes when [hosts] gpu names the GPU
+  // (sim/model/nccl_derive.h fills it when the simulation is built).
+  std::optional<workloads::NcclChannels> graphs;
   workloads::RoceParams roce;
   workloads::NcclSizes nccl;  // the size table (`sizes`, `nccl_algo`, ...); off by default
   SourcePos where, nodes_at, hosts_at;  // for errors found once the fabric is built
@@ -53,11 +67,15 @@ struct JobSpec {
 // their sources in docs/prediction.md, "Hosts"): [hosts], with
 // [calibration] (the same keys, as `ecmpsim calibrate` writes them) over it.
 struct HostSpec {
+  std::optional<workloads::Gpu> gpu;  // [hosts] gpu: the profile NCCL's choices are derived from
+  std::uint8_t pcie_gen = 0;      // the GPUs' PCIe generation; 0 = the profile's
+  std::uint8_t nic_pcie_gen = 0;  // the NICs' PCIe generation; 0 = the one that ships at their speed
+  std::optional<workloads::Cpu> cpu;  // llMaxBws' row across nodes, netOverhead; absent: Grace (Arm) beside a GB200, else Intel
   workloads::IntraLink intra = workloads::IntraLink::NVLink;
   double intra_busbw = 0;         // GB/s the intra-node hops allow a ring; 0 = the link's row of kIntraLinks
   std::uint32_t roce_mtu = 4096;  // RoCE path MTU (payload bytes per packet)
   double nic_efficiency = 1.0;    // fraction of the RoCEv2 goodput the hosts reach
-  double net_overhead_us = 1.0;   // NCCL's netOverhead (x86 Intel 1.0, AMD 2.0)
+  double net_overhead_us = -1;   // NCCL's netOverhead (x86 Intel 1.0, AMD 2.0); < 0: the cpu's
   double net_latency_us = 0;      // NCCL's latencyInter (the net plugin's NIC latency)
 };
 

@@ -17,8 +17,7 @@ constexpr int kCells = 40;   // grid cells per axis and round
 constexpr int kRounds = 10;  // each narrows the box to 4 cells around the best
 
 NcclComm with_params(const NcclComm& base, double efficiency, double latency_us) {
-  NcclComm c = base;
-  c.net_busbw = base.net_busbw * efficiency;
+  NcclComm c = scaled_network(base, efficiency);
   c.host.net_latency_us = latency_us;
   return c;
 }

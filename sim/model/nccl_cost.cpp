@@ -1,10 +1,14 @@
-// NCCL 2.23.4's ncclTopoTuneModel and ncclTopoGetAlgoTime (src/graph/tuning.cc)
-// on the routed network bandwidth; the formulas are listed with their
-// sources in docs/prediction.md.
+// NCCL's ncclTopoTuneModel latencies, which algorithms and protocols it
+// offers, and ncclTopoGetAlgoTime (src/graph/tuning.cc, 2.18.1 to 2.30.7;
+// the bandwidths are nccl_bandwidth.cpp). The formulas with their sources:
+// docs/prediction.md, "Time per message size".
 #include "sim/model/nccl_cost.h"
 
 #include <algorithm>
 #include <limits>
+
+#include "sim/model/nccl_cost_parts.h"
+#include "workloads/gpu.h"
 
 namespace ecmpsim {
 
@@ -12,84 +16,117 @@ namespace {
 
 using workloads::NcclAlgo;
 using workloads::NcclProto;
+using workloads::NcclVersion;
 
-// The column of the [N1, N2, N>2] tables.
-std::size_t node_index(std::uint32_t nodes) noexcept { return nodes <= 1 ? 0 : nodes == 2 ? 1 : 2; }
-
-// nsteps and nInterSteps of a ring (2.23+: AllReduce 2(nNodes-1), else nNodes-1).
-std::uint32_t ring_steps(const NcclComm& c) noexcept {
-  return c.coll == NcclColl::AllReduce ? 2 * (c.ranks - 1) : c.ranks - 1;
+// nsteps and nInterSteps of a ring: up to 2.22 AllReduce crosses 2 nNodes
+// times, from 2.23 2 (nNodes - 1).
+std::uint32_t inter_steps(const NcclComm& c, const NcclTuningRow& row) noexcept {
+  if (c.coll == NcclColl::AllReduce) return c.nodes <= 1 ? 0 : row.inter_steps_2n ? 2 * c.nodes : 2 * (c.nodes - 1);
+  return c.nodes <= 1 ? 0 : c.nodes - 1;
 }
-std::uint32_t ring_inter_steps(const NcclComm& c) noexcept {
-  if (c.nodes <= 1) return 0;
-  return c.coll == NcclColl::AllReduce ? 2 * (c.nodes - 1) : c.nodes - 1;
+
+double ring_latency(const NcclComm& c, const NcclTuningRow& row, std::size_t pi, double intra, double inter) noexcept {
+  const std::size_t ring = algo_index(NcclAlgo::Ring), tree = algo_index(NcclAlgo::Tree);
+  const std::uint32_t steps = ring_nsteps(c);
+  if (c.coll == NcclColl::Broadcast || c.coll == NcclColl::Reduce) {
+    // hwLat of the NET (or intra-node) row; without sameChannels every step,
+    // Simple on the Tree row ("some chunk latency").
+    const NcclLatencies& hw = c.nodes == 1 ? intra_row(c, row) : row.net;
+    if (c.hw && c.hw->same_channels) return row.base[ring][pi] + hw[ring][pi];
+    const double lat = pi == proto_index(NcclProto::Simple) ? hw[tree][pi] : hw[ring][pi];
+    return row.base[ring][pi] + steps * lat;
+  }
+  const std::uint32_t across = inter_steps(c, row);
+  // Across nodes an intra-node step costs at least the network overhead (x3 for Simple).
+  const double overhead = c.host.net_overhead_us * (pi == proto_index(NcclProto::Simple) ? 3 : 1);
+  const double intra_step = c.nodes > 1 ? std::max(intra, overhead) : intra;
+  // Signed, as NCCL's ints: before 2.23 a one-GPU-per-node AllReduce has more
+  // network steps (2 nNodes) than steps (2 (nNodes - 1)).
+  const double intra_steps = static_cast<double>(steps) - static_cast<double>(across);
+  return row.base[ring][pi] + intra_steps * intra_step + across * inter;
 }
 
 }  // namespace
 
-double nccl_latency(const NcclComm& c, NcclAlgo a, NcclProto p, const NcclTuning& t) noexcept {
+NcclComm scaled_network(NcclComm c, double f) noexcept {
+  c.net_busbw *= f;
+  if (c.hw) {
+    c.hw->tree_net *= f;
+    c.hw->sharp_net *= f;
+  }
+  return c;
+}
+
+double nccl_latency(const NcclComm& c, NcclAlgo a, NcclProto p) noexcept {
+  const NcclTuningRow& row = tuning_row(c);
   const std::size_t ai = algo_index(a), pi = proto_index(p);
-  const std::uint32_t ppn = c.nodes == 0 ? 1 : c.ranks / c.nodes;
-  const double intra = (c.host.intra == workloads::IntraLink::PCI ? t.pci_lat : t.nvlink_lat)[ai][pi];
-  // 2.23: with one GPU per node the network hop takes the Tree row; the
+  const std::uint32_t ppn = comm_ppn(c);
+  const double intra = intra_row(c, row)[ai][pi];
+  // With one GPU per node the network hop takes the Tree row (2.23 on); the
   // plugin's latencyInter is added once, twice for Simple (its flush).
-  const double inter = t.net_lat[ppn == 1 ? algo_index(NcclAlgo::Tree) : ai][pi] +
-                       c.host.net_latency_us * (p == NcclProto::Simple ? 2 : 1);
-  if (a == NcclAlgo::Tree) {
-    const int log_nodes = std::max(0, nccl_log2i(c.nodes));
-    return t.base_lat[ai][pi] + 2 * ((ppn - 1) * intra + log_nodes * inter);
+  const std::size_t net_algo = row.ppn1_tree_net && ppn == 1 ? algo_index(NcclAlgo::Tree) : ai;
+  const double inter = row.net[net_algo][pi] + c.host.net_latency_us * (p == NcclProto::Simple ? 2 : 1);
+  const double base = row.base[ai][pi];
+  const int log_nodes = std::max(0, nccl_log2i(c.nodes));
+  const bool v218 = nvls_from_graph(row.nvls);
+  switch (a) {
+    case NcclAlgo::Ring: return ring_latency(c, row, pi, intra, inter);
+    case NcclAlgo::Tree: return base + 2 * ((ppn - 1) * intra + log_nodes * inter);
+    case NcclAlgo::CollNetDirect:  // + 0.4 us arity serialization per local rank (0.5 in 2.18)
+      return base + 2 * (std::min(1u, ppn - 1) * intra + (ppn - 1) * (v218 ? 0.5 : 0.4)) + inter;
+    case NcclAlgo::CollNetChain: return base + 2 * (ppn - 1) * intra + inter;
+    case NcclAlgo::NVLS:
+      if (v218) return base + (c.nodes > 1 ? row.net[ai][pi] : 0);
+      return intra + (c.nodes > 1 ? inter : 0);
+    case NcclAlgo::NVLSTree:
+      if (v218) return base + 2.0 * (c.nodes - 1) * row.net[ai][pi];
+      return base + intra + 2 * log_nodes * inter;
+    case NcclAlgo::PAT: return base + log_nodes * (inter / 3.5) + c.ranks * 2.8;
   }
-  const std::uint32_t steps = ring_steps(c), inter_steps = ring_inter_steps(c);
-  // Across nodes an intra-node step costs at least the network overhead (x3 for Simple).
-  const double overhead = c.host.net_overhead_us * (p == NcclProto::Simple ? 3 : 1);
-  const double intra_step = c.nodes > 1 ? std::max(intra, overhead) : intra;
-  return t.base_lat[ai][pi] + (steps - inter_steps) * intra_step + inter_steps * inter;
+  return base;
 }
 
-double nccl_busbw(const NcclComm& c) noexcept { return std::min(c.net_busbw, c.host.intra_busbw); }
-
-double nccl_algbw(const NcclComm& c, NcclAlgo a, NcclProto p, const NcclTuning& t) noexcept {
-  const double bus = nccl_busbw(c);
-  const std::size_t ni = node_index(c.nodes);
-  const double ll_max = c.nodes <= 1 ? t.ll_max_bw_1node : t.ll_max_bw[ni];
-  const double nch = c.search_channels;
-  double bw = bus;
-  if (a == NcclAlgo::Ring) {
-    if (p == NcclProto::LL) bw = std::min(ll_max, bus * 0.5);
-    if (p == NcclProto::LL128) bw = std::min(bus * 0.92, nch * t.ring_ll128_per_ch);
-    // busBw -> algBw: nRanks / nsteps.
-    return bw * c.ranks / ring_steps(c);
-  }
-  // Tree: the Simple cap first, then the LL and LL128 ones on top of it.
-  bw = std::min(bus * 0.92, nch * t.tree_per_ch[ni]);
-  if (p == NcclProto::LL) bw = std::min(bw / 3.8, ll_max);
-  if (p == NcclProto::LL128)
-    bw = std::min(bw * (c.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * t.tree_ll128_per_ch[ni]);
-  return bw * 0.5;
-}
-
-double nccl_time_us(const NcclComm& c, NcclAlgo a, NcclProto p, std::uint64_t bytes, const NcclTuning& t) noexcept {
-  double lat = nccl_latency(c, a, p, t);
-  double bw = nccl_algbw(c, a, p, t);
-  if (a == NcclAlgo::Tree && c.coll == NcclColl::AllReduce) {
-    const int log_size = nccl_log2i(bytes >> 6);
-    if (log_size >= 0 && log_size < 23) bw *= t.tree_correction[proto_index(p)][static_cast<std::size_t>(log_size)];
-  }
+double nccl_time_us(const NcclComm& c, NcclAlgo a, NcclProto p, std::uint64_t bytes) noexcept {
+  const NcclTuningRow& row = tuning_row(c);
+  double lat = nccl_latency(c, a, p);
+  double bw = nccl_algbw(c, a, p);
+  const int log_size = nccl_log2i(bytes >> 6);
+  if (a == NcclAlgo::Tree && c.coll == NcclColl::AllReduce && log_size >= 0 && log_size < 23)
+    bw *= kNcclTreeCorrection[proto_index(p)][static_cast<std::size_t>(log_size)];
+  // 2.29 on: NVLSTree AllReduce on Blackwell x86 hosts takes the correction too (24 entries).
+  if (a == NcclAlgo::NVLSTree && row.nvlstree_correction && c.coll == NcclColl::AllReduce && c.hw &&
+      c.hw->sm >= 100 && c.host.x86 && log_size >= 0 && log_size < 24)
+    bw *= kNcclTreeCorrection[proto_index(p)][static_cast<std::size_t>(log_size)];
   if (a == NcclAlgo::Ring && p == NcclProto::Simple && c.nodes > 1 && c.coll == NcclColl::AllReduce &&
       bytes / (static_cast<std::uint64_t>(c.channels) * c.ranks) >= 64)
-    lat *= t.ring_plateau;
+    lat *= (c.hw && c.hw->sm < 80) ? 1.9 : 1.4;  // the ring's plateau
   if (bw <= 0) return std::numeric_limits<double>::infinity();
   return lat + static_cast<double>(bytes) / (1000 * bw);
 }
 
+double nccl_p2p_time_us(const NcclComm& c, std::uint64_t bytes) noexcept {
+  const NcclTuningRow& row = tuning_row(c);
+  const std::size_t ring = algo_index(NcclAlgo::Ring), simple = proto_index(NcclProto::Simple);
+  const double step = c.nodes > 1 ? row.net[ring][simple] + 2 * c.host.net_latency_us : intra_row(c, row)[ring][simple];
+  const double n = c.ranks;
+  const double factor = c.coll == NcclColl::AllToAll ? (n - 1) / n : 1.0;
+  const double bw = std::min(c.net_busbw, c.host.intra_busbw) / factor;
+  if (!(bw > 0)) return std::numeric_limits<double>::infinity();
+  return row.base[ring][simple] + step + static_cast<double>(bytes) / (1000 * bw);
+}
+
 std::optional<NcclChoice> nccl_choose(const NcclComm& c, std::uint64_t bytes, std::optional<NcclAlgo> algo,
-                                      std::optional<NcclProto> proto, const NcclTuning& t) noexcept {
+                                      std::optional<NcclProto> proto) noexcept {
+  if (nccl_p2p(c.coll)) {
+    if ((algo && *algo != NcclAlgo::Ring) || (proto && *proto != NcclProto::Simple)) return std::nullopt;
+    return NcclChoice{NcclAlgo::Ring, NcclProto::Simple, nccl_p2p_time_us(c, bytes)};
+  }
   std::optional<NcclChoice> best;
   for (const auto& a : workloads::kNcclAlgos) {
-    if (!nccl_supported(c.coll, a.value) || (algo && *algo != a.value)) continue;
+    if (algo && *algo != a.value) continue;
     for (const auto& p : workloads::kNcclProtos) {
-      if (proto && *proto != p.value) continue;
-      const double time = nccl_time_us(c, a.value, p.value, bytes, t);
+      if ((proto && *proto != p.value) || !nccl_available(c, a.value, p.value)) continue;
+      const double time = nccl_time_us(c, a.value, p.value, bytes);
       if (!best || time < best->time_us) best = NcclChoice{a.value, p.value, time};
     }
   }

@@ -1,55 +1,28 @@
 // NCCL's tuner as arithmetic: time(size) = latency(algorithm, protocol, steps)
-// + size / bandwidth(algorithm, protocol), with NCCL's own constants
-// (src/graph/tuning.cc of NCCL 2.23.4-1, commit 68b5423, 2024-09; the table
-// and its history: docs/prediction.md, "Time per message size"). The one
-// difference from NCCL: the network bandwidth the protocols scale is not a
-// nominal link speed but what the routed fabric gives the job's channels
-// (sim/model/size_table.h).
+// + size / bandwidth(algorithm, protocol), with the constants of the release
+// the job names (sim/model/nccl_tuning.h: tuning.cc from 2.18.1 to 2.30.7)
+// and the GPU's architecture row. The one difference from NCCL: the network
+// bandwidth the protocols scale is not a nominal link speed but what the
+// routed fabric gives the job's traffic (sim/model/size_table.h). The
+// formulas and their history: docs/prediction.md, "Time per message size".
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
+#include "workloads/generators/nccl_version.h"
 #include "workloads/nccl.h"
 
 namespace ecmpsim {
 
-// The collectives NCCL's tuner prices here (nsteps, nInterSteps differ).
-enum class NcclColl : std::uint8_t { AllReduce, AllGather, ReduceScatter };
+// The collectives NCCL's tuner prices, in its ncclFunc order, then the
+// point-to-point ones it schedules without an algorithm (priced by
+// nccl_p2p_time_us).
+enum class NcclColl : std::uint8_t { Broadcast, Reduce, AllGather, ReduceScatter, AllReduce, SendRecv, AllToAll };
 
-// NCCL 2.23.4 tuning.cc constants, indexed [algorithm Tree, Ring][protocol LL, LL128, Simple].
-// The GPU rows are Hopper's (sm90); the host's own figures (intra-node link,
-// netOverhead, latencyInter, bandwidth caps) are NcclHost's.
-struct NcclTuning {
-  double base_lat[2][3];     // baseLat, us
-  double nvlink_lat[2][3];   // hwLat[NCCL_HW_NVLINK], us
-  double pci_lat[2][3];      // hwLat[NCCL_HW_PCI], us
-  double net_lat[2][3];      // hwLat[NCCL_HW_NET], us
-  double ring_plateau;       // Ring Simple AllReduce latency factor, minCompCap >= 80
-  double ll_max_bw[3];       // llMaxBws row Intel (multi-node) / Hopper for 1 node: [N1, N2, N>2], GB/s
-  double ll_max_bw_1node;    // llMaxBws[Hopper][N1]
-  double ring_ll128_per_ch;  // perChMaxRingLL128Bws[Hopper], GB/s per channel
-  double tree_ll128_per_ch[3];  // perChMaxTreeLL128Bws[Hopper][N1, N2, N>2]
-  double tree_per_ch[3];        // perChMaxTreeBws[Hopper][N1, N2, N>2]
-  // treeCorrectionFactor[LL, LL128, Simple][log2(nBytes / 64)], 64 B .. 256 MiB
-  std::array<std::array<double, 23>, 3> tree_correction;
-};
-
-inline constexpr NcclTuning kNccl2_23{
-    {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}},
-    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},
-    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},
-    {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}},
-    1.4,
-    {39.0, 39.0, 20.4},
-    141.0,
-    36.7,
-    {36.7, 36.7, 29.0},
-    {38.7, 41.4, 36.0},
-    {{{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
-      {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
-      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}}}};
+constexpr bool nccl_p2p(NcclColl c) noexcept { return c == NcclColl::SendRecv || c == NcclColl::AllToAll; }
 
 // What the hosts add to the fabric (issue 32 item 3; defaults and sources in
 // docs/prediction.md, "Hosts"): the intra-node link (its hwLat row and the
@@ -60,6 +33,31 @@ struct NcclHost {
   double intra_busbw = workloads::kIntraLinks[0].busbw;  // GB/s; +inf: no cap
   double net_overhead_us = 1.0;
   double net_latency_us = 0;
+  bool amd_cpu = false;  // llMaxBws' row across nodes (AMD: 1, else 0)
+  bool x86 = true;       // 2.29's NVLSTree correction is for x86 hosts only
+};
+
+// What a named GPU adds (`[hosts] gpu`): its architecture row, the algorithms
+// NCCL offers on it and their graphs, and the network each algorithm's own
+// traffic gets. Absent, the model is the one without a GPU: Hopper's rows,
+// Ring and Tree, both on the job's own routed flows.
+struct NcclHardware {
+  std::uint16_t sm = 90;           // minCompCap
+  bool nvswitch = true;            // CollNetDirect needs one
+  bool nvls = false;               // NVLS support and NCCL_NVLS_ENABLE
+  bool collnet = false;            // SHARP ([fabric] sharp) and NCCL_COLLNET_ENABLE
+  bool pat = true;                 // NCCL_PAT_ENABLE
+  bool ring_pxn = false;           // the ring graph leaves by PXN (typeInter PXN: no LL128 below sm90)
+  bool same_channels = false;      // the ring graph's sameChannels (Broadcast/Reduce latency)
+  std::uint32_t nvls_channels = 0;  // the NVLS graph's nChannels
+  double nvls_bw_intra = 0;         // and its bwIntra, GB/s per channel
+  std::uint32_t heads = 1;          // CollNet heads per node (NICs with a GPU)
+  // The NICs' aggregate rate each traffic shape gets on the routed fabric
+  // (GB/s, the hosts' goodput in), standing for NCCL's nChannels x bwInter:
+  // the tree's (Tree, NVLSTree) and SHARP's (CollNet, NVLS across nodes, not
+  // hashed). The ring's is NcclComm::net_busbw. +inf: no network.
+  double tree_net = std::numeric_limits<double>::infinity();
+  double sharp_net = std::numeric_limits<double>::infinity();
 };
 
 // What the tuner knows of a communicator besides the fabric.
@@ -69,16 +67,22 @@ struct NcclComm {
   std::uint32_t nodes = 0;            // nNodes (ppn = ranks / nodes)
   std::uint32_t search_channels = 1;  // the search graph's nChannels (the per-channel caps)
   std::uint32_t channels = 1;         // comm->nChannels (the ring plateau's test)
-  // nccl-tests' busbw the network sustains for this job on its routed paths
-  // (GB/s): the busBw = nChannels x bwInter NCCL starts from. +inf when no byte
-  // crosses the network.
+  // nccl-tests' busbw the network sustains for this job's rings on their
+  // routed paths (GB/s): the busBw = nChannels x bwInter NCCL starts from.
+  // +inf when no byte crosses the network.
   double net_busbw = 0;
   NcclHost host = {};
+  workloads::NcclVersion version = workloads::kDefaultNcclVersion;
+  std::optional<NcclHardware> hw = std::nullopt;
 };
 
-// The busBw NCCL's protocols scale: the network's (already the hosts'
+// The busBw NCCL's ring protocols scale: the network's (already the hosts'
 // goodput) capped by the intra-node hops, which every ring step crosses too.
 double nccl_busbw(const NcclComm& c) noexcept;
+
+// The same communicator with every network rate scaled by f (the fit's
+// nic_efficiency).
+NcclComm scaled_network(NcclComm c, double f) noexcept;
 
 // log2i: floor(log2 n), -1 for 0 (NCCL's log2Down).
 constexpr int nccl_log2i(std::uint64_t n) noexcept {
@@ -90,21 +94,26 @@ constexpr int nccl_log2i(std::uint64_t n) noexcept {
 constexpr std::size_t algo_index(workloads::NcclAlgo a) noexcept { return static_cast<std::size_t>(a); }
 constexpr std::size_t proto_index(workloads::NcclProto p) noexcept { return static_cast<std::size_t>(p); }
 
-// Whether NCCL offers the pair for the collective: Tree only for AllReduce
-// (PAT, NVLS and CollNet are not modeled).
-constexpr bool nccl_supported(NcclColl c, workloads::NcclAlgo a) noexcept {
-  return a == workloads::NcclAlgo::Ring || c == NcclColl::AllReduce;
-}
+// Whether NCCL offers the pair for this communicator: the collective's
+// algorithms in the release, the protocols each takes, what the hardware
+// supports and NCCL_NVLS_ENABLE, NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE and
+// LL128's default allow.
+bool nccl_available(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p) noexcept;
 
 // ncclTopoTuneModel's latency (us), before the size-dependent ring plateau.
-double nccl_latency(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p,
-                    const NcclTuning& t = kNccl2_23) noexcept;
+double nccl_latency(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p) noexcept;
 // ncclTopoTuneModel's algorithm bandwidth (GB/s), before the tree correction.
-double nccl_algbw(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p,
-                  const NcclTuning& t = kNccl2_23) noexcept;
+double nccl_algbw(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p) noexcept;
 // ncclTopoGetAlgoTime: lat (x plateau) + nBytes / (1000 x bw (x tree correction)), us.
-double nccl_time_us(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p, std::uint64_t bytes,
-                    const NcclTuning& t = kNccl2_23) noexcept;
+double nccl_time_us(const NcclComm& c, workloads::NcclAlgo a, workloads::NcclProto p, std::uint64_t bytes) noexcept;
+
+// Send/recv and all-to-all: NCCL has no tuner entry for them (it runs them
+// as grouped point-to-point operations with the Simple protocol), so this is
+// ecmpsim's model: one network step's latency (baseLat + hwLat[NET] of the
+// Ring's Simple row, the plugin's latencyInter twice; within a node the
+// intra-node row) plus size at the routed network's algbw (busBw / nccl-tests'
+// factor, capped by the intra-node link).
+double nccl_p2p_time_us(const NcclComm& c, std::uint64_t bytes) noexcept;
 
 struct NcclChoice {
   workloads::NcclAlgo algo = workloads::NcclAlgo::Ring;
@@ -112,13 +121,11 @@ struct NcclChoice {
   double time_us = 0;
 };
 
-// The minimum predicted time over the supported pairs, as NCCL picks
-// (ties: the first in Tree, Ring x LL, LL128, Simple order, NCCL's loop
-// order); a forced algorithm or protocol restricts the choice. nullopt
-// when the forced algorithm does not run the collective.
+// The minimum predicted time over the available pairs, as NCCL picks (ties:
+// the first in NCCL's algorithm x protocol order); a forced algorithm or
+// protocol restricts the choice. nullopt when nothing forced is available.
 std::optional<NcclChoice> nccl_choose(const NcclComm& c, std::uint64_t bytes,
                                       std::optional<workloads::NcclAlgo> algo = std::nullopt,
-                                      std::optional<workloads::NcclProto> proto = std::nullopt,
-                                      const NcclTuning& t = kNccl2_23) noexcept;
+                                      std::optional<workloads::NcclProto> proto = std::nullopt) noexcept;
 
 }  // namespace ecmpsim

@@ -7,6 +7,7 @@
 #include "sim/base/parallel.h"
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
+#include "sim/model/nccl_derive.h"
 #include "sim/model/replay_flows.h"
 #include "workloads/generators/job.h"
 #include "workloads/generators/placement.h"
@@ -52,11 +53,11 @@ std::vector<std::vector<std::uint32_t>> place_jobs(const Spec& spec, const Fabri
   return out;
 }
 
-workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric,
+                                std::span<const std::vector<std::uint32_t>> servers) {
   const auto endpoints = fabric.endpoints();
   std::vector<hashing::IpAddr> ips(endpoints.size());
   for (std::size_t e = 0; e < endpoints.size(); ++e) ips[e] = fabric.node(endpoints[e]).ip;
-  std::vector<std::uint8_t> taken(fabric.server_count(), 0);
   workloads::Flows flows;
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const JobSpec& job = spec.jobs[j];
@@ -65,31 +66,10 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
       const auto step = workloads::step_trace(workloads::training_step(job.training));
       const workloads::Flows made = expand_collectives(spec, fabric, step, {}, j).flows;
       for (std::size_t f = 0; f < made.size(); ++f) flows.push_back(made[f]);
-      const auto placed = place_jobs(spec, fabric);
-      for (std::uint32_t s : placed[j]) taken[s] = 1;
       continue;
     }
-    workloads::JobLayout layout;
-    layout.gpus_per_node = spec.fabric.gpus_per_node;
-    layout.nics_per_node = spec.fabric.nics_per_node;
-    layout.gpu_nics = spec.fabric.gpu_nics;
-    for (std::uint32_t s : place_job(job, fabric, taken)) {
-      const auto nics = fabric.server_nics(s);
-      if (nics.size() != layout.nics_per_node)
-        throw InputError(job.where, "node '" + fabric.server_name(s) + "' does not have nics_per_node NICs");
-      layout.nics.insert(layout.nics.end(), nics.begin(), nics.end());
-    }
-    workloads::CollectiveParams p;
-    p.collective = job.collective;
-    p.message_bytes = job.message.value;
-    p.channels = job.channels;
-    p.search_channels = job.search_channels;
-    p.qps_per_connection = job.qps_per_connection;
-    p.cross_nic = job.cross_nic;
-    p.ring_cross_nic = job.ring_cross_nic;
-    p.pxn = job.pxn;
-    p.nccl_version = job.nccl_version;
-    p.peer_offset = job.peer_offset;
+    const workloads::JobLayout layout = job_layout(spec, job, fabric, servers[j]);
+    const workloads::CollectiveParams p = collective_params(job, job.collective);
     workloads::QpnAllocator qpns(endpoints.size(), job.roce);
     workloads::FlowMaker maker(job.roce, qpns, ips, static_cast<std::uint16_t>(j), job.collective);
     maker.set_max_flows(spec.limits.max_flows);
@@ -101,6 +81,10 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     }
   }
   return flows;
+}
+
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
+  return generate_flows(spec, fabric, place_jobs(spec, fabric));
 }
 
 Fabric fabric_for(const Spec& spec) {
@@ -161,6 +145,8 @@ BusPattern bus_pattern(workloads::Collective c) {
     case workloads::CollectiveOp::ReduceScatter: return BusPattern::ReduceScatter;
     case workloads::CollectiveOp::AllToAll: return BusPattern::AllToAll;
     case workloads::CollectiveOp::SendRecv: return BusPattern::SendRecv;
+    case workloads::CollectiveOp::Broadcast: return BusPattern::Broadcast;
+    case workloads::CollectiveOp::Reduce: return BusPattern::Reduce;
   }
   return BusPattern::SendRecv;
 }
@@ -194,8 +180,10 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
 Simulation::Simulation(Spec spec)
     : spec_(std::move(spec)),
       fabric_(fabric_for(spec_)),
-      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))),
-      flows_(generate_flows(spec_, fabric_)) {
+      healthy_(std::make_shared<const EqualCostSets>(compute_equal_cost_sets(fabric_))) {
+  job_servers_ = place_jobs(spec_, fabric_);
+  derive_nccl(spec_, fabric_, job_servers_);
+  flows_ = generate_flows(spec_, fabric_, job_servers_);
   prepare();
 }
 
@@ -246,6 +234,11 @@ void Simulation::prepare() {
     capacity_.push_back(link.speed);
   }
   jobs_ = imported_ ? describe_imported_jobs(flows_) : describe_jobs(spec_, fabric_, flows_);
+  // In an NVLink domain a job's GPUs are its nodes' whether or not their
+  // NICs carry its flows (only traffic between domains does).
+  if (spec_.fabric.nvlink_domain != 0)
+    for (std::size_t j = 0; j < jobs_.size() && j < job_servers_.size(); ++j)
+      jobs_[j].ranks = static_cast<std::uint32_t>(job_servers_[j].size()) * spec_.fabric.gpus_per_node;
   const CutBounds& cuts = cuts_.emplace(fabric_);
   for (std::uint32_t j = 0; j < jobs_.size(); ++j) job_ideal_.push_back(cuts.ideal(flows_, j));
   ideal_ = cuts.ideal(flows_);

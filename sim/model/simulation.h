@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,18 @@ class Simulation {
   const std::vector<Gbps>& capacity() const noexcept { return capacity_; }
 
   ScenarioResult run(const ScenarioSpec& scenario, const RunOptions& options = {}) const;
+
+  // Job j's traffic had it run collective `shape` on the same nodes (channels,
+  // QPs, QP numbers), routed by `scenario` beside every other job's flows:
+  // its network time (lockstep channels, or each flow at its own rates) and
+  // the most bytes one of its nodes (NVLink domains) sends. The size table
+  // prices each NCCL algorithm on its own traffic this way (sim/model/job_shapes.cpp).
+  struct ShapeTime {
+    Seconds time;
+    std::uint64_t node_bytes = 0;
+  };
+  ShapeTime job_shape_time(std::uint32_t j, workloads::Collective shape, const ScenarioSpec& scenario,
+                           bool lockstep) const;
   // The source-port plan of a planned-ports scenario (sim/routing/port_plan.h)
   // for these flows; InputError as plan_ports() throws it.
   PortPlan plan_ports(const ScenarioSpec& scenario) const;
@@ -100,6 +113,7 @@ class Simulation {
   std::vector<LinkId> metric_links_;
   std::vector<Gbps> capacity_;  // per link, 0 when down
   std::vector<JobInfo> jobs_;
+  std::vector<std::vector<std::uint32_t>> job_servers_;  // per job, its nodes in rank order (empty: imported flows)
   std::vector<Seconds> job_ideal_;
   Seconds ideal_;
   std::optional<CutBounds> cuts_;
@@ -121,6 +135,11 @@ std::vector<std::vector<std::uint32_t>> place_jobs(const Spec& spec, const Fabri
 // nodes among those no earlier job took; placement errors are InputErrors
 // pointing at the job's config, and so is a workload past --max-flows.
 workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric);
+// Each job's nodes (fabric server indices) in rank order, placed job by job.
+std::vector<std::vector<std::uint32_t>> place_jobs(const Spec& spec, const Fabric& fabric);
+// The flows of jobs already placed on `servers`.
+workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric,
+                                std::span<const std::vector<std::uint32_t>> servers);
 // The spec's jobs, indexed by the flows' job id: collective, bus pattern,
 // ranks (the nodes the job's flows touch x gpus_per_node) and S.
 std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows);

@@ -6,7 +6,11 @@
 #include <utility>
 
 #include "sim/base/error.h"
+#include "sim/model/nccl_derive.h"
+#include "sim/model/nccl_tuning.h"
 #include "workloads/generators/job.h"
+#include "workloads/generators/nccl_topo.h"
+#include "workloads/gpu.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim {
@@ -23,13 +27,19 @@ std::optional<NcclColl> nccl_coll(workloads::Collective c) noexcept {
     case workloads::CollectiveOp::AllReduce: return NcclColl::AllReduce;
     case workloads::CollectiveOp::AllGather: return NcclColl::AllGather;
     case workloads::CollectiveOp::ReduceScatter: return NcclColl::ReduceScatter;
-    case workloads::CollectiveOp::AllToAll:
-    case workloads::CollectiveOp::SendRecv: return std::nullopt;
+    case workloads::CollectiveOp::Broadcast: return NcclColl::Broadcast;
+    case workloads::CollectiveOp::Reduce: return NcclColl::Reduce;
+    case workloads::CollectiveOp::AllToAll: return NcclColl::AllToAll;
+    case workloads::CollectiveOp::SendRecv: return NcclColl::SendRecv;
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+std::string_view size_algo_name(const SizeRow& row) noexcept {
+  return row.p2p ? std::string_view("p2p") : name_of(workloads::kNcclAlgos, row.algo);
+}
 
 double job_net_busbw(const JobInfo& info, Seconds t) noexcept {
   if (t.value <= 0) return std::numeric_limits<double>::infinity();
@@ -121,7 +131,8 @@ std::span<const Seconds> LockstepSolver::solve(const FlowNetwork& net) {
 
 SizeCount nccl_tests_size(NcclColl coll, std::uint32_t ranks, Bytes requested) noexcept {
   const std::uint64_t count = requested.value / kElementBytes;
-  if (coll == NcclColl::AllReduce || ranks == 0) return {Bytes{count * kElementBytes}, count};
+  if ((coll != NcclColl::AllGather && coll != NcclColl::ReduceScatter && coll != NcclColl::AllToAll) || ranks == 0)
+    return {Bytes{count * kElementBytes}, count};
   const std::uint64_t per_rank = (count / ranks) & ~(16 / kElementBytes - 1);
   return {Bytes{per_rank * kElementBytes * ranks}, per_rank};
 }
@@ -142,7 +153,7 @@ std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const 
     const auto got = nccl_choose(routed, sc.size.value, how.algo, how.proto);
     const auto best = nccl_choose(ideal, sc.size.value, how.algo, how.proto);
     if (!got || !best) continue;
-    SizeRow row{job, sc.size, sc.count, got->time_us, 0, 0, got->algo, got->proto, 1};
+    SizeRow row{job, sc.size, sc.count, got->time_us, 0, 0, got->algo, got->proto, 1, nccl_p2p(routed.coll)};
     row.algbw_gbs = algbw_gbs(sc.size, *got);
     row.busbw_gbs = row.algbw_gbs * bus_factor(pattern, routed.ranks);
     row.slowdown = slowdown_of(Seconds{got->time_us * 1e-6}, Seconds{best->time_us * 1e-6});
@@ -155,9 +166,21 @@ bool wants_sizes(const Spec& spec) noexcept {
   return std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) { return j.nccl.sweep.enabled(); });
 }
 
-NcclHost nccl_host(const HostSpec& h) noexcept {
-  const double cap = h.intra_busbw > 0 ? h.intra_busbw : workloads::kIntraLinks[static_cast<std::size_t>(h.intra)].busbw;
-  return {h.intra, cap, h.net_overhead_us, h.net_latency_us};
+NcclHost nccl_host(const HostSpec& h, workloads::NcclVersion version) noexcept {
+  double cap = workloads::kIntraLinks[static_cast<std::size_t>(h.intra)].busbw;
+  if (h.gpu) {
+    // The GPU's NVLinks at NCCL's bandwidth per link for the release, or its PCIe link.
+    const workloads::GpuProfile& g = workloads::gpu_profile(*h.gpu);
+    cap = h.intra == workloads::IntraLink::NVLink && g.nvlinks > 0
+              ? g.nvlinks * workloads::nccl_nvlink_bw(g.sm, version)
+              : workloads::nccl_pcie_bw(h.pcie_gen ? h.pcie_gen : g.pcie_gen);
+  }
+  if (h.intra_busbw > 0) cap = h.intra_busbw;
+  const workloads::Cpu cpu =
+      h.cpu ? *h.cpu : h.gpu && workloads::gpu_profile(*h.gpu).c2c_gbs > 0 ? workloads::Cpu::Arm : workloads::Cpu::Intel;
+  const double overhead =
+      h.net_overhead_us >= 0 ? h.net_overhead_us : workloads::kCpus[static_cast<std::size_t>(cpu)].net_overhead_us;
+  return {h.intra, cap, overhead, h.net_latency_us, cpu == workloads::Cpu::Amd, cpu != workloads::Cpu::Arm};
 }
 
 double host_goodput(const Spec& spec) noexcept {
@@ -167,19 +190,71 @@ double host_goodput(const Spec& spec) noexcept {
 
 namespace {
 
-// A job that asks for sizes must run a collective NCCL's tuner prices.
+// A job that asks for sizes must name a release the tuner tables cover.
 void require_priced(const JobSpec& js) {
-  if (js.nccl.sweep.enabled() && !nccl_coll(js.collective))
-    throw InputError(js.where, "sizes: NCCL's cost model is not applied to " +
-                                   std::string(workloads::collective_name(js.collective)) +
-                                   " yet (all-reduce, allgather, reduce-scatter)");
+  if (js.nccl.sweep.enabled() && !nccl_tuning(js.nccl_version))
+    throw InputError(js.where, "sizes: NCCL's tuner is modelled from release 2.18.1 on, not " +
+                                   workloads::nccl_version_text(js.nccl_version));
 }
 
-// The communicator NCCL's tuner sees for job `js`, its net_busbw left 0.
-NcclComm comm_of(const Spec& spec, const JobSpec& js, const JobInfo& info, NcclColl coll, const NcclHost& host) {
-  return NcclComm{coll, info.ranks, info.ranks / std::max(1u, spec.fabric.gpus_per_node),
-                  js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
-                  js.channels, 0, host};
+// What the GPU adds (NcclHardware), its networks still unset.
+std::optional<NcclHardware> hardware_of(const Spec& spec, const JobSpec& js) {
+  if (!spec.hosts.gpu || !js.graphs) return std::nullopt;
+  const workloads::GpuProfile& g = workloads::gpu_profile(*spec.hosts.gpu);
+  const bool nvlink = spec.hosts.intra == workloads::IntraLink::NVLink;
+  const std::uint32_t gpus = nccl_node_gpus(spec.fabric, js);
+  NcclHardware hw;
+  hw.sm = g.sm;
+  hw.nvswitch = nvlink && g.nvswitch_gen > 0;
+  // NVLS: NVSwitch gen 3 (multicast) on Hopper or later, more than 2 GPUs (2 from 2.28).
+  const std::uint32_t min_gpus = js.nccl_version >= workloads::NcclVersion{2, 28, 0} ? 2 : 3;
+  hw.nvls = js.nvls && nvlink && g.nvswitch_gen >= 3 && g.sm >= 90 && gpus >= min_gpus;
+  hw.collnet = js.collnet && spec.fabric.sharp;
+  hw.pat = js.pat;
+  hw.ring_pxn = js.graphs->ring.pxn;
+  hw.nvls_channels = js.graphs->nvls.channels;
+  hw.nvls_bw_intra = js.graphs->nvls.bw_intra;
+  const auto order = workloads::search_nic_order(spec.fabric.gpu_nics, spec.fabric.gpus_per_node, spec.fabric.nics_per_node);
+  hw.heads = std::max<std::uint32_t>(1, std::min<std::uint32_t>(static_cast<std::uint32_t>(order.size()) * js.node_servers, gpus));
+  return hw;
+}
+
+// The communicator NCCL's tuner sees for job `js`, its networks left 0.
+NcclComm comm_of(const Spec& spec, const JobSpec& js, const JobInfo& info, NcclColl coll) {
+  NcclComm c{coll, info.ranks, info.ranks / std::max(1u, nccl_node_gpus(spec.fabric, js)),
+             js.search_channels != 0 ? js.search_channels : workloads::default_search_channels(js.channels),
+             js.channels, 0, nccl_host(spec.hosts, js.nccl_version)};
+  c.version = js.nccl_version;
+  c.hw = hardware_of(spec, js);
+  return c;
+}
+
+// The NICs' aggregate rate of a node under SHARP (GB/s, goodput in): its
+// CollNet heads at line rate, reduced in the switches, hashed nowhere.
+double sharp_rate(const JobSpec& js, const NcclHardware& hw, double goodput) {
+  return goodput * hw.heads * js.graphs->nic_gbps / 8.0;
+}
+
+// The rates of the networks the tuner's algorithms run on: rings on the
+// job's ring flows, trees on its tree flows (whichever of the two the job
+// does not run is routed here, beside the other jobs), SHARP on the NICs.
+void set_networks(const Simulation& sim, const ScenarioResult& r, const JobSpec& js, std::uint32_t j, NcclComm& c,
+                  double goodput) {
+  if (!c.hw) return;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  c.hw->sharp_net = c.nodes > 1 ? sharp_rate(js, *c.hw, goodput) : kInf;
+  if (c.nodes <= 1 || c.coll != NcclColl::AllReduce) return;
+  const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
+  const auto rate = [&](const Simulation::ShapeTime& t) {
+    return t.time.value > 0 ? goodput * static_cast<double>(t.node_bytes) / t.time.value * 1e-9 : kInf;
+  };
+  if (workloads::collective_info(js.collective).shape == workloads::CollectiveShape::Tree) {
+    const auto ring = sim.job_shape_time(j, workloads::Collective::RingAllReduce, *r.spec, lock);
+    c.hw->tree_net = rate(sim.job_shape_time(j, workloads::Collective::TreeAllReduce, *r.spec, lock));
+    c.net_busbw = ring.time.value > 0 ? goodput * job_net_busbw(sim.jobs()[j], ring.time) : kInf;
+    return;
+  }
+  c.hw->tree_net = rate(sim.job_shape_time(j, workloads::Collective::TreeAllReduce, *r.spec, lock));
 }
 
 }  // namespace
@@ -191,7 +266,9 @@ std::optional<NcclComm> size_comm(const Simulation& sim, std::uint32_t j) {
   require_priced(js);
   const JobInfo& info = sim.jobs()[j];
   if (info.ranks < 2) return std::nullopt;  // no peer: nothing for NCCL to time
-  return comm_of(spec, js, info, *nccl_coll(js.collective), nccl_host(spec.hosts));
+  NcclComm c = comm_of(spec, js, info, *nccl_coll(js.collective));
+  if (c.hw && c.nodes > 1) c.hw->sharp_net = sharp_rate(js, *c.hw, host_goodput(spec));
+  return c;
 }
 
 std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
@@ -201,7 +278,6 @@ std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
     if (r.is_down(l)) capacity[l] = Gbps{0};
   const FlowNetwork net{capacity, sim.flows().bytes, r.trace.path_begin, r.trace.path_links, r.trace.split_fraction};
   const std::vector<Seconds> lockstep = lockstep_times(net, sim.flows().job, sim.flows().channel, sim.jobs().size());
-  const NcclHost host = nccl_host(spec.hosts);
   const double goodput = host_goodput(spec);
   std::vector<JobComm> out;
   for (std::uint32_t j = 0; j < spec.jobs.size() && j < sim.jobs().size(); ++j) {
@@ -210,11 +286,19 @@ std::vector<JobComm> job_comms(const Simulation& sim, const ScenarioResult& r) {
     const JobInfo& info = sim.jobs()[j];
     if (!coll || info.ranks < 2) continue;  // no peer: nothing for NCCL to time
     const bool lock = js.nccl.coupling == workloads::ChannelCoupling::Lockstep;
-    NcclComm routed = comm_of(spec, js, info, *coll, host);
+    NcclComm routed = comm_of(spec, js, info, *coll);
     NcclComm ideal = routed;
-    routed.net_busbw = goodput * job_net_busbw(info, lock ? lockstep[j] : r.predicted.jobs[j].completion);
+    const Seconds own = lock ? lockstep[j] : r.predicted.jobs[j].completion;
+    routed.net_busbw = goodput * job_net_busbw(info, own);
     ideal.net_busbw = goodput * job_net_busbw(info, sim.job_ideal()[j]);
-    out.push_back({j, routed, ideal, info.pattern});
+    JobComm jc{j, routed, ideal, info.pattern};
+    if (jc.routed.hw && js.nccl.sweep.enabled()) {
+      set_networks(sim, r, js, j, jc.routed, goodput);
+      // The ideal fabric (the job's cut bound) gives every shape the ring's rate there.
+      jc.ideal.hw->sharp_net = jc.routed.hw->sharp_net;
+      jc.ideal.hw->tree_net = jc.routed.nodes > 1 ? ideal.net_busbw : jc.routed.hw->tree_net;
+    }
+    out.push_back(jc);
   }
   return out;
 }
@@ -229,6 +313,14 @@ std::vector<SizeRow> size_table(const Simulation& sim, const ScenarioResult& r) 
     std::vector<Bytes> sizes;
     for (const std::uint64_t b : workloads::sweep_sizes(js.nccl.sweep)) sizes.push_back(Bytes{b});
     const auto rows = size_rows(jc.job, jc.routed, jc.ideal, jc.pattern, sizes, js.nccl);
+    if (rows.empty() && !sizes.empty() && (js.nccl.algo || js.nccl.proto))
+      throw InputError(js.where, "NCCL offers no " +
+                                     (js.nccl.algo ? std::string(name_of(workloads::kNcclAlgos, *js.nccl.algo)) : "") +
+                                     (js.nccl.algo && js.nccl.proto ? "/" : "") +
+                                     (js.nccl.proto ? std::string(name_of(workloads::kNcclProtos, *js.nccl.proto)) : "") +
+                                     " for " + std::string(workloads::collective_name(js.collective)) +
+                                     " on this job's GPU, nodes and release (docs/prediction.md, \"Every algorithm "
+                                     "and its network\")");
     out.insert(out.end(), rows.begin(), rows.end());
   }
   return out;

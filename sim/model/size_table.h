@@ -75,11 +75,16 @@ struct SizeRow {
   workloads::NcclAlgo algo = workloads::NcclAlgo::Ring;
   workloads::NcclProto proto = workloads::NcclProto::Simple;
   double slowdown = 1;        // time / the same size's time on the ideal fabric
+  bool p2p = false;           // send/recv or all-to-all: no NCCL algorithm (printed "p2p")
 };
 
+// The algorithm column of a row: NCCL's name, or "p2p".
+std::string_view size_algo_name(const SizeRow& row) noexcept;
+
 // nccl-tests' size and count for a requested size: count = size / 4 for
-// all-reduce; for all-gather and reduce-scatter the per-rank count, rounded
-// down to 16 bytes (getCollByteCount), and size = count x 4 x ranks.
+// all-reduce, broadcast, reduce and send/recv; for all-gather,
+// reduce-scatter and all-to-all the per-rank count, rounded down to 16 bytes
+// (getCollByteCount), and size = count x 4 x ranks.
 struct SizeCount {
   Bytes size;
   std::uint64_t count = 0;
@@ -106,8 +111,10 @@ std::vector<SizeRow> size_rows(std::uint32_t job, const NcclComm& routed, const 
                                BusPattern pattern, std::span<const Bytes> sizes, const workloads::NcclSizes& how);
 
 // The hosts as NCCL's tuner sees them ([hosts] with [calibration] over it):
-// the intra-node link, its busbw cap (0 = the link's row), the latencies.
-NcclHost nccl_host(const HostSpec& h) noexcept;
+// the intra-node link, its busbw cap (intra_busbw_gbs; else the GPU's NVLinks
+// at the release's bandwidth per link, or its PCIe link; without a GPU the
+// link's row), the latencies and the CPU's netOverhead.
+NcclHost nccl_host(const HostSpec& h, workloads::NcclVersion version = workloads::kDefaultNcclVersion) noexcept;
 // The share of the routed line rate that reaches nccl-tests' busbw: the
 // RoCEv2 goodput at the path MTU (the fabric's address family picks the IP
 // header) times the hosts' nic_efficiency.

@@ -127,10 +127,21 @@ json workload_json(const Simulation& sim) {
         job_bytes += flows.bytes[f];
       }
     if (sim.jobs()[j].collective != collective) collective = "mixed";
-    job_list.push_back({{"name", jobs[j].name},
-                        {"collective", sim.jobs()[j].collective},
-                        {"flows", job_flows},
-                        {"bytes", job_bytes}});
+    json job{{"name", jobs[j].name},
+             {"collective", sim.jobs()[j].collective},
+             {"flows", job_flows},
+             {"bytes", job_bytes}};
+    // What NCCL derives on a named GPU (docs/prediction.md, "Channels from the hardware").
+    if (const auto& g = jobs[j].graphs)
+      job["nccl"] = {{"channels", jobs[j].channels},
+                     {"search_channels", jobs[j].search_channels},
+                     {"search_bw_gbs", g->search_bw},
+                     {"ring_cross_nic", g->ring.cross_nic},
+                     {"ring_pxn", g->ring.pxn},
+                     {"tree_bw_intra_gbs", g->tree.bw_intra},
+                     {"nvls_channels", g->nvls.channels},
+                     {"reason", g->reason}};
+    job_list.push_back(std::move(job));
   }
   return {{"collective", collective}, {"flows", flows.size()}, {"bytes", total}, {"jobs", job_list}};
 }

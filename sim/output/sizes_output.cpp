@@ -25,7 +25,7 @@ std::string row_text(const SizeRow& row) {
   std::snprintf(buf, sizeof buf, "%12llu  %12llu  %8s  %7s  %6.2f  %6.2f  %5s  %6s  %8.4f\n",
                 static_cast<unsigned long long>(row.size.value), static_cast<unsigned long long>(row.count),
                 kElementType, nccl_tests_time(row.time_us).c_str(), row.algbw_gbs, row.busbw_gbs,
-                std::string(name_of(workloads::kNcclAlgos, row.algo)).c_str(),
+                std::string(size_algo_name(row)).c_str(),
                 std::string(name_of(workloads::kNcclProtos, row.proto)).c_str(), row.slowdown);
   return buf;
 }
@@ -34,7 +34,8 @@ std::string job_heading(const Simulation& sim, const ScenarioResult& r, std::uin
   const JobInfo& info = sim.jobs()[j];
   const JobSpec& js = sim.spec().jobs[j];
   return "\nsizes: scenario " + r.spec->name + ", " + info.name + " (" + info.collective + ", " +
-         std::to_string(info.ranks) + " ranks; NCCL 2.23 cost model, " +
+         std::to_string(info.ranks) + " ranks; NCCL " + workloads::nccl_version_text(js.nccl_version) +
+         " cost model, " +
          std::string(name_of(workloads::kChannelCouplings, js.nccl.coupling)) + " channels)\n" +
          "#       size         count      type     time   algbw   busbw   algo   proto  slowdown\n"
          "#        (B)    (elements)               (us)  (GB/s)  (GB/s)                 vs ideal\n";
@@ -67,7 +68,7 @@ Json sizes_json(const Simulation& sim, std::span<const SizeRow> table) {
     o["time_us"] = row.time_us;
     o["algbw_gbs"] = row.algbw_gbs;
     o["busbw_gbs"] = row.busbw_gbs;
-    o["algo"] = name_of(workloads::kNcclAlgos, row.algo);
+    o["algo"] = size_algo_name(row);
     o["proto"] = name_of(workloads::kNcclProtos, row.proto);
     o["slowdown"] = row.slowdown;
     rows.push_back(std::move(o));
@@ -84,7 +85,7 @@ Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
     for (const SizeRow& row : sizes[s]) {
       csv.cell(results[s].spec->name).cell(sim.jobs()[row.job].name).cell(row.size.value).cell(row.count).cell(kElementType);
       csv.cell(format_number(row.time_us)).cell(format_number(row.algbw_gbs)).cell(format_number(row.busbw_gbs));
-      csv.cell(name_of(workloads::kNcclAlgos, row.algo)).cell(name_of(workloads::kNcclProtos, row.proto));
+      csv.cell(size_algo_name(row)).cell(name_of(workloads::kNcclProtos, row.proto));
       csv.cell(format_number(row.slowdown)).end_row();
     }
   return csv;

@@ -79,7 +79,7 @@ std::string table_html(const ReportInput& in, const std::string& scenario, const
     t += "<tr><td>" + escape(in.sim->jobs()[r.job].name) + "</td><td>" + std::to_string(r.size.value) + "</td><td>" +
          std::to_string(r.count) + "</td><td>" + kElementType + "</td><td>" + fixed(r.time_us, 2) + "</td><td>" +
          fixed(r.algbw_gbs, 2) + "</td><td>" + fixed(r.busbw_gbs, 2) + "</td><td>" +
-         std::string(name_of(workloads::kNcclAlgos, r.algo)) + "</td><td>" +
+         std::string(size_algo_name(r)) + "</td><td>" +
          std::string(name_of(workloads::kNcclProtos, r.proto)) + "</td><td>" + fixed(r.slowdown, 4) + "</td></tr>\n";
   return t + "</tbody></table></div>\n<p class=\"note\">Scenario " + escape(scenario) + ".</p>\n";
 }
@@ -114,7 +114,7 @@ std::string sizes_section(const ReportInput& in) {
   }
   return html::section(
       "sizes", "Time per message size",
-      "nccl-tests' table for every scenario: NCCL 2.23's cost model (latency + size / bandwidth, algorithm and "
+      "nccl-tests' table for every scenario: the cost model of each job's NCCL release (latency + size / bandwidth, algorithm and "
       "protocol chosen per size) on the bandwidth each job's channels get on the scenario's routed paths. A hash "
       "collision costs bandwidth at large sizes and nothing where latency rules.",
       figures + tables);

@@ -310,6 +310,9 @@ const SweepWorker::Priced& SweepWorker::priced(std::size_t k, double net_busbw) 
   const BusPattern pattern = plan_->base().jobs()[s.job].pattern;
   NcclComm comm = s.comm;
   comm.net_busbw = net_busbw;
+  // A sweep routes each variant's own flows only: a GPU's trees (Tree,
+  // NVLSTree) take the variant's ring rate (docs/sweeps.md).
+  if (comm.hw) comm.hw->tree_net = net_busbw;
   slot = {net_busbw, size_busbw(comm, pattern, s.at, s.how).value_or(0), 0};
   double sum = 0;
   std::size_t n = 0;

@@ -717,6 +717,27 @@ const std::vector<ErrorCase> kCases{
      {"flows", "{d}/c.toml", "--scenario", "ecmp"},
      "ecmpsim: --scenario: scenario 'ecmp' does not plan its source ports (sports = \"planned\"): its flows are the "
      "workload's, printed without --scenario"},
+    {"unknown GPU",
+     {{"c.toml", kBase + "[hosts]\ngpu = \"A10\"\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:6:7: hosts.gpu: unknown GPU 'A10', expected one of V100, A100, A800, H100, H800, H200, H20, "
+     "B200, B300, GB200, GB300 or the name nvidia-smi prints for one of them"},
+    {"NCCL_ALGO list",
+     {{"c.toml", kBase + "[workload]\nnccl_env = { NCCL_ALGO = \"Ring,Tree\" }\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:6:26: workload.nccl_env.NCCL_ALGO: 'Ring,Tree': one algorithm only (lists, exclusions and "
+     "per-collective settings are not modelled)"},
+    {"forced algorithm NCCL does not offer",
+     {{"c.toml", kBase + "[workload]\ncollective = \"allgather\"\nnccl_algo = \"Tree\"\nsizes = { min = \"8\", max = \"1M\" }\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:5:1: workload: NCCL offers no Tree for allgather on this job's GPU, nodes and release "
+     "(docs/prediction.md, \"Every algorithm and its network\")"},
+    {"NVLink domain a job fills unevenly",
+     {{"c.toml", "[fabric]\nkind = \"rail\"\nnodes = 4\nnics_per_node = 2\ngpus_per_node = 4\nnvlink_domain = 8\n"
+                 "[[job]]\nnodes = 3\n"}},
+     {"run", "{d}/c.toml"},
+     "ecmpsim: {d}/c.toml:8:9: job.nodes: job 'job0': node 'node2' ends a short run: NCCL's nodes are the job's nodes "
+     "in each NVLink domain of 2, consecutive in rank order and as many in each (2 in the first)"},
 };
 
 }  // namespace

@@ -76,7 +76,8 @@ TEST_CASE("the config's sizes key, and its errors") {
       {"sizes = { min = \"16\", max = \"8\" }", ":6:9: workload.sizes: min (16) is larger than max (8)"},
       {"sizes = { min = 8, max = 16, factor = 1 }", ":6:39: workload.sizes.factor: expected an integer step factor in [2, 1024]"},
       {"sizes = { min = 0, max = 16 }", ":6:17: workload.sizes.min: size must be positive"},
-      {"nccl_algo = \"Fast\"", ":6:13: workload.nccl_algo: expected one of \"Tree\" | \"Ring\""},
+      {"nccl_algo = \"Fast\"", ":6:13: workload.nccl_algo: expected one of \"Tree\" | \"Ring\" | \"CollNetDirect\" | "
+                                 "\"CollNetChain\" | \"NVLS\" | \"NVLSTree\" | \"PAT\""},
       {"nccl_proto = \"ll\"", ":6:14: workload.nccl_proto: expected one of \"LL\" | \"LL128\" | \"Simple\""},
   };
   for (const Bad& b : bad) {
@@ -111,9 +112,15 @@ TEST_CASE("size flags: one-line errors naming the flag") {
     CHECK(e.err.rfind(b.prefix, 0) == 0);
     CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
   }
-  const std::string a2a = write_config("a2a.toml", kFabric + "[workload]\ncollective = \"alltoall\"\n");
-  const CliResult e = cli_run({"run", a2a, "-b", "8", "-e", "64"});
+  // Every collective is priced now (all-to-all and send/recv as point-to-point);
+  // a release before the tuner tables is refused.
+  const std::string old = write_config("old.toml", kFabric + "[workload]\nnccl_version = \"2.17.1\"\n");
+  const CliResult e = cli_run({"run", old, "-b", "8", "-e", "64"});
   CHECK(e.code == 2);
-  CHECK(e.err.find("sizes: NCCL's cost model is not applied to alltoall yet") != std::string::npos);
+  CHECK(e.err.find("sizes: NCCL's tuner is modelled from release 2.18.1 on, not 2.17.1") != std::string::npos);
+  const std::string a2a = write_config("a2a.toml", kFabric + "[workload]\ncollective = \"alltoall\"\n");
+  const CliResult ok = cli_run({"run", a2a, "-b", "8", "-e", "64", "-f", "csv"});
+  CHECK(ok.code == 0);
+  CHECK(ok.out.find(",p2p,Simple,") != std::string::npos);
 }
 }  // namespace sizes_test

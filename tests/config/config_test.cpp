@@ -101,7 +101,8 @@ TEST_CASE("jobs: bad input names file, line, column and the cause") {
   CHECK(error_of("[[job]]\nmessage_bytes = -5\n") == "t.toml:2:17: job.message_bytes: size must be positive");
   CHECK(error_of("[[job]]\ncollective = \"allreduce\"\n") ==
         "t.toml:2:14: job.collective: unknown value 'allreduce', expected one of \"ring-allreduce\" | "
-        "\"tree-allreduce\" | \"allgather\" | \"reduce-scatter\" | \"alltoall\" | \"sendrecv\"");
+        "\"tree-allreduce\" | \"allgather\" | \"reduce-scatter\" | \"alltoall\" | \"sendrecv\" | \"broadcast\" | "
+        "\"reduce\"");
   CHECK(error_of("[[job]]\nplacement = \"packed\"\n") ==
         "t.toml:2:13: job.placement: unknown value 'packed', expected one of \"contiguous\" | \"strided\" | "
         "\"random\" | \"list\"");

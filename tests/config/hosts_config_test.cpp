@@ -4,20 +4,14 @@
 #include <doctest/doctest.h>
 
 #include "sim/config/config.h"
+#include "tests/support/config_error.h"
 
 namespace hosts_config_test {
 
 using namespace ecmpsim;
 
 namespace {
-std::string error_of(const std::string& text) {
-  try {
-    parse_config(text, "t.toml");
-  } catch (const InputError& e) {
-    return e.describe();
-  }
-  return "no error";
-}
+std::string error_of(const std::string& text) { return test_support::config_error(text); }
 }  // namespace
 
 TEST_CASE("[hosts] keys, and [calibration] over them in either order") {
@@ -26,7 +20,7 @@ TEST_CASE("[hosts] keys, and [calibration] over them in either order") {
   CHECK(defaults.hosts.intra_busbw == 0);
   CHECK(defaults.hosts.roce_mtu == 4096);
   CHECK(defaults.hosts.nic_efficiency == 1.0);
-  CHECK(defaults.hosts.net_overhead_us == 1.0);
+  CHECK(defaults.hosts.net_overhead_us == -1);  // unset: the cpu's (x86 Intel 1.0, AMD 2.0)
   CHECK(defaults.hosts.net_latency_us == 0);
   const std::string hosts =
       "[hosts]\nintra = \"pci\"\nintra_busbw_gbs = 24\nroce_mtu = 1024\nnic_efficiency = 0.9\n"

@@ -104,11 +104,16 @@ TEST_CASE("the tree's correction factor and where Tree is offered") {
   CHECK(nccl_log2i(64) == 6);
 }
 
-TEST_CASE("negative control: a changed constant fails the hand-worked check") {
-  NcclTuning off = kNccl2_23;
-  off.base_lat[1][0] += 1.0;  // Ring LL base latency 7.6 instead of 6.6
-  const NcclComm c = two_node_ring(50);
-  CHECK_FALSE(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8, off) == doctest::Approx(16.6 + 8.0 / 25000));
-  CHECK(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8, kNccl2_23) == doctest::Approx(16.6 + 8.0 / 25000));
+TEST_CASE("negative control: another release's constants fail the hand-worked check") {
+  // 2.20 scales Ring LL by 1/4 across nodes (min(39, 12.5)); with one GPU per
+  // node it keeps the Ring NET row (2.7) and counts 2 nNodes = 4 network steps
+  // of its 2 (NCCL's ints go negative): 6.6 + (2 - 4) x max(0.6, 1.0) + 4 x 2.7
+  // = 15.4 us, + 8 / 12500.
+  NcclComm c = two_node_ring(50);
+  c.version = {2, 20, 3};
+  CHECK_FALSE(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8) == doctest::Approx(16.6 + 8.0 / 25000));
+  CHECK(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8) == doctest::Approx(15.4 + 8.0 / 12500));
+  c.version = {2, 23, 4};
+  CHECK(nccl_time_us(c, NcclAlgo::Ring, NcclProto::LL, 8) == doctest::Approx(16.6 + 8.0 / 25000));
 }
 }  // namespace nccl_cost_test

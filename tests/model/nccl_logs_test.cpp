@@ -196,4 +196,51 @@ TEST_CASE("nccl#514-shaped, 4 nodes x 8 GPUs x 8 NICs: each hop stays on the rai
     CHECK(dst_nic == g.flows.channel[f] % 8u);
   }
 }
+
+// A public NCCL 2.27.5 log with NCCL_CROSS_NIC=1 (tests/data/nccl-logs): the
+// second of 2 nodes x 8 GPUs x 8 RoCE NICs, 16 channels (8 searched). Its ring
+// lines join two local GPUs, its tree lines the same one.
+std::vector<std::string> log_lines(bool ring) {
+  std::FILE* f = std::fopen(ECMPSIM_SOURCE_DIR "/tests/data/nccl-logs/slurmv4-13-nccl2.27.5-crossnic1.log", "r");
+  REQUIRE(f != nullptr);
+  std::vector<std::string> out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, f)) {
+    std::string line(buf);
+    if (line.find("via NET/IB/") == std::string::npos) continue;
+    const LogLine l = parse_log(line);
+    if ((l.from % 8 != l.to % 8) == ring) out.push_back(line);
+  }
+  std::fclose(f);
+  return out;
+}
+
+std::string crossnic1_cluster(const std::string& version) {
+  return rail_cluster(2, 8, 16, "cross_nic = 1\nnccl_version = \"" + version + "\"\n");
+}
+
+TEST_CASE("NCCL 2.27.5 with NCCL_CROSS_NIC=1: ring channel c leaves by NIC c+1, 32 of 32 ring ends") {
+  const auto ring = log_lines(true), tree = log_lines(false);
+  REQUIRE(ring.size() == 32);
+  REQUIRE(tree.size() == 32);
+  // Worked from the lines: on the logging node channel c enters at GPU c by
+  // NIC c and leaves from GPU c+1 by NIC c+1 (a rotation, not a pairing).
+  for (const auto& line : ring) {
+    const LogLine l = parse_log(line);
+    CHECK(l.nic == (l.send ? (l.channel + 1) % 8 : l.channel % 8));
+  }
+  CHECK(unmatched(Generated(crossnic1_cluster("2.27.5")), ring, 8).empty());
+  std::string trees = crossnic1_cluster("2.27.5");
+  trees.replace(trees.find("ring-allreduce"), 14, "tree-allreduce");
+  CHECK(unmatched(Generated(trees), tree, 8).empty());
+  // 2.19's search never paired a crossNic 1 ring nor exchanged it: the same.
+  CHECK(unmatched(Generated(crossnic1_cluster("2.19.3")), ring, 8).empty());
+  // Negative controls, the other versions' rules on the same cluster. 2.20-2.22
+  // pair channels (channel 1 enters by NIC 1 and leaves by 0) and exchange
+  // channels c and c^1 on odd node 1; 2.23-2.25 rotate but exchange: either way
+  // node 1's channel c takes channel c^1's NICs, and every end differs.
+  CHECK(unmatched(Generated(crossnic1_cluster("2.22.3")), ring, 8).size() == 32);
+  CHECK(unmatched(Generated(crossnic1_cluster("2.25.1")), ring, 8).size() == 32);
+}
+
 }  // namespace nccl_logs_test

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -44,6 +45,26 @@ TEST_CASE("total bytes per collective match the bus-bandwidth factors (one GPU p
   CHECK(total(run(Collective::SendRecv, 4, 1, 1, s)) == n * s);
   // The tree's identity holds for odd n too: 2 trees x (n-1) edges x 2 ways x S/2.
   CHECK(total(run(Collective::TreeAllReduce, 5, 1, 1, 5 << 20)) == 2 * 4 * (5ULL << 20));
+  // Broadcast and reduce (factor 1) pass S along the ring's chain once: from
+  // the root to the rank before it, n - 1 hops (broadcast); from the rank
+  // after it to the root, n hops (reduce): one hop into every rank but the
+  // start of the chain. nccl-tests counts S for both.
+  CHECK(total(run(Collective::Broadcast, 4, 1, 1, s)) == (n - 1) * s);
+  CHECK(total(run(Collective::Reduce, 4, 1, 1, s)) == n * s);
+}
+
+TEST_CASE("broadcast and reduce with 8 GPUs per node: only the chain's node-to-node hops are flows") {
+  // 3 nodes x 8 GPUs, root rank 0: a broadcast's chain 0 .. 23 crosses 0 -> 1
+  // and 1 -> 2 (never 2 -> 0); a reduce's 1 .. 23, 0 crosses 0 -> 1, 1 -> 2 and
+  // 2 -> 0. Each hop, per channel (2) and QP (2), carries S / 4.
+  const std::uint64_t s = 1 << 20;
+  const Flows b = run(Collective::Broadcast, 3, 8, 1, s);
+  const Flows r = run(Collective::Reduce, 3, 8, 1, s);
+  CHECK(b.size() == 2 * 2 * 2);
+  CHECK(r.size() == 3 * 2 * 2);
+  for (std::size_t f = 0; f < b.size(); ++f) CHECK(b.dst[f] != 0);  // nothing back into the root's node
+  CHECK(std::count(r.dst.begin(), r.dst.end(), 0u) == 4);
+  for (const std::uint64_t bytes : r.bytes) CHECK(bytes == s / 4);
 }
 
 TEST_CASE("traffic inside a node never enters the network (2 nodes x 8 GPUs x 8 NICs)") {

@@ -3,6 +3,8 @@
 // uses under each range, worked by hand.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "workloads/generators/ring.h"
 
 namespace nccl_version_test {
@@ -33,6 +35,14 @@ TEST_CASE("each version range follows the rules read from its NCCL source") {
   CHECK(ring_rules({2, 21, 5}).swap == RingSwap::NonZero);
   CHECK(ring_rules({2, 25, 1}).swap == RingSwap::NonZero);
   CHECK(ring_rules({2, 26, 2}).swap == RingSwap::Two);
+  // search.cc's pairing of odd channels: none in 2.19.3 (no "nChannels & 1"
+  // test), any crossNic in 2.20.3 and 2.22.3, crossNic == 2 from 2.23.4.
+  CHECK(ring_rules({2, 18, 6}).pairs == RingPairs::Never);
+  CHECK(ring_rules({2, 19, 3}).pairs == RingPairs::Never);
+  CHECK(ring_rules({2, 20, 3}).pairs == RingPairs::NonZero);
+  CHECK(ring_rules({2, 22, 3}).pairs == RingPairs::NonZero);
+  CHECK(ring_rules({2, 23, 4}).pairs == RingPairs::Two);
+  CHECK(ring_rules({2, 27, 5}).pairs == RingPairs::Two);
   // Older than the table: its first row.
   CHECK(&ring_rules({2, 4, 8}) == &kNcclRingRules.front());
 }
@@ -64,6 +74,33 @@ TEST_CASE("a PXN-less 4-node ring's NICs on node 1 under each version, worked by
   // From 2.26 a crossNic 1 graph (NCCL_CROSS_NIC=1) is not exchanged; before, it is.
   CHECK(!ring_swaps(RingGraph::CrossNic1, ring_rules({2, 26, 2}), 4, 4));
   CHECK(ring_swaps(RingGraph::CrossNic1, ring_rules({2, 25, 1}), 4, 4));
+}
+
+TEST_CASE("an unpaired crossing ring leaves by the NIC of the GPU after its entry GPU, worked by hand") {
+  // Which graphs rotate: crossNic 1 from 2.23 and before 2.20; never crossNic 0.
+  CHECK(ring_rotates(RingGraph::CrossNic1, ring_rules({2, 27, 5})));
+  CHECK(ring_rotates(RingGraph::CrossNic1, ring_rules({2, 19, 3})));
+  CHECK(!ring_rotates(RingGraph::CrossNic1, ring_rules({2, 22, 3})));
+  CHECK(!ring_rotates(RingGraph::CrossNic2, ring_rules({2, 27, 5})));
+  CHECK(!ring_rotates(RingGraph::SameNic, ring_rules({2, 27, 5})));
+  const std::vector<std::uint32_t> o8{0, 1, 2, 3, 4, 5, 6, 7}, o4{0, 1, 2, 3};
+  // 8 GPUs x 8 NICs: channel c enters on NIC c at GPU c; the last GPU is c+1, whose NIC is c+1.
+  for (std::uint32_t c = 0; c < 8; ++c)
+    CHECK(ring_rotate_nics({}, 8, 8, o8, 0, c, 8, false) == RingNics{c, (c + 1) % 8});
+  // Exchanged on odd nodes: node 1's channel 0 takes channel 1's NICs.
+  CHECK(ring_rotate_nics({}, 8, 8, o8, 1, 0, 8, true) == RingNics{1, 2});
+  CHECK(ring_rotate_nics({}, 8, 8, o8, 2, 0, 8, true) == RingNics{0, 1});
+  // 8 GPUs x 4 NICs: NIC n serves GPUs 2n and 2n+1, so the ring's last GPU
+  // (2n+1) leaves by the NIC it entered.
+  for (std::uint32_t c = 0; c < 4; ++c) CHECK(ring_rotate_nics({}, 8, 4, o4, 0, c, 4, false) == RingNics{c, c});
+  // 2 GPUs x 4 NICs (GPU 0 has NICs 0 and 1, GPU 1 NICs 2 and 3): channel 1
+  // enters NIC 1 at GPU 0 (the first of its GPUs from GPU 1 on), leaves from
+  // GPU 1 by its NIC for channel 1, NIC 3; channel 2 enters NIC 2 at GPU 1 and
+  // leaves from GPU 0 by NIC 0.
+  CHECK(ring_rotate_nics({}, 2, 4, o4, 0, 0, 4, false) == RingNics{0, 2});
+  CHECK(ring_rotate_nics({}, 2, 4, o4, 0, 1, 4, false) == RingNics{1, 3});
+  CHECK(ring_rotate_nics({}, 2, 4, o4, 0, 2, 4, false) == RingNics{2, 0});
+  CHECK(ring_rotate_nics({}, 2, 4, o4, 0, 3, 4, false) == RingNics{3, 1});
 }
 
 TEST_CASE("the same-NIC search falls short only without PXN, between one GPU and two per NIC") {

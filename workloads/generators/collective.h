@@ -21,10 +21,12 @@ enum class Collective : std::uint8_t {
   ReduceScatter,
   AllToAll,
   SendRecv,
+  Broadcast,
+  Reduce,
 };
 
 // The NCCL operation (ncclAllReduce, ...; SendRecv: ncclSend/ncclRecv pairs).
-enum class CollectiveOp : std::uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv };
+enum class CollectiveOp : std::uint8_t { AllReduce, AllGather, ReduceScatter, AllToAll, SendRecv, Broadcast, Reduce };
 // How the flows connect ranks: a ring per channel (each rank sends to the
 // next), NCCL's double binary tree, or point to point (every pair, PXN).
 enum class CollectiveShape : std::uint8_t { Ring, Tree, PointToPoint };
@@ -37,13 +39,15 @@ struct CollectiveInfo {
   std::string_view doc = {};
 };
 
-inline constexpr std::array<CollectiveInfo, 6> kCollectives{{
+inline constexpr std::array<CollectiveInfo, 8> kCollectives{{
     {Collective::RingAllReduce, "ring-allreduce", CollectiveOp::AllReduce, CollectiveShape::Ring},
     {Collective::TreeAllReduce, "tree-allreduce", CollectiveOp::AllReduce, CollectiveShape::Tree},
     {Collective::AllGather, "allgather", CollectiveOp::AllGather, CollectiveShape::Ring},
     {Collective::ReduceScatter, "reduce-scatter", CollectiveOp::ReduceScatter, CollectiveShape::Ring},
     {Collective::AllToAll, "alltoall", CollectiveOp::AllToAll, CollectiveShape::PointToPoint},
     {Collective::SendRecv, "sendrecv", CollectiveOp::SendRecv, CollectiveShape::PointToPoint},
+    {Collective::Broadcast, "broadcast", CollectiveOp::Broadcast, CollectiveShape::Ring},
+    {Collective::Reduce, "reduce", CollectiveOp::Reduce, CollectiveShape::Ring},
 }};
 
 // A collective's row: the table is in enum order.

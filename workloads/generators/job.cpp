@@ -24,6 +24,10 @@ void generate(const CollectiveParams& p, const JobLayout& layout, FlowMaker& mak
     case Collective::TreeAllReduce: tree_flows(p, layout, maker, out); break;
     case Collective::AllToAll: alltoall_flows(p, layout, maker, out); break;
     case Collective::SendRecv: sendrecv_flows(p, layout, maker, out); break;
+    // Root 0 (nccl-tests' default): a broadcast's ring chain ends before the
+    // root's node, a reduce's ends at it.
+    case Collective::Broadcast: chain_flows(p, layout, p.message_bytes, false, maker, out); break;
+    case Collective::Reduce: chain_flows(p, layout, p.message_bytes, true, maker, out); break;
   }
 }
 

@@ -4,7 +4,6 @@
 #include <numeric>
 
 namespace ecmpsim::workloads {
-namespace {
 
 // The NICs close to GPU g: the map's, or the default's (p2p_nic's rotation).
 std::vector<std::uint32_t> nics_near_gpu(const GpuNicMap& map, std::uint32_t gpu, std::uint32_t gpus,
@@ -16,8 +15,6 @@ std::vector<std::uint32_t> nics_near_gpu(const GpuNicMap& map, std::uint32_t gpu
   std::iota(out.begin(), out.end(), first);
   return out;
 }
-
-}  // namespace
 
 std::uint32_t gpu_nic(const GpuNicMap& map, std::uint32_t gpu, std::uint32_t gpus, std::uint32_t nics,
                       std::uint32_t channel) {

@@ -42,6 +42,11 @@ std::uint32_t gpu_nic(const GpuNicMap& map, std::uint32_t gpu, std::uint32_t gpu
 // 0..K-1.
 std::vector<std::uint32_t> search_nic_order(const GpuNicMap& map, std::uint32_t gpus, std::uint32_t nics);
 
+// The NICs close to GPU g, in the order it takes them by channel: the map's
+// entry, or the default's floor(gK/G) .. (at least one).
+std::vector<std::uint32_t> nics_near_gpu(const GpuNicMap& map, std::uint32_t gpu, std::uint32_t gpus,
+                                         std::uint32_t nics);
+
 // How many GPUs are close to NIC n.
 std::uint32_t gpus_near(const GpuNicMap& map, std::uint32_t nic, std::uint32_t gpus, std::uint32_t nics);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "workloads/generators/job.h"
 #include "workloads/generators/nccl_version.h"
@@ -76,6 +77,33 @@ constexpr bool ring_swaps(RingGraph graph, const NcclRingRules& rules, std::uint
   return false;
 }
 
+// Whether a crossing graph's channels pair (ring_nics) or each leaves by the
+// NIC of its last GPU (ring_rotate_nics): search.cc pairs odd channels with
+// the one before for any crossNic in 2.20-2.22 and for crossNic 2 only from
+// 2.23 (NcclRingRules::pairs); 2.19 and earlier never pair.
+constexpr bool ring_rotates(RingGraph graph, const NcclRingRules& rules) noexcept {
+  if (graph == RingGraph::SameNic) return false;
+  switch (rules.pairs) {
+    case RingPairs::Never: return true;
+    case RingPairs::NonZero: return false;
+    case RingPairs::Two: return graph != RingGraph::CrossNic2;
+  }
+  return false;
+}
+
+// An unpaired crossing ring on an NVSwitch node: search channel ch enters at
+// NIC order[ch mod n] by the first GPU on its PCIe switch from GPU ch on
+// (ncclTopoSearchRecNet), visits the GPUs previous-first (ncclTopoSearchNextGpuSort
+// puts the previous GPU before the next on NVSwitch), so its last GPU is the
+// entry GPU + 1, and leaves by that GPU's NIC for the channel (ncclTopoSelectNets
+// lists a GPU's own NETs first). On rail-aligned nodes channel c leaves by NIC
+// c+1: the rotation of NVIDIA/nccl 2.27.5's log with NCCL_CROSS_NIC=1
+// (tests/data/nccl-logs). `swap` and an odd node exchange channels c and c^1
+// first, as for paired rings. Returns NIC indices (not positions in the order).
+RingNics ring_rotate_nics(const GpuNicMap& map, std::uint32_t gpus, std::uint32_t nics,
+                          std::span<const std::uint32_t> order, std::uint32_t node, std::uint32_t channel,
+                          std::uint32_t search_channels, bool swap);
+
 // The model of NCCL's ring graph (src/graph/search.cc, connect.cc):
 //  - search channel ch = channel mod search_channels;
 //  - the search starts channel ch at NIC ch mod K of its NIC order
@@ -102,5 +130,14 @@ constexpr RingNics ring_nics(std::uint32_t node, std::uint32_t channel, std::uin
 // over the QPs of a connection.
 void ring_flows(const CollectiveParams& p, const JobLayout& layout, std::uint64_t per_rank_bytes, FlowMaker& maker,
                 Flows& out);
+
+// NCCL's ring broadcast and reduce with root 0 (src/device/broadcast.h,
+// reduce.h): the data passes once along the ring's chain, `bytes` on every
+// hop, split over channels and QPs. A broadcast's chain runs from the root
+// to the rank before it, so its last node sends nothing back to the root's
+// node (nodes - 1 network hops); a reduce's runs from the rank after the root
+// to the root, so every node sends (nodes hops). NICs as ring_flows.
+void chain_flows(const CollectiveParams& p, const JobLayout& layout, std::uint64_t bytes, bool into_root,
+                 FlowMaker& maker, Flows& out);
 
 }  // namespace ecmpsim::workloads
