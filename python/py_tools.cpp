@@ -33,6 +33,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
                         : k == "sport"      ? &o.sport
                         : k == "dport"      ? &o.dport
                         : k == "seed"       ? &o.seed
+                        : k == "seed_as"    ? &o.seed_as
                         : k == "offset"     ? &o.offset
                         : k == "dst_qp"     ? &o.dst_qp
                         : k == "flow_label" ? &o.flow_label
@@ -63,7 +64,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
 py::object fit_columns(const py::object& observations, const py::object& members, const py::object& algos,
                const py::object& fields, const std::string& seeds, std::uint32_t threads, std::uint32_t top,
                bool exhaustive, const std::vector<std::uint32_t>& weights, std::uint32_t buckets,
-               const std::string& only_switch) {
+               const std::string& only_switch, const std::string& seed_as) {
   cli::FitOptions o;
   if (!members.is_none()) o.members = py::str(members);
   const auto names = [](py::object v, std::vector<std::string>& out) {
@@ -80,6 +81,7 @@ py::object fit_columns(const py::object& observations, const py::object& members
   o.weights = weights;
   o.buckets = buckets;
   o.only_switch = only_switch;
+  o.seed_as = seed_as;
   std::string name, text;
   if (py::isinstance<py::dict>(observations)) {
     name = "<observations>";
@@ -112,14 +114,15 @@ void add_tools(py::module_& m) {
         py::arg("algos") = py::none(), py::arg("fields") = py::none(), py::arg("seeds") = "0:65536",
         py::arg("threads") = 0, py::arg("top") = 20, py::arg("exhaustive") = false,
         py::arg("weights") = std::vector<std::uint32_t>{}, py::arg("buckets") = 128, py::arg("switch") = "",
+        py::arg("seed_as") = "",
         "Learn a switch's hash from the members its flows took, as `ecmpsim fit -f json` prints it: "
         "observations are columns (src, dst, proto, sport, dport, member, ...) or a CSV file's path; the "
         "keywords are the command's flags (members=4 or 'leaf0=4,...', algos, fields, seeds='A:B', threads "
-        "(0: every core), top, exhaustive, weights, buckets, switch)");
+        "(0: every core), top, exhaustive, weights, buckets, switch, seed_as)");
   m.def("hash", &hash, py::arg("algo"),
         "One flow's hash and ECMP member, as `ecmpsim hash -f json` prints it: "
         "hash('crc16-ccitt', src='10.0.0.1', dst='10.0.0.2', sport=49152, members=4); the other keywords are "
-        "the command's flags (proto, dport, seed, offset, dst_qp, flow_label, in_port, rss_key, src_mac, dst_mac, "
+        "the command's flags (proto, dport, seed, seed_as, offset, dst_qp, flow_label, in_port, rss_key, src_mac, dst_mac, "
         "ethertype, vlan_id, select, buckets, fields=[...], weights=[...])");
   m.def(
       "algorithms",

@@ -35,6 +35,7 @@ Action add_emulate_command(CLI::App& app);
 Action add_init_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_calibrate_command(CLI::App& app);
+Action add_topology_command(CLI::App& app);
 
 // Shared by subcommands.
 // Checks for numeric flags whose messages name the accepted range plainly

@@ -19,7 +19,7 @@
 namespace ecmpsim::cli {
 
 struct FitOptions {
-  std::string observations, predict, out, format, seeds = "0:65536", only_switch, members;
+  std::string observations, predict, out, format, seeds = "0:65536", only_switch, members, seed_as;
   std::uint32_t buckets = 128, threads = 0, top = 20;
   std::vector<std::uint32_t> weights;
   std::vector<std::string> algos, fields;
