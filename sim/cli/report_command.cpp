@@ -43,7 +43,8 @@ Action add_report_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
                                                "the distribution over hash seeds and the scenario comparison");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
@@ -52,7 +53,8 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("--emulation", opt->emulation,
                   "JSON of `ecmpsim emulate --measure-time --format json` runs, shown measured beside predicted "
                   "(repeat or separate with commas)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(file_role(FileRole::Input));
   sub->add_flag("--published", opt->published,
                 "The catalogue of published experiments instead of a config: an index and a section per experiment "
                 "with the published figure marked on ecmpsim's distribution (docs/published.md)");
@@ -73,6 +75,9 @@ Action add_report_command(CLI::App& app) {
     for (const std::string& file : opt->emulation)
       emulation.push_back(parse_emulation(file, read_input_file(file, {{}, 0, 0, "--emulation"}, file)));
     Spec spec = load_spec(path, opt->limits);
+    std::vector<std::string> inputs = spec_inputs(spec);
+    inputs.insert(inputs.end(), opt->emulation.begin(), opt->emulation.end());
+    check_out(opt->out, inputs);
     apply_size_flags(spec, opt->sizes);
     const Simulation sim(std::move(spec));
     const auto results = sim.run_all();
@@ -93,7 +98,7 @@ Action add_report_command(CLI::App& app) {
       in.flowtracer = &cmp;
     }
     const std::string page = report_html(in);
-    emit(io, page, opt->out, spec_inputs(sim.spec()));
+    emit(io, page, opt->out, inputs);
     if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
     return 0;
   };

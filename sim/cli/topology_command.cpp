@@ -44,14 +44,19 @@ int run_topology(const TopologyOptions& o, Io io) {
   d.speed_gbps = o.speed;
   d.lags = !o.no_lags;
   for (const std::string& t : o.tiers) d.tiers.push_back(tier_rule(t));
-  if (!o.out.empty()) check_out(o.out, o.files);
+  // The config compared with, and its topology file, are inputs too: --out
+  // may not overwrite the intended fabric it is compared with.
+  std::optional<Spec> spec;
+  std::vector<std::string> inputs = o.files;
+  if (!o.against.empty()) {
+    spec = load_spec(o.against, o.limits);
+    for (std::string& f : spec_inputs(*spec)) inputs.push_back(std::move(f));
+  }
+  if (!o.out.empty()) check_out(o.out, inputs);
   const TopologyReport report = discover_topology(files, d);
   std::optional<CablingDiff> diff;
-  if (!o.against.empty()) {
-    const Spec spec = load_spec(o.against, o.limits);
-    diff = compare_cabling(report.cables, build_fabric(spec.fabric));
-  }
-  if (!o.out.empty()) emit(io, report.csv, o.out, o.files);
+  if (spec) diff = compare_cabling(report.cables, build_fabric(spec->fabric));
+  if (!o.out.empty()) emit(io, report.csv, o.out, inputs);
   const TopologyOutput t{&report, diff ? &*diff : nullptr, o.against, o.out};
   emit(io, write(chosen_format(o.format), topology_result(t)), "");
   return diff && !diff->clean() ? 1 : 0;
@@ -66,7 +71,8 @@ Action add_topology_command(CLI::App& app) {
                   "LLDP tables, one per device (EOS show lldp neighbors [| json], SONiC show lldp table, "
                   "lldpcli -f json|json0|keyvalue show neighbors, NVUE nv show interface -o json); a table that "
                   "names no device is its file name's")
-      ->required();
+      ->required()
+      ->check(file_role(FileRole::Input));
   add_out_flag(sub, o->out, "the topology file (CSV)");
   sub->add_option("--device", o->device, "The device of the one file given");
   std::vector<std::string> forms;
@@ -80,7 +86,8 @@ Action add_topology_command(CLI::App& app) {
   sub->add_flag("--no-lags", o->no_lags, "Infer no port-channels (MLAG peer links, port-channels to MLAG pairs, bonds)");
   sub->add_option("--against", o->against,
                   "Compare the cabling with this config's fabric: missing, extra and miswired cables (exit 1 "
-                  "when any)");
+                  "when any)")
+      ->check(file_role(FileRole::Input));
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_limit_flags(sub, o->limits);
   return [o](Io io) { return run_topology(*o, io); };

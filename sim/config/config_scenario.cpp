@@ -25,13 +25,12 @@ std::vector<std::string_view> hash_key_names(bool with_overrides) {
 }
 
 // A table that names its algorithm without saying where the seed enters
-// takes the convention of the vocabulary the name is in (SAI's: prefix).
-// Returns whether it set seed_as.
-bool vocabulary_seed_as(const toml::table& t, HashSpec& h) {
+// takes the convention of the vocabulary the name is in (SAI's: prefix); an
+// override that sets `algo` carries it with it (apply_override).
+void vocabulary_seed_as(const toml::table& t, HashSpec& h) {
   const auto* algo = t.get("algo");
-  if (algo == nullptr || t.contains("seed_as") || !algo->is_string()) return false;
+  if (algo == nullptr || t.contains("seed_as") || !algo->is_string()) return;
   h.seed_as = hashing::default_seed_as(algo->value<std::string>().value_or(""));
-  return true;
 }
 
 const Knob<HashSpec>* hash_knob(std::string_view key) {
@@ -60,7 +59,7 @@ HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos&
     knob->read(node, o.values, kat);
     o.keys |= hash_key_bit(k.str());
   }
-  if (vocabulary_seed_as(t, o.values)) o.keys |= kHashSeedAs;
+  vocabulary_seed_as(t, o.values);
   if (named && o.switch_name.empty()) throw InputError(at, "a per-switch hash needs name = \"SWITCH\"");
   return o;
 }

@@ -89,7 +89,8 @@ inline void apply_override(HashSpec& to, const HashOverride& o) {
   if (o.keys & kHashFields) to.fields = o.values.fields;
   if (o.keys & kHashSeed) to.seed = o.values.seed;
   if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
-  if (o.keys & kHashSeedAs) to.seed_as = o.values.seed_as;
+  // An algorithm brings its vocabulary's seed convention unless seed_as is given.
+  if (o.keys & (kHashAlgo | kHashSeedAs)) to.seed_as = o.values.seed_as;
   if (o.keys & kHashOffset) to.offset = o.values.offset;
   if (o.keys & kHashSelect) to.select = o.values.select;
   if (o.keys & kHashBuckets) to.buckets = o.values.buckets;

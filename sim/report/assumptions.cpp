@@ -61,7 +61,9 @@ std::string override_text(const HashOverride& o) {
   add(kHashAlgo, "algo " + h.algo);
   add(kHashFields, "fields (" + fields_text(h.fields) + ")");
   add(kHashSeed | kHashSeedMode, "seed " + std::to_string(h.seed) + " " + std::string(doc_of(kSeedModes, h.seed_mode)));
-  add(kHashSeedAs, std::string(hashing::seed_as_name(h.seed_as)) + " seed convention");
+  // A named algorithm's own convention is said only when it is not the register's.
+  if ((o.keys & kHashSeedAs) || ((o.keys & kHashAlgo) && h.seed_as != hashing::SeedAs::Register))
+    out += (out.empty() ? "" : ", ") + std::string(hashing::seed_as_name(h.seed_as)) + " seed convention";
   add(kHashOffset, "hash rotated right by " + std::to_string(h.offset) + " bits");
   add(kHashSelect, std::string(hashing::selection_name(h.select)) + " selection");
   add(kHashBuckets, std::to_string(h.buckets) + " buckets");

@@ -124,7 +124,8 @@ const std::vector<ErrorCase> kCases{
     {"out in a missing directory",
      {{"c.toml", kBase}},
      {"run", "{d}/c.toml", "--out", "/nonexistent/x.json"},
-     "ecmpsim: /nonexistent/x.json: cannot create a temporary file in /nonexistent: No such file or directory"},
+     "ecmpsim: /nonexistent/x.json: cannot write output file: cannot create a file in /nonexistent: No such file or "
+     "directory"},
     {"out is a directory",
      {{"c.toml", kBase}, {"sub/keep", ""}},
      {"run", "{d}/c.toml", "--out", "{d}/sub"},

@@ -31,9 +31,23 @@ TEST_CASE("seed_as: the default is the vocabulary's the algorithm is named in; t
   const Spec s = parse_config(kScenario + "algo = \"crc32-lo\"\n[scenario.hash.spine]\nalgo = \"CRC_CCITT\"\n", "t.toml");
   REQUIRE(s.scenarios[0].hash_tiers.size() == 1);
   const HashOverride& spine = s.scenarios[0].hash_tiers[0];
-  CHECK((spine.keys & kHashSeedAs) != 0);
-  CHECK(spine.values.seed_as == hashing::SeedAs::Prefix);
-  CHECK(s.scenarios[0].hash.seed_as == hashing::SeedAs::Register);
+  CHECK(spine.keys == kHashAlgo);  // the convention travels with the algorithm, not as a key of its own
+  HashSpec at_spine = s.scenarios[0].hash;
+  CHECK(at_spine.seed_as == hashing::SeedAs::Register);
+  apply_override(at_spine, spine);
+  CHECK(at_spine.seed_as == hashing::SeedAs::Prefix);
+  // And back: an ecmpsim name over a SAI-named base brings the register convention.
+  const Spec t = parse_config(kScenario + "algo = \"CRC_32LO\"\n[scenario.hash.spine]\nalgo = \"crc16-ccitt\"\n",
+                              "t.toml");
+  HashSpec back = t.scenarios[0].hash;
+  CHECK(back.seed_as == hashing::SeedAs::Prefix);
+  apply_override(back, t.scenarios[0].hash_tiers[0]);
+  CHECK(back.seed_as == hashing::SeedAs::Register);
+  // An override that names no algorithm leaves the convention below it.
+  const Spec u = parse_config(kScenario + "algo = \"CRC_32LO\"\n[scenario.hash.spine]\nseed = 3\n", "t.toml");
+  HashSpec kept = u.scenarios[0].hash;
+  apply_override(kept, u.scenarios[0].hash_tiers[0]);
+  CHECK(kept.seed_as == hashing::SeedAs::Prefix);
 }
 
 TEST_CASE("[scenario.hash.lag] and [scenario.hash.bond]: the keys they set") {
@@ -42,7 +56,8 @@ TEST_CASE("[scenario.hash.lag] and [scenario.hash.bond]: the keys they set") {
   const ScenarioSpec& sc = s.scenarios[0];
   CHECK(sc.lag_hash.keys == kHashOffset);
   CHECK(sc.lag_hash.values.offset == 4);
-  CHECK(sc.bond_hash.keys == (kHashAlgo | kHashSeedAs));  // a catalogue name: its register convention
+  CHECK(sc.bond_hash.keys == kHashAlgo);
+  CHECK(sc.bond_hash.values.seed_as == hashing::SeedAs::Register);  // a catalogue name: its register convention
   CHECK(sc.bond_hash.values.algo == "xxh3");
   CHECK_THROWS_WITH_AS(parse_config(kScenario + "[scenario.hash.lagg]\noffset = 4\n", "t.toml"),
                        "unknown key (did you mean 'lag'?)", InputError);
