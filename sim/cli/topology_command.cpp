@@ -1,71 +1,19 @@
-// `ecmpsim topology FILE... --out topo.csv`: a topology file from the LLDP
-// neighbour tables of a running fabric (sim/fabric/discover.h), and with
-// --against CONFIG the cabling compared with the config's intended fabric.
-// Registers the flags, reads the files and prints; the work is the library's.
+// `ecmpsim topology FILE... --out topo.csv`: its flags, as
+// app::TopologyRequest (sim/app/topology.h), the topology file written where
+// --out says and the report (with --against, the cabling compared) printed.
 #include <memory>
-#include <optional>
 
-#include "sim/base/error.h"
-#include "sim/base/input_file.h"
+#include "sim/app/topology.h"
 #include "sim/cli/cli.h"
-#include "sim/fabric/discover.h"
-#include "sim/fabric/fabric.h"
 #include "sim/fabric/lldp/lldp.h"
-#include "sim/output/topology_output.h"
 
 namespace ecmpsim::cli {
-namespace {
-
-struct TopologyOptions {
-  std::vector<std::string> files, tiers;
-  std::string out, device, lldp_format, against, format;
-  double speed = 400;
-  bool no_lags = false;
-  Limits limits;
-};
-
-// --tier PATTERN=TIER.
-TierRule tier_rule(const std::string& text) {
-  const auto eq = text.rfind('=');
-  const SourcePos at{{}, 0, 0, "--tier"};
-  if (eq == std::string::npos || eq == 0) throw InputError(at, "expected PATTERN=TIER, got '" + text + "'");
-  const std::string tier = text.substr(eq + 1);
-  for (const auto& row : kTiers)
-    if (row.name == tier) return {text.substr(0, eq), row.value};
-  throw InputError(at, "unknown tier '" + tier + "' (" + quoted_choices(kTiers) + ")");
-}
-
-int run_topology(const TopologyOptions& o, Io io) {
-  std::vector<LldpFile> files;
-  for (const std::string& f : o.files) files.push_back({f, read_input_file(f, {f, 0, 0, {}}, "file")});
-  DiscoverOptions d;
-  d.device = o.device;
-  d.format = o.lldp_format;
-  d.speed_gbps = o.speed;
-  d.lags = !o.no_lags;
-  for (const std::string& t : o.tiers) d.tiers.push_back(tier_rule(t));
-  // The config compared with, and its topology file, are inputs too: --out
-  // may not overwrite the intended fabric it is compared with.
-  std::optional<Spec> spec;
-  std::vector<std::string> inputs = o.files;
-  if (!o.against.empty()) {
-    spec = load_spec(o.against, o.limits);
-    for (std::string& f : spec_inputs(*spec)) inputs.push_back(std::move(f));
-  }
-  if (!o.out.empty()) check_out(o.out, inputs);
-  const TopologyReport report = discover_topology(files, d);
-  std::optional<CablingDiff> diff;
-  if (spec) diff = compare_cabling(report.cables, build_fabric(spec->fabric));
-  if (!o.out.empty()) emit(io, report.csv, o.out, inputs);
-  const TopologyOutput t{&report, diff ? &*diff : nullptr, o.against, o.out};
-  emit(io, write(chosen_format(o.format), topology_result(t)), "");
-  return diff && !diff->clean() ? 1 : 0;
-}
-
-}  // namespace
 
 Action add_topology_command(CLI::App& app) {
-  auto o = std::make_shared<TopologyOptions>();
+  struct Options : app::TopologyRequest {
+    std::string format;
+  };
+  auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("topology", "Build a topology file from LLDP neighbour tables");
   sub->add_option("files", o->files,
                   "LLDP tables, one per device (EOS show lldp neighbors [| json], SONiC show lldp table, "
@@ -90,7 +38,13 @@ Action add_topology_command(CLI::App& app) {
       ->check(file_role(FileRole::Input));
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_limit_flags(sub, o->limits);
-  return [o](Io io) { return run_topology(*o, io); };
+  return [o](Io io) {
+    app::TopologyReport r = app::topology(*o);
+    r.spell(flag_spelling);
+    if (!o->out.empty()) emit(io, r.discovered.csv, o->out, r.inputs);
+    emit(io, write(chosen_format(o->format), r.result()), "");
+    return r.clean() ? 0 : 1;
+  };
 }
 
 }  // namespace ecmpsim::cli

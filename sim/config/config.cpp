@@ -74,9 +74,12 @@ void check_topology_size(const toml::table& root, const std::string& path, std::
   const std::string topology = relative_to(path, *name);
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(topology, ec);
-  if (!ec && size > max_bytes)
-    throw InputError(config::pos_of(*file, path, "--max-config-bytes"),
+  if (!ec && size > max_bytes) {
+    SourcePos at = config::pos_of(*file, path, "max_config_bytes");
+    at.option = true;
+    throw InputError(at,
                      "the topology file '" + topology + "' has " + over_limit(size, "bytes", max_bytes));
+  }
 }
 
 }  // namespace
@@ -176,6 +179,7 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
     JobSpec& job = spec.jobs[j];
     if (job.name.empty()) job.name = "job" + std::to_string(j);
     if (!job_names.insert(job.name).second) throw InputError(job.where, "duplicate job name '" + job.name + "'");
+    if (job.kind == workloads::JobKind::Training) config::check_training(job, spec.fabric.gpus_per_node);
   }
   return spec;
 }

@@ -41,7 +41,7 @@ const lldp::FormatRow& form_of(const LldpFile& f, const DiscoverOptions& o) {
     if (r == nullptr) {
       std::string names;
       for (const auto& row : lldp::formats()) names += (names.empty() ? "" : ", ") + std::string(row.name);
-      throw InputError({{}, 0, 0, "--lldp-format"}, "unknown form '" + o.format + "' (" + names + ")");
+      throw InputError(option_at("lldp_format"), "unknown form '" + o.format + "' (" + names + ")");
     }
     return *r;
   }
@@ -57,8 +57,8 @@ const lldp::FormatRow& form_of(const LldpFile& f, const DiscoverOptions& o) {
 // Reads every file into rows, each file's device named.
 std::vector<Half> read_rows(std::span<const LldpFile> files, const DiscoverOptions& o, Graph& g) {
   if (!o.device.empty() && files.size() != 1)
-    throw InputError({{}, 0, 0, "--device"}, "names the device of one file; " + std::to_string(files.size()) +
-                                                 " files were given (name each file after its device)");
+    throw InputError(option_at("device"), "names the device of one file; " + std::to_string(files.size()) +
+                                             " files were given (name each file after its device)");
   std::vector<Half> rows;
   for (const LldpFile& f : files) {
     const lldp::FormatRow& form = form_of(f, o);
@@ -66,7 +66,7 @@ std::vector<Half> read_rows(std::span<const LldpFile> files, const DiscoverOptio
     if (auto* e = std::get_if<InputError>(&parsed)) throw std::move(*e);
     lldp::Table& t = std::get<lldp::Table>(parsed);
     const std::string device = !t.device.empty() ? t.device : !o.device.empty() ? o.device : stem_of(f.name);
-    if (device.empty()) throw InputError({f.name, 0, 0, {}}, "cannot tell its device: give --device NAME");
+    if (device.empty()) throw InputError({f.name, 0, 0, {}}, "cannot tell its device: give " + option_ref("device") + " NAME");
     Device& d = g.devices[device];
     if (!d.file.empty())
       throw InputError({f.name, 0, 0, {}}, "device '" + device + "' is also " + d.file + "'s: one table per device");
@@ -172,7 +172,7 @@ Graph read_tables(std::span<const LldpFile> files, const DiscoverOptions& o) {
                       " cables are listed by one end's table only (the other end's table is missing or does not list it)");
   if (defaulted > 0)
     g.notes.push_back(std::to_string(defaulted) + " cables have no speed in the tables: " +
-                      std::to_string(static_cast<long long>(o.speed_gbps)) + " Gb/s (--speed)");
+                      std::to_string(static_cast<long long>(o.speed_gbps)) + " Gb/s (" + option_ref("speed") + ")");
   return g;
 }
 

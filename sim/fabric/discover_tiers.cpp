@@ -82,7 +82,7 @@ void hosts_first(const Graph& g, const DiscoverOptions& o, Decided& k) {
   for (const auto& [name, d] : g.devices) {
     for (const TierRule& r : o.tiers)
       if (glob(r.pattern, name)) {
-        k.set(name, r.tier, "--tier " + r.pattern);
+        k.set(name, r.tier, option_ref("tier") + " " + r.pattern);
         break;
       }
     if (d.station_votes > 0 && d.switch_votes == 0) k.set(name, Tier::Host, "advertises no bridge or router");
@@ -123,7 +123,8 @@ void switches_by_rules(const Graph& g, Decided& k, std::vector<std::string>& not
   for (const auto& [name, d] : g.devices)
     if (!k.has(name)) {
       k.set(name, Tier::Leaf, "guessed");
-      notes.push_back(name + ": tier not told by name, hosts or neighbours; written as a leaf (--tier sets it)");
+      notes.push_back(name + ": tier not told by name, hosts or neighbours; written as a leaf (" + option_ref("tier") +
+                      " sets it)");
     }
 }
 

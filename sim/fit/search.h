@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -28,10 +29,13 @@ struct Family {
   hashing::SeedAs seed_as = hashing::SeedAs::Register;  // the convention seeds are searched in
 };
 
-// Seeds (or families) finished and to do, for a progress bar.
+// Seeds (or families) finished and to do, handed to `changed` by the
+// searching threads (concurrently) as chunks finish, for a front door's
+// progress display (sim/app/progress.h).
 struct SearchProgress {
   std::atomic<std::uint64_t> done{0};
   std::atomic<std::uint64_t> total{0};
+  std::function<void(const SearchProgress&)> changed;
 };
 
 struct SearchResult {

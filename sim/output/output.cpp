@@ -10,12 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/key.h"
+#include "sim/model/replay.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/sizes_output.h"
-#include "sim/model/size_table.h"
-#include "sim/routing/next_link.h"
-#include "sim/routing/spray.h"
 
 namespace ecmpsim {
 namespace {
@@ -77,26 +75,14 @@ json hop_links_json(const Fabric& fabric, std::span<const LinkId> p) {
 }
 
 // A sprayed flow's paths with their shares: [{"path": [...], "share": 0.25}, ...].
-class SplitPaths {
- public:
-  SplitPaths(const Simulation& sim, const ScenarioSpec& scenario)
-      : sim_(sim), sets_(sim.sets_for(scenario)), fwd_(sim.fabric(), *sets_, scenario, sim.spec().source),
-        sprayer_(sim.fabric(), fwd_, {fwd_.weights().begin(), fwd_.weights().end()}) {}
-  json of(std::size_t f) const {
-    json out = json::array();
-    sprayer_.paths(ends_of(sim_.fabric(), sim_.flows(), f), [&](std::span<const LinkId> p, double share) {
-      out.push_back(
-          {{"path", path_json(sim_.fabric(), p)}, {"links", hop_links_json(sim_.fabric(), p)}, {"share", share}});
-    });
-    return out;
-  }
-
- private:
-  const Simulation& sim_;
-  std::shared_ptr<const EqualCostSets> sets_;
-  Forwarding fwd_;
-  Sprayer sprayer_;
-};
+json split_json(const Fabric& fabric, const SplitPaths& split, std::size_t f) {
+  json out = json::array();
+  for (std::uint64_t p = split.flow_begin[f]; p < split.flow_begin[f + 1]; ++p)
+    out.push_back({{"path", path_json(fabric, split.path(p))},
+                   {"links", hop_links_json(fabric, split.path(p))},
+                   {"share", split.share[p]}});
+  return out;
+}
 
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
@@ -134,7 +120,7 @@ json workload_json(const Simulation& sim) {
   }
   const auto& jobs = sim.spec().jobs;
   json job_list = json::array();
-  std::string collective(workloads::collective_name(jobs.front().collective));
+  std::string collective = sim.jobs().front().collective;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::uint64_t job_flows = 0, job_bytes = 0;
     for (std::size_t f = 0; f < flows.size(); ++f)
@@ -142,9 +128,9 @@ json workload_json(const Simulation& sim) {
         ++job_flows;
         job_bytes += flows.bytes[f];
       }
-    if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+    if (sim.jobs()[j].collective != collective) collective = "mixed";
     job_list.push_back({{"name", jobs[j].name},
-                        {"collective", workloads::collective_name(jobs[j].collective)},
+                        {"collective", sim.jobs()[j].collective},
                         {"flows", job_flows},
                         {"bytes", job_bytes}});
   }
@@ -179,12 +165,10 @@ void routing_json(const ScenarioResult& r, json& s) {
   }
 }
 
-json flows_json(const Simulation& sim, const ScenarioResult& r) {
+json flows_json(const Simulation& sim, const ScenarioResult& r, const std::optional<SplitPaths>& split) {
   const auto& flows = sim.flows();
   const auto& jobs = sim.spec().jobs;
   const bool imported = sim.imported().has_value();
-  std::optional<SplitPaths> split;
-  if (r.trace.split()) split.emplace(sim, *r.spec);
   json fl = json::array();
   for (std::size_t f = 0; f < flows.size(); ++f) {
     json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
@@ -201,7 +185,7 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
                 {"rqpn", flows.rqpn[f]},
                 {"channel", flows.channel[f]}};
     if (split) {
-      row["paths"] = split->of(f);
+      row["paths"] = split_json(sim.fabric(), *split, f);
     } else {
       row["path"] = path_json(sim.fabric(), r.trace.path(f));
       row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
@@ -220,13 +204,15 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
 
 }  // namespace
 
-Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Json run_json(const RunData& data) {
+  const Simulation& sim = data.sim;
   json doc;
   doc["config"] = sim.spec().source;
   doc["fabric"] = fabric_json(sim);
   doc["workload"] = workload_json(sim);
   json scenarios = json::array();
-  for (const ScenarioResult& r : results) {
+  for (std::size_t i = 0; i < data.results.size(); ++i) {
+    const ScenarioResult& r = data.results[i];
     json s;
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
@@ -238,9 +224,9 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
     if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
-    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
+    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, data.sizes[i]);
     s["links"] = links_json(sim, r);
-    s["flows"] = flows_json(sim, r);
+    s["flows"] = flows_json(sim, r, data.split[i]);
     scenarios.push_back(std::move(s));
   }
   doc["scenarios"] = std::move(scenarios);
@@ -280,7 +266,9 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
 
 }  // namespace
 
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
+std::string run_table(const RunData& data, bool per_link) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
   const Fabric& fabric = sim.fabric();
   std::string out;
   out += "config    " + sim.spec().source + "\n";
@@ -299,8 +287,11 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       const JobSpec& w = jobs[j];
       std::size_t n = 0;
       for (auto id : sim.flows().job) n += id == j;
-      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
-             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(static_cast<double>(w.message.value)) + ", " +
+      const std::string what = w.kind == workloads::JobKind::Training
+                                   ? training_text(w.training)
+                                   : std::string(workloads::collective_name(w.collective)) + " of " +
+                                         human_bytes(static_cast<double>(w.message.value));
+      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " + what + ", " +
              std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
              " QP: " + std::to_string(n) + " flows\n";
     }
@@ -332,7 +323,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   if (results.front().modelled) predicted_rows(sim, row, out);
-  if (wants_sizes(sim.spec())) out += sizes_text(sim, results);
+  if (wants_sizes(sim.spec())) out += sizes_text(sim, results, data.sizes);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);
@@ -353,8 +344,10 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   return out;
 }
 
-Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  if (wants_sizes(sim.spec())) return sizes_csv(sim, results);
+Csv run_csv(const RunData& data) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, data.sizes);
   const Fabric& fabric = sim.fabric();
   Csv csv;
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
@@ -377,12 +370,12 @@ Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   return csv;
 }
 
-Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Result run_result(const RunData& data) {
   Result r;
-  r.text = [s = &sim, rs = &results] { return run_table(*s, *rs, true); };
-  r.brief = [s = &sim, rs = &results] { return run_table(*s, *rs, false); };
-  r.json = [s = &sim, rs = &results] { return run_json(*s, *rs); };
-  r.csv = [s = &sim, rs = &results] { return run_csv(*s, *rs); };
+  r.text = [d = &data] { return run_table(*d, true); };
+  r.brief = [d = &data] { return run_table(*d, false); };
+  r.json = [d = &data] { return run_json(*d); };
+  r.csv = [d = &data] { return run_csv(*d); };
   return r;
 }
 

@@ -1,11 +1,13 @@
 #include "sim/report/report.h"
 
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
 
 #include "sim/output/metrics_json.h"
+#include "sim/model/replay.h"
 #include "sim/output/sizes_output.h"
 #include "sim/report/assumptions.h"
 #include "sim/report/html.h"
@@ -273,6 +275,10 @@ std::string jobs_text(const Spec& spec) {
   std::string out;
   for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
     const JobSpec& j = spec.jobs[i];
+    if (j.kind == workloads::JobKind::Training) {
+      out += (i ? "; " : "") + training_text(j.training);
+      continue;
+    }
     out += (i ? "; " : "") + std::string(workloads::collective_name(j.collective)) + " of " +
            human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
            " channels \u00d7 " + std::to_string(j.qps_per_connection) + " QP";
@@ -306,13 +312,14 @@ std::string report_data_json(const ReportInput& in) {
   for (auto b : flows.bytes) total += b;
   doc["workload"] = {{"flows", flows.size()}, {"bytes", total}};
   json scenarios = json::array();
-  for (const auto& r : *in.results) {
+  for (std::size_t i = 0; i < in.results->size(); ++i) {
+    const ScenarioResult& r = (*in.results)[i];
     json s{{"name", r.spec->name}};
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     s["collisions"] = r.collisions;
     s["predicted"] = prediction_json(r.predicted.all);
     s["links"] = links_json(sim, r);
-    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, r);
+    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, in.sizes[i]);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
       json tuples = json::array();

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "sim/fabric/discover.h"
+
 namespace topology_command_test {
 
 namespace {
@@ -70,6 +72,39 @@ TEST_CASE("ecmpsim topology: --out writes the file a config loads; -f json; --ag
   CHECK(diff.out.find("5 of 6 intended cables found; 0 missing, 0 extra, 1 miswired") != std::string::npos);
   CHECK(diff.out.find("miswired  host2 ens1f0 -- leaf2 Ethernet3 (intended host2 -- leaf1)") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("ecmpsim topology on the public Arista lab writes the file whose next hops match EAPI-LEAF1A's routes") {
+  // The command as docs/fabrics-and-routing.md runs it on the 23 tables; the
+  // file is the library's (tests/fabric/discover_test.cpp matches its next
+  // hops with the leaf's routing table, 13 of 13).
+  const fs::path lab = fs::path(ECMPSIM_SOURCE_DIR) / "tests" / "data" / "lldp" / "eapi" / "lldp";
+  const fs::path out = fs::temp_directory_path() / "ecmpsim_topology_command_test_eapi.csv";
+  fs::remove(out);
+  std::vector<std::string> args{"topology"};
+  std::vector<ecmpsim::LldpFile> files;
+  for (const auto& e : fs::directory_iterator(lab)) {
+    args.push_back(e.path().string());
+    files.push_back({e.path().string(), slurp(e.path())});
+  }
+  REQUIRE(files.size() == 23);
+  args.insert(args.end(), {"--tier", "SRV-*=host", "--speed", "100", "--out", out.string(), "-f", "json"});
+  const CliResult r = cli_run(args);
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["cables"].size() == 44);
+  ecmpsim::DiscoverOptions o;
+  o.tiers.push_back({"SRV-*", ecmpsim::Tier::Host});
+  o.speed_gbps = 100;
+  const std::string written = slurp(out);
+  CHECK(written == ecmpsim::discover_topology(files, o).csv);
+  // The MLAG peer link is one port-channel row (two cables), not two ECMP members.
+  CHECK(written.find("\nlink,EAPI-LEAF1A,EAPI-LEAF1B,100,peer-link,2\n") != std::string::npos);
+  // Negative control: --no-lags writes another file.
+  args.insert(args.end() - 2, "--no-lags");
+  REQUIRE(cli_run(args).code == 0);
+  CHECK(slurp(out) != written);
+  fs::remove(out);
 }
 
 TEST_CASE("ecmpsim hash: a SAI algorithm name takes the prefix convention; --seed-as says otherwise") {

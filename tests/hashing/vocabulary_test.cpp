@@ -110,6 +110,32 @@ TEST_CASE("tunnel fields are accepted and change no key: non-tunnelled RoCEv2 ha
   CHECK_FALSE(h::tunnel_field("inner-gtp-teid"));
 }
 
+TEST_CASE("SONiC's own Generic Hash sample: its lag_hash list reads as its outer fields") {
+  // sonic-net/SONiC doc/hash/hash-design.md (commit 31aa74ef), 2.4.4
+  // "Configuration sample", "Outer/Inner frame hashing": SWITCH_HASH|GLOBAL
+  // lag_hash, in the order given there.
+  const std::vector<std::string> lag_hash{
+      "DST_MAC",       "SRC_MAC",         "ETHERTYPE",         "IP_PROTOCOL",  "DST_IP",       "SRC_IP",
+      "L4_DST_PORT",   "L4_SRC_PORT",     "INNER_DST_MAC",     "INNER_SRC_MAC", "INNER_ETHERTYPE",
+      "INNER_IP_PROTOCOL", "INNER_DST_IP", "INNER_SRC_IP",     "INNER_L4_DST_PORT", "INNER_L4_SRC_PORT",
+      "IPV6_FLOW_LABEL"};
+  CHECK(list(lag_hash) == std::vector<h::Field>{h::Field::DstMac, h::Field::SrcMac, h::Field::EtherType,
+                                                h::Field::Proto, h::Field::DstIp, h::Field::SrcIp,
+                                                h::Field::DstPort, h::Field::SrcPort, h::Field::FlowLabel});
+  // Its ecmp_hash list adds RDMA_BTH_OPCODE and RDMA_BTH_DEST_QP: the QP is
+  // a field, the opcode is refused with its reason (it changes from packet
+  // to packet of one flow, and ecmpsim routes flows).
+  std::vector<std::string> ecmp_hash = lag_hash;
+  ecmp_hash.insert(ecmp_hash.end(), {"RDMA_BTH_OPCODE", "RDMA_BTH_DEST_QP"});
+  std::vector<h::Field> out;
+  const auto why = ecmpsim::parse_field_list(ecmp_hash, out);
+  REQUIRE(why.has_value());
+  CHECK(why->find("'RDMA_BTH_OPCODE' is not modelled: a flow's BTH opcode changes from packet to packet") !=
+        std::string::npos);
+  ecmp_hash.erase(ecmp_hash.end() - 2);
+  CHECK(list(ecmp_hash).back() == h::Field::DstQp);
+}
+
 TEST_CASE("fields no RoCEv2 packet carries are explained, not only refused") {
   CHECK(ecmpsim::unknown_field("gtp-teid") ==
         "hash field 'gtp-teid' is the GTP-U tunnel endpoint identifier of mobile user-plane traffic (NVUE): no "
