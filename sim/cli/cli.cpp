@@ -122,7 +122,17 @@ CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initialize
     if (!doc.empty()) help += " (" + std::string(doc) + ")";
   }
   if (!note.empty()) help += "; " + note;
-  return sub->add_option("-f,--format", format, help)->check(CLI::IsMember(names))->default_str(format);
+  // nccl-tests' -f is the size step factor: `-f 2` pasted from an
+  // nccl-tests command line is told where that went.
+  const CLI::Validator stepfactor(
+      [sub](const std::string& v) -> std::string {
+        if (v.empty() || v.find_first_not_of("0123456789.") != std::string::npos) return {};
+        const bool here = sub->get_option_no_throw("--stepfactor") != nullptr;
+        return "'" + v + "' is a number: nccl-tests' -f is --stepfactor " +
+               (here ? std::string("here") : "(`ecmpsim run`, `sweep` and `report` take it)") + "; -f is --format";
+      },
+      "");
+  return sub->add_option("-f,--format", format, help)->check(stepfactor)->check(CLI::IsMember(names))->default_str(format);
 }
 
 Format chosen_format(const std::string& name) { return *parse_name(formats(), name); }
@@ -156,7 +166,7 @@ std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app) {
   std::vector<std::pair<CLI::App*, Action>> commands;
   for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command,
                    add_reproduce_command, add_emulate_command, add_fit_command, add_calibrate_command,
-                   add_replay_command, add_init_command}) {
+                   add_topology_command, add_replay_command, add_init_command}) {
     const auto before = app.get_subcommands({}).size();
     Action action = add(app);
     commands.emplace_back(app.get_subcommands({})[before], std::move(action));

@@ -27,9 +27,9 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startsw
 # name: (budget, what, why). A budget below the measured value is a ratchet
 # towards the issue's target, which `target` states when it is not met yet.
 BUDGETS = {
-    "spec_reach": {"budget": 130, "target": 69,
+    "spec_reach": {"budget": 133, "target": 69,
                    "what": "compiled files reaching sim/config/spec.h",
-                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests"},
+                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests; 3 with topology (issue 49): app::topology loads the --against config, its command's file, and a config test of the hash vocabularies"},
     "routing_kind_files": {"budget": 5, "target": 5,
                            "what": "files naming RoutingKind::",
                            "why": "the table, the scenario's default and the one dispatch read the enum; the rest read its traits"},
