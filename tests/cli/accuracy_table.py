@@ -77,13 +77,13 @@ def validate(args):
     return json.loads(r.stdout)
 
 
-def cells(bands):
-    """The three bands' median |busbw error|; "fit" where every size was fitted, "-" where none."""
+def cells(bands, held_out=False):
+    """The three bands' median |busbw error|, "-" for a band without sizes; held out, "fit" for a band the fit used."""
     out = []
     for b in bands:
         if b["sizes"] == 0:
             out.append("-")
-        elif b["fitted"] == b["sizes"]:
+        elif held_out and b["fitted"] > 0:
             out.append("fit")
         else:
             out.append(f"{100 * b['busbw_error']['median_abs']:.1f}%")
@@ -115,7 +115,7 @@ def table(rows):
             held = validate([t, "--config", c, "--fit-on", pt, "--fit-config", pc])
             where = f"`{partner}`"
         lines.append(f"| `{key}` | {coll}, {nodes} | {cells(hw['bands'])} | {cells(own['bands'])} | {fit_text(own)} "
-                     f"| {where} | {cells(held['bands'])} |")
+                     f"| {where} | {cells(held['bands'], held_out=True)} |")
     args = []
     for t, c, *_ in rows:
         args += [t, "--config", c]
