@@ -1,4 +1,4 @@
-// ecmpsim.hash(), algorithms(), fit(), calibrate(), reproduce() and
+// ecmpsim.hash(), algorithms(), fit(), calibrate(), validate(), reproduce() and
 // catalogue(): the commands from keyword arguments named like their flags,
 // filling the same app:: requests (sim/app/*.h), so the answers, the JSON and
 // the messages are the commands'.
@@ -14,6 +14,7 @@
 #include "sim/app/hash.h"
 #include "sim/app/reproduce.h"
 #include "sim/app/topology.h"
+#include "sim/app/validate.h"
 #include "sim/base/error.h"
 
 namespace ecmpsim::python {
@@ -151,6 +152,40 @@ py::object topology(const std::vector<std::string>& files, const std::vector<std
   return to_python(json);
 }
 
+// validate(): `ecmpsim validate -f json`; `tables` one path, or a list of
+// paths and (table, config) pairs, a pair's config standing for `config`.
+py::object validate(const py::object& tables, const std::string& config, const std::string& scenario,
+                    const std::string& job, const std::string& calibration, const std::string& fit_on,
+                    const std::string& fit_config, const std::string& fit_sizes) {
+  app::ValidateRequest q;
+  const auto add = [&q](const py::handle item) {
+    if (py::isinstance<py::str>(item)) {
+      q.tables.push_back({py::str(item), {}, {}, {}, {}});
+      return;
+    }
+    const auto pair = py::cast<std::pair<std::string, std::string>>(item);
+    q.tables.push_back({pair.first, pair.second, {}, {}, {}});
+  };
+  if (py::isinstance<py::str>(tables)) {
+    add(tables);
+  } else {
+    for (const py::handle item : py::iter(tables)) add(item);
+  }
+  q.config = config;
+  q.scenario = scenario;
+  q.job = job;
+  q.calibration = calibration;
+  q.fit_on.table = fit_on;
+  q.fit_on.config = fit_config;
+  q.fit_sizes = fit_sizes;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    json = validation_result(app::validate(q).report).json().dump();
+  }
+  return to_python(json);
+}
+
 // reproduce(): a catalogue experiment's result as `ecmpsim reproduce NAME -f json` prints it.
 py::object reproduce(const std::string& name) {
   if (find_published(name) == nullptr)
@@ -178,6 +213,12 @@ void add_tools(py::module_& m) {
         py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "",
         "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric, as `ecmpsim "
         "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes)");
+  m.def("validate", &validate, py::arg("tables"), py::kw_only(), py::arg("config") = "", py::arg("scenario") = "",
+        py::arg("job") = "", py::arg("calibration") = "", py::arg("fit_on") = "", py::arg("fit_config") = "",
+        py::arg("fit_sizes") = "",
+        "Score the predicted against measured nccl-tests tables, as `ecmpsim validate -f json` prints it "
+        "(tables: a path, or a list of paths and (table, config) pairs; fit_on='t.txt', fit_sizes='64M:' as "
+        "--fit-on, --fit-sizes)");
   m.def("reproduce", &reproduce, py::arg("name"),
         "A published experiment of the catalogue by name, as `ecmpsim reproduce NAME -f json` prints it");
   m.def(

@@ -17,17 +17,9 @@ constexpr std::uint64_t kMB = 1ULL << 20;  // the split of the published errors:
 std::string percent(double v) { return std::isnan(v) ? "-" : fixed(100 * v, 1) + "%"; }
 
 std::string header(const CalibrationReport& r) {
-  const NcclTestsTable& t = r.table;
-  std::string out = "calibrate: " + t.source + " (" + t.test + ", " + t.type;
-  if (t.ranks != 0) out += ", " + std::to_string(t.ranks) + " ranks";
-  if (t.nodes != 0) out += " on " + std::to_string(t.nodes) + " nodes";
-  if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
-  out += ")\nmodel: " + r.config + ", scenario " + r.scenario + ", " + r.job + ": routed RoCEv2 goodput busbw " +
-         fixed(r.goodput_busbw, 2) + " GB/s, intra-node cap " + fixed(r.intra_busbw, 1) + " GB/s\n";
-  out += "fit: nic_efficiency " + fixed(r.fit.nic_efficiency, 4) +
-         (r.fit.efficiency_at_bound ? " (at its bound: the measured table is faster than the routed fabric allows)" : "") +
-         ", net_latency_us " + fixed(r.fit.net_latency_us, 2) + "\n";
-  return out;
+  return "calibrate: " + table_summary(r.table) + "\nmodel: " + r.config + ", scenario " + r.scenario + ", " + r.job +
+         ": routed RoCEv2 goodput busbw " + fixed(r.goodput_busbw, 2) + " GB/s, intra-node cap " +
+         fixed(r.intra_busbw, 1) + " GB/s\nfit: " + fit_summary(r.fit) + "\n";
 }
 
 std::string rows_text(const CalibrationReport& r) {
@@ -48,18 +40,7 @@ std::string rows_text(const CalibrationReport& r) {
 }
 
 Json json_of(const CalibrationReport& r) {
-  Json j;
-  j["source"] = r.table.source;
-  j["test"] = r.table.test;
-  j["type"] = r.table.type;
-  j["ranks"] = r.table.ranks;
-  j["nodes"] = r.table.nodes;
-  j["nccl_version"] = r.table.nccl_version;
-  j["config"] = r.config;
-  j["scenario"] = r.scenario;
-  j["job"] = r.job;
-  j["goodput_busbw_gbs"] = r.goodput_busbw;
-  j["intra_busbw_gbs"] = r.intra_busbw;
+  Json j = run_json(r.table, r.config, r.scenario, r.job, r.goodput_busbw, r.intra_busbw);
   j["fit"] = {{"nic_efficiency", r.fit.nic_efficiency},
               {"net_latency_us", r.fit.net_latency_us},
               {"efficiency_at_bound", r.fit.efficiency_at_bound},
@@ -92,6 +73,37 @@ Csv csv_of(const CalibrationReport& r) {
 }
 
 }  // namespace
+
+std::string table_summary(const NcclTestsTable& t) {
+  std::string out = t.source + " (" + t.test + ", " + t.type;
+  if (t.ranks != 0) out += ", " + std::to_string(t.ranks) + " ranks";
+  if (t.nodes != 0) out += " on " + std::to_string(t.nodes) + " nodes";
+  if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
+  return out + ")";
+}
+
+Json run_json(const NcclTestsTable& t, const std::string& config, const std::string& scenario, const std::string& job,
+              double goodput_busbw, double intra_busbw) {
+  Json j;
+  j["source"] = t.source;
+  j["test"] = t.test;
+  j["type"] = t.type;
+  j["ranks"] = t.ranks;
+  j["nodes"] = t.nodes;
+  j["nccl_version"] = t.nccl_version;
+  j["config"] = config;
+  j["scenario"] = scenario;
+  j["job"] = job;
+  j["goodput_busbw_gbs"] = goodput_busbw;
+  j["intra_busbw_gbs"] = intra_busbw;
+  return j;
+}
+
+std::string fit_summary(const CalibrationFit& f) {
+  return "nic_efficiency " + fixed(f.nic_efficiency, 4) +
+         (f.efficiency_at_bound ? " (at its bound: the measured table is faster than the routed fabric allows)" : "") +
+         ", net_latency_us " + fixed(f.net_latency_us, 2);
+}
 
 Result calibration_result(const CalibrationReport& r) {
   Result out;

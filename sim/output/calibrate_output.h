@@ -20,6 +20,13 @@ struct CalibrationReport {
 };
 
 Result calibration_result(const CalibrationReport& r);
+// "SOURCE (all_reduce_perf, float, 32 ranks on 4 nodes, NCCL 2.24.3)": what a table is.
+std::string table_summary(const NcclTestsTable& t);
+// The table and the job it was priced as, the head of calibrate's and validate's JSON.
+Json run_json(const NcclTestsTable& t, const std::string& config, const std::string& scenario, const std::string& job,
+              double goodput_busbw, double intra_busbw);
+// "nic_efficiency 0.8870, net_latency_us 17.80", the bound flagged.
+std::string fit_summary(const CalibrationFit& f);
 // "[calibration]" with the fitted keys, commented with what they were fitted on.
 std::string calibration_snippet(const CalibrationReport& r);
 

@@ -66,6 +66,26 @@ def test_calibrate_equals_cli_json():
     assert got != ecmpsim.calibrate(data + "vp-h100-4n-all_reduce.txt", config=data + "vp-h100-4n.toml")
 
 
+def test_validate_equals_cli_json():
+    data = "tests/data/nccl-tests/"
+    ar, ag = data + "vp-h100-4n-all_reduce.txt", data + "vp-h100-4n-all_gather.txt"
+    got = ecmpsim.validate(ar, config=data + "vp-h100-4n.toml", fit_on=ag, fit_config=data + "vp-h100-4n-ag.toml",
+                           fit_sizes="256M:")
+    assert got == cli_json("validate", ar, "--config", data + "vp-h100-4n.toml", "--fit-on", ag, "--fit-config",
+                           data + "vp-h100-4n-ag.toml", "--fit-sizes", "256M:")
+    # Two tables with a config each: as the CLI's --config given per table.
+    pairs = ecmpsim.validate([(ar, data + "vp-h100-4n.toml"), (ag, data + "vp-h100-4n-ag.toml")])
+    assert pairs == cli_json("validate", ar, ag, "--config", data + "vp-h100-4n.toml", "--config",
+                             data + "vp-h100-4n-ag.toml")
+    assert [t["source"] for t in pairs["tables"]] == [ar, ag]
+    # Negative control: hardware-only is another prediction than the fit.
+    assert got["tables"][0]["rows"] != pairs["tables"][0]["rows"]
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.validate(ar, config=data + "vp-h100-4n.toml", fit_sizes="64M:")
+    assert str(e.value) == as_keywords(cli_error("validate", ar, "--config", data + "vp-h100-4n.toml", "--fit-sizes",
+                                                 "64M:"))
+
+
 def test_link_columns_are_the_json_links(paper16):
     r = paper16.run()
     for s, doc in zip(r.scenarios, r.json["scenarios"]):
