@@ -189,7 +189,9 @@ int run(int argc, const char* const* argv, Io io) {
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     std::vector<std::string_view> names;
     for (const auto& [sub, _] : commands) names.push_back(sub->get_name());
-    io.err << "ecmpsim: " << one_line("unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names))
+    // Every command listed, however many (the default cap of 12 is for long vocabularies).
+    io.err << "ecmpsim: "
+           << one_line("unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names, names.size()))
            << "\n";
     return 2;
   }
