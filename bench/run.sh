@@ -20,9 +20,14 @@
 #  7. imported flows of random sizes on paper16 (bench/random_flows.py),
 #     10^4..10^6 (IMPORTED, default "10000 100000 1000000"), each `ecmpsim run
 #     --flows F --format summary` with and without --no-slowdown: the flow
-#     model's growth with distinct flow sizes (issue 36).
+#     model's growth with distinct flow sizes (issue 36);
+#  8. what a kill loses and what the default checkpoint costs (bench/kill_loss.py,
+#     issue 47): a million-seed paper16 xxh3 sweep with --out SIGKILLed at
+#     KILLS moments spread over it, the work its checkpoint lost against
+#     max(5 s, 10% of the time so far); then with and without the default
+#     checkpoint, alternated.
 # Usage: bench/run.sh [BUILD_DIR]      Env: SEEDS (default 100000), CASES (glob, default scale-*),
-#                                           IMPORTED (flow counts of section 7)
+#                                           IMPORTED (flow counts of section 7), KILLS (section 8, default 8)
 # Not part of the test suite; takes minutes: the k = 48 four-job mix alone
 # (scale-ft48-jobs, 1.1 M flows) took 51-54 s on 2 cores, the rail mix
 # (scale-rail100k-jobs, 426 k flows) 3.4 s (bench/RESULTS.md);
@@ -184,3 +189,7 @@ for n in $imported; do
     "$(awk -v w="$wall" -v n="$n" 'BEGIN { print w / n * 1e6 }')" "$bare"
 done
 rm -rf "$flowdir"
+echo
+
+echo "== a kill's loss and the default checkpoint's cost (bench/kill_loss.py)"
+python3 bench/kill_loss.py "$bin" 1000000 "${KILLS:-8}" 3 | sed 's/^/  /'

@@ -86,27 +86,26 @@ void check_space(const std::string& path, std::uint64_t bytes) {
                                                        " bytes, " + std::to_string(free) + " are free in " + dir);
 }
 
-// The rows of every source's finished variants put in place in `run` (sized
-// to the sweep), and the finished prefix as run.done: a single process
-// continues from the first variant no source holds.
-void merge_into(SweepRun& run, const RankCheckpoints& r) {
+// The rows of a file set's finished variants put in place in `run` (sized to the sweep).
+void merge_into(SweepRun& run, const CheckpointShare& share) {
   const std::size_t width = run.values.width();
   std::uint64_t row = 0;
-  for (const VariantRange& range : r.merged.ranges) {
-    std::memcpy(run.values[range.begin].data(), r.merged.values[row].data(), range.size() * width * sizeof(double));
+  for (const VariantRange& range : share.ranges) {
+    std::memcpy(run.values[range.begin].data(), share.values[row].data(), range.size() * width * sizeof(double));
     row += range.size();
   }
-  run.decisions += r.merged.decisions;
+  run.decisions += share.decisions;
 }
 
-std::uint64_t joined_prefix(std::vector<VariantRange> ranges) {
-  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
-  std::uint64_t prefix = 0;
-  for (const VariantRange& r : ranges) {
-    if (r.begin > prefix) break;
-    prefix = std::max(prefix, r.end);
-  }
-  return prefix;
+std::uint64_t prefix_of(const std::vector<VariantRange>& joined) {
+  return !joined.empty() && joined.front().begin == 0 ? joined.front().end : 0;
+}
+
+// A note for each file whose last bytes, a save cut short, were dropped.
+void note_dropped(std::ostream& err, const std::string& path, std::uint64_t bytes) {
+  if (bytes > 0)
+    err << "ecmpsim: note: " << path << ": its last " << bytes
+        << " bytes, a save cut short, were dropped; their variants are evaluated again\n";
 }
 
 }  // namespace
@@ -163,47 +162,67 @@ SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& ou
   if (!named && (f.off || !beside_out)) return;
   path_ = !f.checkpoint.empty() ? f.checkpoint : !f.resume.empty() ? f.resume : out + ".checkpoint";
   by_default_ = f.checkpoint.empty() && beside_out && *path_ == out + ".checkpoint";
-  inputs_ = spec_inputs(sweep.base().spec());
-  if (!out.empty() && out != "-") inputs_.push_back(out);
-  check_checkpoint_target(*path_, out, spec_inputs(sweep.base().spec()));
+  std::vector<std::string> inputs = spec_inputs(sweep.base().spec());
+  check_checkpoint_target(*path_, out, inputs);
+  if (!out.empty() && out != "-") inputs.push_back(out);
   const std::uint64_t total = sweep.space().size();
   const std::size_t jobs = sweep.base().jobs().size();
   resumed_.values = ValueTable(jobs);
   resumed_.values.resize(total);
-  // What the run resumes: --resume's file, and the checkpoint's own.
+  // Other files it resumes: --resume's (file and rank files), and the checkpoint's own rank files.
+  std::vector<VariantRange> others;
   std::vector<std::string> sources;
-  if (!f.resume.empty()) sources.push_back(f.resume);
-  if (*path_ != f.resume && holds_checkpoint(*path_)) sources.push_back(*path_);
-  std::vector<VariantRange> finished;
-  bool file_is_run = false;  // the checkpoint's file alone holds what is resumed
-  for (const std::string& source : sources) {
+  const auto read_set = [&](const std::string& base, bool own) {
     RankCheckpoints r;
     try {
-      r = read_rank_checkpoints(source, id_, jobs, total, true);
+      r = read_rank_checkpoints(base, id_, jobs, total, true);
     } catch (const InputError& e) {
-      if (source == *path_ && source != f.resume) refuse_own(e, by_default_);
+      if (own) refuse_own(e, by_default_);
       throw;
     }
-    merge_into(resumed_, r);
-    finished.insert(finished.end(), r.finished.begin(), r.finished.end());
-    file_is_run = sources.size() == 1 && source == *path_ && r.files.size() == 1 && r.files.front() == *path_;
+    for (const auto& [file, bytes] : r.dropped) note_dropped(err_, file, bytes);
+    merge_into(resumed_, r.merged);
+    others.insert(others.end(), r.finished.begin(), r.finished.end());
+    sources.push_back(base);
+  };
+  if (!f.resume.empty() && f.resume != *path_) read_set(f.resume, false);
+  if (!rank_checkpoint_files(*path_, 0).empty() || (f.resume == *path_ && !fs::exists(*path_)))
+    read_set(*path_, f.resume != *path_);
+  // The checkpoint's own file, opened to add to: created, or resumed.
+  const bool existed = fs::exists(*path_);
+  try {
+    writer_ = std::make_unique<CheckpointWriter>(*path_, id_, -1, 0, jobs, total, inputs);
+  } catch (const InputError& e) {
+    if (existed && std::string_view(e.what()).find("another running process") == std::string_view::npos)
+      refuse_own(e, by_default_);
+    throw;
   }
-  resumed_.done = joined_prefix(std::move(finished));
+  CheckpointShare& held = writer_->held();
+  note_dropped(err_, *path_, held.dropped);
+  merge_into(resumed_, held);
+  if (!writer_->created() && std::find(sources.begin(), sources.end(), *path_) == sources.end())
+    sources.push_back(*path_);
+  writer_->held_elsewhere(others);
+  std::vector<VariantRange> all = others;
+  all.insert(all.end(), held.ranges.begin(), held.ranges.end());
+  finished_ = join_ranges(std::move(all));
+  held = CheckpointShare();  // its rows are in resumed_ now
+  resumed_.done = prefix_of(finished_);
   resumed_.interrupted = resumed_.done < total;
+  std::uint64_t found = 0;
+  for (const VariantRange& r : finished_) found += r.size();
   if (!sources.empty())
     err_ << "ecmpsim: resuming from " << (sources.size() == 1 ? sources.front() : sources.front() + " and " + sources.back())
-         << ": " << resumed_.done << " of " << total << " variants done\n";
-  // The first save, before the work, shows that the file can be written; a
-  // file that holds the run already needs only the space for the next.
-  check_space(*path_, 4096 + resumed_.done * resumed_.values.width() * sizeof(double));
-  if (!file_is_run) write_checkpoint(*path_, id_, resumed_, inputs_);
-  saved_ = resumed_.done;
+         << ": " << found << " of " << total << " variants done\n";
+  // The other files stay where they are: this one gets only what this run evaluates.
+  check_space(*path_, 4096);
 }
+
+SweepCheckpoint::~SweepCheckpoint() = default;
 
 void SweepCheckpoint::save(const SweepRun& run) {
   try {
-    write_checkpoint(*path_, id_, run, inputs_);
-    saved_ = run.done;
+    added_ = writer_->save({0, run.done}, run.values.view(), run.decisions) || added_;
     failing_ = false;
   } catch (const InputError& e) {
     if (!failing_)
@@ -217,23 +236,46 @@ SweepRun SweepCheckpoint::run(unsigned threads, SweepControl& control) {
   const std::uint64_t total = sweep_.space().size();
   if (!path_) return run_sweep(sweep_, 0, total, threads, &control);
   SweepRun run = std::move(resumed_);
-  control.finished.store(run.done);
-  Checkpointing c;
-  c.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(every_));
-  c.final_save = false;
-  c.save = [this](const SweepRun& now) { save(now); };
-  continue_sweep(sweep_, run, threads, control, c);
+  std::uint64_t found = 0;
+  for (const VariantRange& r : finished_) found += r.size();
+  control.finished.store(found);
+  // Only the variants no file held; each segment's rows go in place.
+  const std::vector<VariantRange> todo = ranges_missing(finished_, {0, total});
+  SegmentRun s;
+  s.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(every_));
+  s.final_save = false;
+  s.finished = [&](VariantRange r, const SweepRun& part) {
+    const std::size_t width = run.values.width();
+    std::memcpy(run.values.data() + r.begin * width, part.values.data(), r.size() * width * sizeof(double));
+    run.decisions += part.decisions;
+    finished_.push_back(r);
+    finished_ = join_ranges(std::move(finished_));
+    run.done = prefix_of(finished_);
+  };
+  s.save = [&] { save(run); };
+  run_segments(sweep_, todo, threads, control, s);
+  run.done = prefix_of(finished_);
+  run.interrupted = run.done < total;
   run.values.resize(run.done);
   return run;
 }
 
 void SweepCheckpoint::finish(const SweepRun& run, bool output_written) {
   if (!path_) return;
-  if (output_written && !run.interrupted && by_default_) {
+  const bool done = output_written && !run.interrupted;
+  if (!(done && by_default_)) save(run);
+  // A default checkpoint, or one this run created and never added to (a merge
+  // of files that held every variant), goes once the output is written.
+  if (done && (by_default_ || (writer_->created() && !added_))) {
+    writer_.reset();
     std::remove(path_->c_str());
     return;
   }
-  if (run.done != saved_ || failing_) save(run);
+  try {
+    if (!failing_) writer_->flush(true);
+  } catch (const InputError& e) {
+    err_ << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe()) << "\n";
+  }
 }
 
 SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& out, const Sweep& sweep,
@@ -242,38 +284,46 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
   if (f.checkpoint.empty() && f.resume.empty()) return ranks.run_sweep(sweep, threads, control, nullptr);
   const std::string base = !f.checkpoint.empty() ? f.checkpoint : f.resume;
   const std::size_t jobs = sweep.base().jobs().size();
+  const std::uint64_t total = sweep.space().size();
   std::vector<std::string> inputs = spec_inputs(sweep.base().spec());
-  if (!out.empty() && out != "-") inputs.push_back(out);
   RankCheckpointing ck;
   ck.share.values = ValueTable(jobs);
+  std::unique_ptr<CheckpointWriter> writer;
   ranks.agree([&] {
     check_checkpoint_target(base, out, inputs);
+    if (!out.empty() && out != "-") inputs.push_back(out);
     // --resume's files, else the checkpoint's own when they are there (a run started again).
     const std::string from = !f.resume.empty() ? f.resume : holds_checkpoint(base) ? base : std::string();
     if (!from.empty()) {
       RankCheckpoints old;
       try {
-        old = read_rank_checkpoints(from, id, jobs, sweep.space().size(), ranks.rank() == 0);
+        old = read_rank_checkpoints(from, id, jobs, total, ranks.rank() == 0);
       } catch (const InputError& e) {
         if (f.resume.empty()) refuse_own(e, false);
         throw;
       }
+      if (ranks.rank() == 0)
+        for (const auto& [file, bytes] : old.dropped) note_dropped(err, file, bytes);
       ck.finished = std::move(old.finished);
       if (ranks.rank() == 0) ck.share = std::move(old.merged);
     }
     ck.stale = rank_checkpoint_files(base, ranks.size());
     // A single process's checkpoint at BASE: carried over by rank 0 when resumed, else of an earlier sweep.
     if (fs::exists(base)) ck.stale.push_back(base);
+    // This rank's file, created or (a run at this rank count started again) added to.
+    writer = std::make_unique<CheckpointWriter>(rank_checkpoint_path(base, ranks.rank(), ranks.size()), id,
+                                                ranks.rank(), ranks.size(), jobs, total, inputs);
+    writer->held() = CheckpointShare();
   });
   ck.share.rank = ranks.rank();
   ck.share.ranks = ranks.size();
-  ck.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(f.every));
-  const std::string path = rank_checkpoint_path(base, ranks.rank(), ranks.size());
+  // Saves at most this far apart after a chunk (about 0.25 s): a kill loses at most about --checkpoint-every.
+  ck.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(0.9 * f.every));
   // The first save (every rank's, before the work) must succeed; a later one that fails warns.
   bool first = true, failing = false;
   ck.save = [&](const CheckpointShare& share) {
     try {
-      write_checkpoint_share(path, id, share, inputs);
+      writer->save(share);
       failing = false;
     } catch (const InputError& e) {
       if (first) throw;
@@ -283,7 +333,13 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
     first = false;
   };
   written = base;
-  return ranks.run_sweep(sweep, threads, control, &ck);
+  SweepRun run = ranks.run_sweep(sweep, threads, control, &ck);
+  try {
+    writer->flush(true);
+  } catch (const InputError& e) {
+    err << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe()) << "\n";
+  }
+  return run;
 }
 
 }  // namespace ecmpsim::cli

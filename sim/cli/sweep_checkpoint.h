@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,21 +38,25 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes);
 // A single process's checkpoint through one sweep. Constructed before the
 // work: it resolves the file (--checkpoint, else --resume's, else
 // OUT.checkpoint beside an --out file unless --no-checkpoint), reads what it
-// resumes (--resume's file, and the checkpoint's own when it is there: a
-// matching one resumes, another sweep's is refused, never replaced), and
-// checks that the file can be written (not an input nor the output, its
-// directory writable, space for a first save), making that first save when
-// the file does not already hold the run. Notes on `err` when it resumes.
+// resumes (--resume's file and rank files, and the checkpoint's own file and
+// rank files: a matching one resumes, another sweep's is refused, never
+// replaced), and opens the file to add to it (sweep/checkpoint.h,
+// CheckpointWriter: created with its header, which shows it can be written;
+// locked against other runs), where it saves what this run evaluates (the
+// other files stay as they are). Notes on `err` when it resumes.
 class SweepCheckpoint {
  public:
   SweepCheckpoint(const CheckpointFlags& f, const std::string& out, const Sweep& sweep, CheckpointId id,
                   std::ostream& err);
-  // The rest of the sweep (all of it without a checkpoint), saving as it
-  // goes at most every --checkpoint-every; a save that fails warns once on
-  // `err` and the sweep goes on. Values sized to `done`.
+  ~SweepCheckpoint();
+  // The variants no file held (all of them without a checkpoint), saving as
+  // it goes (run_segments: a kill loses at most about --checkpoint-every);
+  // a save that fails warns once on `err` and the sweep goes on. The run's
+  // values are its finished prefix.
   SweepRun run(unsigned threads, SweepControl& control);
   // After the output: when it was written and the run is whole, a default
-  // checkpoint is removed; otherwise the last save is made (a failure warns).
+  // checkpoint is removed; otherwise the last save is made and synced (a
+  // failure warns).
   void finish(const SweepRun& run, bool output_written);
   const std::optional<std::string>& path() const noexcept { return path_; }
 
@@ -64,10 +69,11 @@ class SweepCheckpoint {
   std::optional<std::string> path_;
   bool by_default_ = false;
   double every_ = 5;
-  std::vector<std::string> inputs_;  // what the checkpoint must never replace
-  SweepRun resumed_;
-  std::uint64_t saved_ = 0;          // rows the file holds
-  bool failing_ = false;             // the last save failed (warned)
+  std::unique_ptr<CheckpointWriter> writer_;
+  SweepRun resumed_;                   // values sized to the sweep, the finished variants in place
+  std::vector<VariantRange> finished_; // every variant a file held: sorted, disjoint
+  bool failing_ = false;               // the last save failed (warned)
+  bool added_ = false;                 // a save added rows to the file
 };
 
 // The same under mpirun: with --checkpoint or --resume (there is no default

@@ -1,6 +1,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "sim/cli/size_flags.h"
 #include "sim/cli/sweep_checkpoint.h"
 #include "sim/cli/sweep_setup.h"
+#include "sim/cli/sweep_shard.h"
 #include "sim/config/config.h"
 #include "sim/base/parallel.h"
 #include "sim/routing/seeds.h"
@@ -86,6 +88,31 @@ class Monitor {
   std::thread thread_;
 };
 
+// --shard's flags checked before the work: it saves to --checkpoint's rank
+// file and writes no output; it is one process of a job array.
+Shard shard_of(const SweepOptions& o, bool mpi) {
+  const SourcePos at{{}, 0, 0, "--shard"};
+  if (mpi) throw InputError(at, "a shard is one task of a job array; under mpirun the ranks share the sweep themselves");
+  if (o.checkpoint.checkpoint.empty())
+    throw InputError(at, "needs --checkpoint FILE: the shard saves its variants to FILE.rank-I-of-N");
+  if (!o.checkpoint.resume.empty())
+    throw InputError({{}, 0, 0, "--resume"}, "merges finished shards: run it without --shard");
+  if (!o.out.empty())
+    throw InputError({{}, 0, 0, "--out"}, "a shard writes no output, only its rank file: merge the shards with "
+                                          "--resume FILE --out OUT");
+  return parse_shard(o.shard, [](const char* name) { return std::getenv(name); });
+}
+
+// The shard's one line on stderr: what it holds, and how to go on.
+int shard_done(Io io, Shard s, const ShardRun& r, int stopped_code) {
+  io.err << "ecmpsim: shard " << s.index << " of " << s.count << ": " << r.held + r.evaluated << " of " << r.variants
+         << " variants saved in " << r.path << " (" << r.evaluated << " evaluated now)"
+         << (r.stopped ? "; interrupted: run the same command again to continue"
+                       : "; merge the shards with --resume and the --checkpoint FILE")
+         << "\n";
+  return r.stopped ? stopped_code : 0;
+}
+
 // "scenario: the scenarios (--scenario); algos: ...", from the axis table.
 std::string axis_help() {
   std::string out;
@@ -94,10 +121,8 @@ std::string axis_help() {
   return out;
 }
 
-}  // namespace
-
-Action add_sweep_command(CLI::App& app) {
-  auto opt = std::make_shared<SweepOptions>();
+// The command and its flags, bound to `opt`.
+void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
   CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                               "and placements in parallel; report the imbalance distribution");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
@@ -144,70 +169,99 @@ Action add_sweep_command(CLI::App& app) {
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_checkpoint_flags(sub, opt->checkpoint);
+  sub->add_option("--shard", opt->shard,
+                  "Run shard I of N (I/N), or this Slurm job-array task's (slurm: SLURM_ARRAY_TASK_ID, _COUNT, _MIN, "
+                  "_STEP), saving it to --checkpoint's FILE.rank-I-of-N, resumed when there; no output: merge "
+                  "finished shards with --resume FILE")
+      ->type_name("I/N|slurm");
   add_limit_flags(sub, opt->limits);
-  return [opt](Io io) {
-    // Under mpirun every rank sets up the same sweep; all fail together or none does.
-    const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
-    std::unique_ptr<const Sweep> sweep;
-    std::optional<RankSpec> rank;
-    const auto setup = [&] {
-      const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-      sweep = make_sweep(*opt, load_spec(path, opt->limits), path);
-      rank = rank_spec_from(*opt, sweep->space());
-    };
-    if (ranks != nullptr)
-      ranks->agree(setup);
-    else
-      setup();
-    const VariantSpace& space = sweep->space();
-    // Rank 0 alone writes the output; the others wait for it in the sweep, so
-    // an unwritable --out must fail every rank (agree), not rank 0 alone.
-    const auto check_output_target = [&] {
-      if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
-    };
-    if (ranks != nullptr)
-      ranks->agree(check_output_target);
-    else
-      check_output_target();
-    const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
-    // Before the work: what the checkpoint resumes, and that it can be saved.
-    std::optional<SweepCheckpoint> single;
-    if (ranks == nullptr) single.emplace(opt->checkpoint, opt->out, *sweep, id, io.err);
-    std::optional<std::string> checkpoint = single ? single->path() : std::nullopt;
-    const unsigned threads = opt->threads ? opt->threads : default_threads();
-    SweepControl control;
-    SweepRun run;
-    int stopped_by = 0;
-    {
-      const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
-      const Monitor monitor(control, space.size(), tty, stopped_by);
-      run = ranks != nullptr ? run_checkpointed_on_ranks(opt->checkpoint, opt->out, *sweep, threads, control, id,
-                                                         *ranks, io.err, checkpoint)
-                             : single->run(threads, control);
-    }
-    // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
-    // forwarded stop) as Ctrl-C's.
-    const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
-    if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
-    const SweepSummaries summaries = summarize_sweep(*opt, *sweep, run, rank);
-    const SweepReport report = summaries.report(*sweep, run);
-    // The output first, then the checkpoint's last save (or, the run whole,
-    // the default checkpoint's removal): a failing output keeps the checkpoint.
-    try {
-      emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
-    } catch (...) {
-      if (single) single->finish(run, false);
-      throw;
-    }
-    if (single) single->finish(run, true);
-    if (run.interrupted) {
-      io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"
-             << (checkpoint ? "; saved to " + *checkpoint + ": run the same command again to continue" : std::string())
-             << "\n";
-      return stopped_code;
-    }
-    return 0;
+}
+
+// Every rank sets up the same sweep under mpirun; all fail together or none
+// does. Also the output's and the ranking's checks, before the work.
+std::unique_ptr<const Sweep> set_up(const SweepOptions& o, const Ranks* ranks, std::optional<RankSpec>& rank) {
+  std::unique_ptr<const Sweep> sweep;
+  const auto setup = [&] {
+    const std::string path = o.config.empty() ? default_config_path() : o.config;
+    sweep = make_sweep(o, load_spec(path, o.limits), path);
+    rank = rank_spec_from(o, sweep->space());
   };
+  // Rank 0 alone writes the output; the others wait for it in the sweep, so
+  // an unwritable --out must fail every rank (agree), not rank 0 alone.
+  const auto check_output_target = [&] {
+    if (ranks == nullptr || ranks->rank() == 0) check_out(o.out, spec_inputs(sweep->base().spec()));
+  };
+  for (const auto& step : {std::function<void()>(setup), std::function<void()>(check_output_target)}) {
+    if (ranks != nullptr)
+      ranks->agree(step);
+    else
+      step();
+  }
+  return sweep;
+}
+
+// The report of a finished or stopped run, written first; then the
+// checkpoint's last save (or, the run whole, the default checkpoint's
+// removal): a failing output keeps the checkpoint.
+int report(const SweepOptions& o, const Sweep& sweep, const SweepRun& run, const std::optional<RankSpec>& rank,
+           SweepCheckpoint* single, const std::optional<std::string>& checkpoint, int stopped_code, Io io) {
+  const SweepSummaries summaries = summarize_sweep(o, sweep, run, rank);
+  try {
+    emit(io, write(chosen_format(o.format), sweep_result(summaries.report(sweep, run))), o.out,
+         spec_inputs(sweep.base().spec()));
+  } catch (...) {
+    if (single != nullptr) single->finish(run, false);
+    throw;
+  }
+  if (single != nullptr) single->finish(run, true);
+  if (!run.interrupted) return 0;
+  io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << sweep.space().size() << " variants"
+         << (checkpoint ? "; saved to " + *checkpoint + ": run the same command again to continue" : std::string())
+         << "\n";
+  return stopped_code;
+}
+
+int sweep_main(const SweepOptions& o, Io io) {
+  const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
+  std::optional<RankSpec> rank;
+  const std::unique_ptr<const Sweep> sweep = set_up(o, ranks, rank);
+  const CheckpointId id = checkpoint_id(*sweep, size_flags_text(o.sizes));
+  // Before the work: what the checkpoint resumes, and that it can be saved.
+  std::optional<Shard> shard;
+  if (!o.shard.empty()) shard = shard_of(o, ranks != nullptr);
+  std::optional<SweepCheckpoint> single;
+  if (ranks == nullptr && !shard) single.emplace(o.checkpoint, o.out, *sweep, id, io.err);
+  std::optional<std::string> checkpoint = single ? single->path() : std::nullopt;
+  const unsigned threads = o.threads ? o.threads : default_threads();
+  SweepControl control;
+  SweepRun run;
+  ShardRun shard_run;
+  int stopped_by = 0;
+  {
+    const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+    const Monitor monitor(control, sweep->space().size(), tty, stopped_by);
+    if (shard)
+      shard_run = run_shard(*sweep, *shard, o.checkpoint.checkpoint, id, o.checkpoint.every, threads, control,
+                            spec_inputs(sweep->base().spec()), io.err);
+    else
+      run = ranks != nullptr ? run_checkpointed_on_ranks(o.checkpoint, o.out, *sweep, threads, control, id, *ranks,
+                                                         io.err, checkpoint)
+                             : single->run(threads, control);
+  }
+  // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
+  // forwarded stop) as Ctrl-C's.
+  const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
+  if (shard) return shard_done(io, *shard, shard_run, stopped_code);
+  if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
+  return report(o, *sweep, run, rank, single ? &*single : nullptr, checkpoint, stopped_code, io);
+}
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app) {
+  auto opt = std::make_shared<SweepOptions>();
+  add_sweep_flags(app, opt.get());
+  return [opt](Io io) { return sweep_main(*opt, io); };
 }
 
 }  // namespace ecmpsim::cli

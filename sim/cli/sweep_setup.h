@@ -39,6 +39,7 @@ struct SweepOptions {
   SizeFlags sizes;
   std::optional<std::uint64_t> busbw_at;
   CheckpointFlags checkpoint;
+  std::string shard;  // --shard I/N or slurm (sweep_shard.h)
 };
 
 // The sweep the options describe over `spec` (read from `path`, which
