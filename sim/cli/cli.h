@@ -37,6 +37,7 @@ Action add_emulate_command(CLI::App& app);
 Action add_init_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_calibrate_command(CLI::App& app);
+Action add_replay_command(CLI::App& app);
 
 // Every subcommand registered on `app`, with its body, in --help's order.
 std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app);

@@ -86,13 +86,16 @@ void check_identity(const std::string& path, const Fields& fields, const Checkpo
                                              (theirs ? checkpoint_quote(*theirs) : std::string("absent")) +
                                              ", this sweep's " + (ours ? checkpoint_quote(*ours) : std::string("absent")));
   };
-  for (const auto& [name, value] : id) {
-    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
-    if (it == fields.end() || it->second != value) mismatch(name, it == fields.end() ? nullptr : &it->second, &value);
+  // Plain loop variables, not structured bindings: clang 14 cannot capture those in a lambda.
+  for (const auto& ours : id) {
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == ours.first; });
+    if (it == fields.end() || it->second != ours.second)
+      mismatch(ours.first, it == fields.end() ? nullptr : &it->second, &ours.second);
   }
-  for (const auto& [name, value] : fields) {
-    if (std::find(kLayoutFields.begin(), kLayoutFields.end(), name) != kLayoutFields.end()) continue;
-    if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == name; })) mismatch(name, &value, nullptr);
+  for (const auto& theirs : fields) {
+    if (std::find(kLayoutFields.begin(), kLayoutFields.end(), theirs.first) != kLayoutFields.end()) continue;
+    if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == theirs.first; }))
+      mismatch(theirs.first, &theirs.second, nullptr);
   }
 }
 
