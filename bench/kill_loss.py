@@ -3,8 +3,11 @@
 the work done), and what the default checkpoint costs (at most 2%).
 
 A paper16 xxh3 seed sweep written with --out (so checkpointed by default to
-OUT.checkpoint, every 5 s) is SIGKILLed at KILLS moments spread over its
-length; each time, the variants its checkpoint holds are read (whole records
+OUT.checkpoint, every 5 s). First its saves are watched: the checkpoint's size
+polled every 10 ms through a whole run; a kill just before a save loses the
+work since the one before (or since the start), so the longest such stretch,
+against max(5 s, 10% of the time at its end), is the worst a kill can do.
+Then it is SIGKILLed at KILLS moments spread over its length; each time, the variants its checkpoint holds are read (whole records
 only, as the resume reads them) and compared with what the sweep had done by
 then, at the rate of the uninterrupted runs measured around it: lost =
 kill time - saved / rate (start-up included in the rate, so a kill before the
@@ -54,6 +57,29 @@ def load():
 print("load average %s; %d seeds" % (load(), SEEDS))
 ref_wall, _ = timed(["--no-checkpoint"])
 print("uninterrupted: %.2f s (%.0f variants/s)" % (ref_wall, SEEDS / ref_wall))
+
+def timeline():
+    """The moments (s from the start) the default checkpoint grew, and the run's end."""
+    ck = out + ".checkpoint"
+    start = time.monotonic()
+    p = subprocess.Popen(sweep([]), stderr=subprocess.DEVNULL)
+    size, grew = 0, []
+    while p.poll() is None:
+        now = os.stat(ck).st_size if os.path.exists(ck) else 0
+        if now > size:
+            grew.append(time.monotonic() - start)
+        size = max(size, now)
+        time.sleep(0.01)
+    return grew, time.monotonic() - start
+
+
+grew, end = timeline()
+stretches = [(b - a, b) for a, b in zip([0.0] + grew, grew)]
+worst_gap, at_gap = max(stretches)
+worst_ratio = max(gap / max(5.0, 0.1 * t) for gap, t in stretches)
+print("watched: %d saves over %.2f s (the first at %.2f s, the last at %.2f s); the longest stretch without one "
+      "%.2f s, ending at %.2f s (bound there %.2f s); worst stretch %.0f%% of its bound"
+      % (len(grew), end, grew[0], grew[-1], worst_gap, at_gap, max(5.0, 0.1 * at_gap), 100 * worst_ratio))
 worst = 0.0
 for k in range(KILLS):
     at = ref_wall * (0.1 + 0.85 * k / max(1, KILLS - 1))

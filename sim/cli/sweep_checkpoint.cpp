@@ -112,7 +112,8 @@ void note_dropped(std::ostream& err, const std::string& path, std::uint64_t byte
 
 void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
   sub->add_option("--checkpoint", f.checkpoint,
-                  "Save the finished variants to FILE every few seconds (atomically), on a stop and after the output; "
+                  "Add the finished variants to FILE as the sweep runs (a kill loses at most about --checkpoint-every "
+                  "of work), on a stop and after the output; "
                   "a FILE of this sweep is resumed (run the same command again), another sweep's is refused, never "
                   "replaced; default OUT.checkpoint beside --out (removed once the output is written); under mpirun "
                   "each rank saves its share to FILE.rank-R-of-N (no default)")
@@ -121,12 +122,14 @@ void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
   sub->add_option("--resume", f.resume,
                   "Continue the sweep a checkpoint FILE saved (same build, config, axes); the output is "
                   "byte-identical to an uninterrupted run. Saves to FILE unless --checkpoint names another. Under mpirun, "
-                  "or when FILE is absent, reads FILE's rank files FILE.rank-R-of-N, at any rank count")
+                  "or when FILE is absent, reads FILE's rank files FILE.rank-R-of-N (MPI ranks' or --shard's), at any "
+                  "count: merges job-array shards")
       ->type_name("FILE")
       ->check(file_role(FileRole::Resume));
   sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
   sub->add_option("--checkpoint-every", f.every,
-                  "Seconds between checkpoints (longer while saving would take over 1.5% of the sweep's time)")
+                  "About the most seconds of work a kill loses: the longest time between saves (longer only while "
+                  "saving would take over 1.5% of the sweep's time)")
       ->default_str("5")
       ->check(number_at_least(0.001));
 }
@@ -243,7 +246,9 @@ SweepRun SweepCheckpoint::run(unsigned threads, SweepControl& control) {
   const std::vector<VariantRange> todo = ranges_missing(finished_, {0, total});
   SegmentRun s;
   s.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(every_));
-  s.final_save = false;
+  // The last rows are added before the report is computed and written too (a
+  // kill there loses nothing evaluated); finish() syncs them after the output.
+  s.final_save = true;
   s.finished = [&](VariantRange r, const SweepRun& part) {
     const std::size_t width = run.values.width();
     std::memcpy(run.values.data() + r.begin * width, part.values.data(), r.size() * width * sizeof(double));

@@ -170,18 +170,19 @@ struct SegmentRun {
   std::chrono::nanoseconds every{std::chrono::seconds(5)};
   std::function<void(VariantRange, const SweepRun&)> finished;
   std::function<void()> save;
-  // Off: no save at the end (the caller makes it, after writing the output).
+  // Off: no save at the end (the caller makes it).
   bool final_save = true;
 };
 
 // Evaluates the variants of `todo` (sorted, disjoint ranges) in order, in
-// segments of about 0.8 `s.every` (each a run_sweep, which changes no value),
-// handing each to `s.finished`, and calls `s.save` after a segment at least
-// every/2 since the last, while the saves so far with the next (predicted
-// from the last by the rows it adds) take at most 1.5% of the time the run
-// has taken (CheckpointPacer): a kill loses at most about `every` of work.
-// Then, with `s.final_save`, once more when a stop ends it early or it is
-// whole. False when a stop (control.stop) ended it early.
+// segments of at most about 0.8 `s.every` (each a run_sweep, which changes no
+// value), handing each to `s.finished`, and calls `s.save` after a segment
+// unless the next one, predicted from this one's rate, would still end
+// within 0.9 `s.every` of the last save; and only while the saves so far with
+// the next (predicted from the last by the rows it adds) take at most 1.5% of
+// the time the run has taken (CheckpointPacer): a kill loses at most about
+// 0.9 `every` of work. Then, with `s.final_save`, once more when a stop ends
+// it early or it is whole. False when a stop (control.stop) ended it early.
 bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
                   const SegmentRun& s);
 
