@@ -247,7 +247,7 @@ int checked_stdout(int code, std::ostream& err) {
 }
 
 void check_output(const std::string& path, std::span<const std::string> inputs) {
-  if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
+  if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd) {
     if (*fd != 1 && ::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
@@ -278,7 +278,7 @@ OutputKind output_kind(const std::string& path) {
 
 void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
                   std::span<const std::string> inputs) {
-  if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
+  if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd == 1) {
     errno = 0;

@@ -12,14 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/load.h"
 #include "sim/base/format.h"
 #include "sim/cli/file_flags.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
-
-namespace ecmpsim {
-struct PublishedExperiment;  // sim/report/published.h
-}
 
 namespace ecmpsim::cli {
 
@@ -60,18 +57,16 @@ template <class Table>
 CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));
 }
-std::string default_config_path();
 // --max-hosts and --max-flows (sim/base/limits.h) on `sub`, and
 // --max-capture-bytes when the command reads a --flows file.
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
-// The config at `path` (default_config_path() when empty) with these limits.
-Spec load_spec(const std::string& path, const Limits& limits);
-// A config given as TOML text (the Python module's load()), `name` standing
-// for its file in messages, with the same checks.
-Spec load_spec_text(std::string_view text, const std::string& name, const Limits& limits);
-// A catalogue experiment's config (sim/report/published.h), compiled in
-// (sim/CMakeLists.txt), with these limits.
-Spec published_spec(const PublishedExperiment& e, const Limits& limits);
+// Config loading is the commands' (sim/app/load.h), for every door.
+using app::check_out;
+using app::default_config_path;
+using app::load_spec;
+using app::load_spec_text;
+using app::published_spec;
+using app::spec_inputs;
 // -f,--format on `sub`: the formats written from the shapes the command's
 // result comes in (sim/base/format.h), in the table's order, `fallback` by
 // default; `note` ends the help, after a semicolon.
@@ -84,13 +79,5 @@ CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& wh
 // Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);
 // empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs = {});
-
-// Before a long command's work: whether emit could write to `out_path`
-// (check_output's checks), so a bad --out fails at once.
-void check_out(const std::string& out_path, std::span<const std::string> inputs);
-
-// The files a loaded config read: itself, its topology file, its route tables;
-// `extra` (files named by flags) appended. What --out must not overwrite.
-std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra = {});
 
 }  // namespace ecmpsim::cli

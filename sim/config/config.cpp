@@ -74,9 +74,12 @@ void check_topology_size(const toml::table& root, const std::string& path, std::
   const std::string topology = relative_to(path, *name);
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(topology, ec);
-  if (!ec && size > max_bytes)
-    throw InputError(config::pos_of(*file, path, "--max-config-bytes"),
+  if (!ec && size > max_bytes) {
+    SourcePos at = config::pos_of(*file, path, "max_config_bytes");
+    at.option = true;
+    throw InputError(at,
                      "the topology file '" + topology + "' has " + over_limit(size, "bytes", max_bytes));
+  }
 }
 
 }  // namespace

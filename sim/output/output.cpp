@@ -14,9 +14,6 @@
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/sizes_output.h"
-#include "sim/model/size_table.h"
-#include "sim/routing/next_link.h"
-#include "sim/routing/spray.h"
 
 namespace ecmpsim {
 namespace {
@@ -76,26 +73,14 @@ json hop_links_json(const Fabric& fabric, std::span<const LinkId> p) {
 }
 
 // A sprayed flow's paths with their shares: [{"path": [...], "share": 0.25}, ...].
-class SplitPaths {
- public:
-  SplitPaths(const Simulation& sim, const ScenarioSpec& scenario)
-      : sim_(sim), sets_(sim.sets_for(scenario)), fwd_(sim.fabric(), *sets_, scenario, sim.spec().source),
-        sprayer_(sim.fabric(), fwd_, {fwd_.weights().begin(), fwd_.weights().end()}) {}
-  json of(std::size_t f) const {
-    json out = json::array();
-    sprayer_.paths(ends_of(sim_.fabric(), sim_.flows(), f), [&](std::span<const LinkId> p, double share) {
-      out.push_back(
-          {{"path", path_json(sim_.fabric(), p)}, {"links", hop_links_json(sim_.fabric(), p)}, {"share", share}});
-    });
-    return out;
-  }
-
- private:
-  const Simulation& sim_;
-  std::shared_ptr<const EqualCostSets> sets_;
-  Forwarding fwd_;
-  Sprayer sprayer_;
-};
+json split_json(const Fabric& fabric, const SplitPaths& split, std::size_t f) {
+  json out = json::array();
+  for (std::uint64_t p = split.flow_begin[f]; p < split.flow_begin[f + 1]; ++p)
+    out.push_back({{"path", path_json(fabric, split.path(p))},
+                   {"links", hop_links_json(fabric, split.path(p))},
+                   {"share", split.share[p]}});
+  return out;
+}
 
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
@@ -178,12 +163,10 @@ void routing_json(const ScenarioResult& r, json& s) {
   }
 }
 
-json flows_json(const Simulation& sim, const ScenarioResult& r) {
+json flows_json(const Simulation& sim, const ScenarioResult& r, const std::optional<SplitPaths>& split) {
   const auto& flows = sim.flows();
   const auto& jobs = sim.spec().jobs;
   const bool imported = sim.imported().has_value();
-  std::optional<SplitPaths> split;
-  if (r.trace.split()) split.emplace(sim, *r.spec);
   json fl = json::array();
   for (std::size_t f = 0; f < flows.size(); ++f) {
     json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
@@ -200,7 +183,7 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
                 {"rqpn", flows.rqpn[f]},
                 {"channel", flows.channel[f]}};
     if (split) {
-      row["paths"] = split->of(f);
+      row["paths"] = split_json(sim.fabric(), *split, f);
     } else {
       row["path"] = path_json(sim.fabric(), r.trace.path(f));
       row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
@@ -219,13 +202,15 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
 
 }  // namespace
 
-Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Json run_json(const RunData& data) {
+  const Simulation& sim = data.sim;
   json doc;
   doc["config"] = sim.spec().source;
   doc["fabric"] = fabric_json(sim);
   doc["workload"] = workload_json(sim);
   json scenarios = json::array();
-  for (const ScenarioResult& r : results) {
+  for (std::size_t i = 0; i < data.results.size(); ++i) {
+    const ScenarioResult& r = data.results[i];
     json s;
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
@@ -237,9 +222,9 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
     if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
-    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
+    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, data.sizes[i]);
     s["links"] = links_json(sim, r);
-    s["flows"] = flows_json(sim, r);
+    s["flows"] = flows_json(sim, r, data.split[i]);
     scenarios.push_back(std::move(s));
   }
   doc["scenarios"] = std::move(scenarios);
@@ -279,7 +264,9 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
 
 }  // namespace
 
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
+std::string run_table(const RunData& data, bool per_link) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
   const Fabric& fabric = sim.fabric();
   std::string out;
   out += "config    " + sim.spec().source + "\n";
@@ -334,7 +321,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   if (results.front().modelled) predicted_rows(sim, row, out);
-  if (wants_sizes(sim.spec())) out += sizes_text(sim, results);
+  if (wants_sizes(sim.spec())) out += sizes_text(sim, results, data.sizes);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);
@@ -354,8 +341,10 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   return out;
 }
 
-Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  if (wants_sizes(sim.spec())) return sizes_csv(sim, results);
+Csv run_csv(const RunData& data) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, data.sizes);
   const Fabric& fabric = sim.fabric();
   Csv csv;
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
@@ -378,12 +367,12 @@ Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   return csv;
 }
 
-Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Result run_result(const RunData& data) {
   Result r;
-  r.text = [s = &sim, rs = &results] { return run_table(*s, *rs, true); };
-  r.brief = [s = &sim, rs = &results] { return run_table(*s, *rs, false); };
-  r.json = [s = &sim, rs = &results] { return run_json(*s, *rs); };
-  r.csv = [s = &sim, rs = &results] { return run_csv(*s, *rs); };
+  r.text = [d = &data] { return run_table(*d, true); };
+  r.brief = [d = &data] { return run_table(*d, false); };
+  r.json = [d = &data] { return run_json(*d); };
+  r.csv = [d = &data] { return run_csv(*d); };
   return r;
 }
 

@@ -6,17 +6,17 @@
 #include <vector>
 
 #include "sim/base/format.h"
-#include "sim/model/simulation.h"
+#include "sim/output/run_data.h"
 
 namespace ecmpsim {
 
-Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results);
+Json run_json(const RunData& data);
 // With per_link = false (`--format summary`) the per-link list is left out:
 // the output no longer grows with the fabric.
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link = true);
+std::string run_table(const RunData& data, bool per_link = true);
 // One row per (scenario, switch-to-switch link).
-Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results);
-// Every shape above, for write(); `sim` and `results` outlive it.
-Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results);
+Csv run_csv(const RunData& data);
+// Every shape above, for write(); `data` outlives it.
+Result run_result(const RunData& data);
 
 }  // namespace ecmpsim

@@ -312,13 +312,14 @@ std::string report_data_json(const ReportInput& in) {
   for (auto b : flows.bytes) total += b;
   doc["workload"] = {{"flows", flows.size()}, {"bytes", total}};
   json scenarios = json::array();
-  for (const auto& r : *in.results) {
+  for (std::size_t i = 0; i < in.results->size(); ++i) {
+    const ScenarioResult& r = (*in.results)[i];
     json s{{"name", r.spec->name}};
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     s["collisions"] = r.collisions;
     s["predicted"] = prediction_json(r.predicted.all);
     s["links"] = links_json(sim, r);
-    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, r);
+    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, in.sizes[i]);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
       json tuples = json::array();
