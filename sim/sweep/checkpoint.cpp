@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <string_view>
+#include <thread>
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
@@ -384,6 +386,37 @@ void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save
   saved_ = rows;
 }
 
+namespace {
+
+// Variants [begin, end) run until `deadline` at the latest: a watcher ends
+// the segment there as a stop does (a finished prefix), whatever its rate,
+// for a machine that gets loaded mid-segment can slow it tenfold, and a
+// segment sized by the last one's rate would then keep the next save away
+// for a multiple of `every`. The watcher also passes on a stop request and
+// the count of finished variants. `interrupted` only when control.stop ended it.
+SweepRun timed_segment(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
+                       SweepControl& control, std::chrono::steady_clock::time_point deadline) {
+  SweepControl seg;
+  seg.chunk_target = control.chunk_target;
+  const std::uint64_t base = control.finished.load();
+  std::atomic<bool> over{false};
+  std::thread watcher([&] {
+    while (!over.load()) {
+      if (control.stop.load() || std::chrono::steady_clock::now() >= deadline) seg.stop.store(true);
+      control.finished.store(base + seg.finished.load());
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  SweepRun part = run_sweep(sweep, begin, end, threads, &seg);
+  over.store(true);
+  watcher.join();
+  control.finished.store(base + part.done);
+  part.interrupted = part.interrupted && control.stop.load();
+  return part;
+}
+
+}  // namespace
+
 bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
                   const SegmentRun& s) {
   using Clock = std::chrono::steady_clock;
@@ -405,7 +438,13 @@ bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsign
         break;
       }
       const auto start = Clock::now();
-      const SweepRun part = run_sweep(sweep, at, at + std::min(segment, r.end - at), threads, &control);
+      // Ends by the time the next save is due, whatever the rate; a full
+      // segment when that is past (the pacer held a save back).
+      const auto due = last_save + std::chrono::duration_cast<Clock::duration>(0.9 * s.every);
+      const auto deadline = due > start + std::chrono::duration_cast<Clock::duration>(0.1 * s.every)
+                                ? due
+                                : start + std::chrono::duration_cast<Clock::duration>(0.8 * s.every);
+      const SweepRun part = timed_segment(sweep, at, at + std::min(segment, r.end - at), threads, control, deadline);
       s.finished({at, at + part.done}, part);
       rows += part.done;
       at += part.done;

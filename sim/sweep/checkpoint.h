@@ -176,7 +176,8 @@ struct SegmentRun {
 
 // Evaluates the variants of `todo` (sorted, disjoint ranges) in order, in
 // segments of at most about 0.8 `s.every` (each a run_sweep, which changes no
-// value), handing each to `s.finished`, and calls `s.save` after a segment
+// value), each ended by 0.9 `s.every` after the last save whatever its rate
+// (a machine loaded mid-segment slows it), handing each to `s.finished`, and calls `s.save` after a segment
 // unless the next one, predicted from this one's rate, would still end
 // within 0.9 `s.every` of the last save; and only while the saves so far with
 // the next (predicted from the last by the rows it adds) take at most 1.5% of

@@ -14,6 +14,9 @@ shards into the output of one process, byte for byte.
 - Negative control: one row of a shard's file changed (its record's checksum
   recomputed) makes the merged output differ, so the comparison sees the
   shards' rows.
+- A shard whose filesystem fills up during its run (a private tmpfs, as
+  root) fails with exit 2 rather than reporting its variants saved; the
+  control, the same shard on a larger tmpfs, exits 0.
 
 Usage: shard_checks.py ECMPSIM   (from the source tree)"""
 import os
@@ -163,6 +166,34 @@ with open(path, "wb") as f:
     f.write(c.bytes())
 if merged("csv") == ref["csv"]:
     fail("negative control: a changed row in a shard's file gave the one-process bytes")
+
+# A shard's rank file is its only output: one whose filesystem fills up during
+# the run fails (exit 2, naming the file and what was not saved) rather than
+# claiming its variants saved with exit 0. Run as root in a private mount
+# namespace over a small tmpfs; the control, the same shard on a larger one,
+# saves everything and exits 0.
+def shard_in_tmpfs(size, i, n):
+    mnt = os.path.join(tmp, "fs")
+    os.makedirs(mnt, exist_ok=True)
+    args = sweep(["--shard", "%d/%d" % (i, n), "--checkpoint", os.path.join(mnt, "ck"), "--checkpoint-every", "0.02"])
+    script = 'mount -t tmpfs -o size=%s tmpfs "$0" || exit 99; "$@"; rc=$?; ls -l "$0" >&2; exit $rc' % size
+    p = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script, mnt] + args,
+                       capture_output=True, timeout=300)
+    return p.returncode, p.stderr.decode(errors="replace")
+
+
+probe = subprocess.run(["unshare", "--mount", "sh", "-c", "mount -t tmpfs -o size=4k tmpfs /mnt"], capture_output=True)
+if probe.returncode == 0:
+    rc, err = shard_in_tmpfs("24k", 0, 3)
+    if rc != 2 or "No space left on device" not in err or "were not all saved: run the same command again" not in err \
+            or "variants saved in" in err:
+        fail("a shard whose filesystem filled up: exit %d, said %r" % (rc, err))
+    rc, err = shard_in_tmpfs("4m", 0, 3)
+    if rc != 0 or "variants saved in" not in err or "warning" in err:
+        fail("control: the same shard on a large enough tmpfs: exit %d, said %r" % (rc, err))
+    notes.append("a shard whose filesystem filled up failed (exit 2), the control on a larger one saved all")
+else:
+    notes.append("no tmpfs (not root): the full-filesystem shard was not run")
 
 shutil.rmtree(tmp)
 print("shard_checks: 3 shards (I/N and Slurm array tasks 1-3) merged byte-identical in table, JSON and CSV; "

@@ -27,18 +27,18 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startsw
 # name: (budget, what, why). A budget below the measured value is a ratchet
 # towards the issue's target, which `target` states when it is not met yet.
 BUDGETS = {
-    "spec_reach": {"budget": 128, "target": 69,
+    "spec_reach": {"budget": 131, "target": 69,
                    "what": "compiled files reaching sim/config/spec.h",
-                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it"},
+                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 more with issue 47: job-array shards (sim/app/sweep_shard.cpp and its test) and the sweep job in sim/app (sweep.cpp, beside sim/cli/sweep_command.cpp, which still builds its request)"},
     "routing_kind_files": {"budget": 5, "target": 5,
                            "what": "files naming RoutingKind::",
                            "why": "the table, the scenario's default and the one dispatch read the enum; the rest read its traits"},
     "writer_size_tables": {"budget": 1, "target": 0,
                            "what": "writers (sim/output, sim/report) calling size_table(",
                            "why": "a command computes its results once (sim/app); writers only format. sim/report/published.cpp, the catalogue's runner, until it moves to app::reproduce"},
-    "python_cli_includes": {"budget": 1, "target": 0,
+    "python_cli_includes": {"budget": 0, "target": 0,
                             "what": "python/ files including sim/cli/",
-                            "why": "both doors stand on sim/app; python/py_sweep.cpp until the sweep command moves there"},
+                            "why": "both doors stand on sim/app (the sweep command moved there with issue 47's checkpoints and shards)"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

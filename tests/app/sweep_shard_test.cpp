@@ -1,4 +1,4 @@
-// Job-array shards (sim/cli/sweep_shard.h): the N shards of a sweep hold
+// Job-array shards (sim/app/sweep_shard.h): the N shards of a sweep hold
 // every variant exactly once, each shard sampling the whole numbering, for
 // any total and N; --shard I/N and --shard slurm (the task's place from
 // Slurm's array variables, ids not starting at 0 and in steps) parse to the
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/base/error.h"
-#include "sim/cli/sweep_shard.h"
+#include "sim/app/sweep_shard.h"
 
 namespace sweep_shard_test {
 
@@ -19,19 +19,19 @@ namespace {
 
 using ecmpsim::InputError;
 using ecmpsim::VariantRange;
-using ecmpsim::cli::Shard;
+using ecmpsim::app::Shard;
 
 // How many shards hold each variant of [0, total).
 std::vector<int> holders(std::uint64_t total, std::uint64_t n) {
   std::vector<int> count(total, 0);
   for (std::uint64_t i = 0; i < n; ++i)
-    for (const VariantRange& r : ecmpsim::cli::shard_ranges(total, {i, n}))
+    for (const VariantRange& r : ecmpsim::app::shard_ranges(total, {i, n}))
       for (std::uint64_t v = r.begin; v < r.end; ++v) ++count[v];
   return count;
 }
 
-ecmpsim::cli::Shard slurm(std::map<std::string, std::string> vars) {
-  return ecmpsim::cli::parse_shard("slurm", [&](const char* name) -> const char* {
+ecmpsim::app::Shard slurm(std::map<std::string, std::string> vars) {
+  return ecmpsim::app::parse_shard("slurm", [&](const char* name) -> const char* {
     const auto it = vars.find(name);
     return it == vars.end() ? nullptr : it->second.c_str();
   });
@@ -57,7 +57,7 @@ TEST_CASE("the shards of a sweep hold every variant once, each sampling the whol
     }
   // 3 shards of 12,000 variants: 64 blocks each, from the first block to the last.
   for (std::uint64_t i = 0; i < 3; ++i) {
-    const auto r = ecmpsim::cli::shard_ranges(12000, {i, 3});
+    const auto r = ecmpsim::app::shard_ranges(12000, {i, 3});
     CHECK(r.size() == 64);
     CHECK(r.front().begin == i * 12000 / 192);
     CHECK(r.back().end == (189 + i + 1) * 12000 / 192);
@@ -65,19 +65,19 @@ TEST_CASE("the shards of a sweep hold every variant once, each sampling the whol
   // Negative control: a shard of the wrong count misses or repeats variants.
   std::vector<int> mixed(100, 0);
   for (std::uint64_t i = 0; i < 3; ++i)
-    for (const VariantRange& r : ecmpsim::cli::shard_ranges(100, {i, i == 2 ? 4ULL : 3ULL}))
+    for (const VariantRange& r : ecmpsim::app::shard_ranges(100, {i, i == 2 ? 4ULL : 3ULL}))
       for (std::uint64_t v = r.begin; v < r.end; ++v) ++mixed[v];
   CHECK(!std::all_of(mixed.begin(), mixed.end(), [](int c) { return c == 1; }));
 }
 
 TEST_CASE("--shard I/N and --shard slurm") {
   const auto none = [](const char*) -> const char* { return nullptr; };
-  const Shard s = ecmpsim::cli::parse_shard("2/5", none);
+  const Shard s = ecmpsim::app::parse_shard("2/5", none);
   CHECK(s.index == 2);
   CHECK(s.count == 5);
   for (const char* bad : {"5/5", "1", "a/3", "1/0", "-1/3", "1/3/4", ""}) {
     INFO(bad);
-    CHECK_THROWS_AS(ecmpsim::cli::parse_shard(bad, none), InputError);
+    CHECK_THROWS_AS(ecmpsim::app::parse_shard(bad, none), InputError);
   }
   // sbatch --array=0-3: ids 0..3.
   Shard t = slurm({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "4"}, {"SLURM_ARRAY_TASK_MIN", "0"}});

@@ -1,29 +1,23 @@
-// `ecmpsim sweep`'s checkpoint flags (--checkpoint, --resume,
-// --no-checkpoint, --checkpoint-every) and the run they drive: where the
+// A sweep's checkpoint (app::SweepCheckpointing: checkpoint, resume,
+// no_checkpoint, checkpoint_every) and the run it drives: where the
 // checkpoint goes, what identifies it, what it resumes, and what happens to
-// it once the output is written (docs/sweeps.md, "Checkpoints").
+// it once the output is written (docs/sweeps.md, "Checkpoints"). Internal to
+// app::SweepJob (sweep.h).
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "sim/cli/cli.h"
-#include "sim/cli/ranks.h"
+#include "sim/app/ranks.h"
+#include "sim/app/sweep.h"
 #include "sim/sweep/checkpoint.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 
-struct CheckpointFlags {
-  std::string checkpoint, resume;
-  bool off = false;        // --no-checkpoint
-  double every = 5;        // --checkpoint-every, seconds
-};
-
-void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f);
+using Notice = SweepJob::Notice;
 
 // The build a checkpoint must come from: the version and a digest of the
 // sources (cmake/build_id.cmake).
@@ -31,27 +25,27 @@ extern const char* const kBuildId;
 
 // What a checkpoint of this sweep must match, one field per thing that can
 // differ so a refusal names it: the build, the bytes of the config and of
-// each file it reads, the flags that change them (`sizes`,
-// size_flags_text), each axis, the flow-model switches and the variant count.
-CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes);
+// each file it reads, the size options that change them, each axis, the
+// flow-model switches and the variant count.
+CheckpointId checkpoint_id(const Sweep& sweep, const SizeFlags& sizes);
 
 // A single process's checkpoint through one sweep. Constructed before the
-// work: it resolves the file (--checkpoint, else --resume's, else
-// OUT.checkpoint beside an --out file unless --no-checkpoint), reads what it
-// resumes (--resume's file and rank files, and the checkpoint's own file and
+// work: it resolves the file (`checkpoint`, else `resume`'s, else
+// OUT.checkpoint beside an `out` file unless `off`), reads what it
+// resumes (`resume`'s file and rank files, and the checkpoint's own file and
 // rank files: a matching one resumes, another sweep's is refused, never
 // replaced), and opens the file to add to it (sweep/checkpoint.h,
 // CheckpointWriter: created with its header, which shows it can be written;
 // locked against other runs), where it saves what this run evaluates (the
-// other files stay as they are). Notes on `err` when it resumes.
+// other files stay as they are). Notices when it resumes.
 class SweepCheckpoint {
  public:
-  SweepCheckpoint(const CheckpointFlags& f, const std::string& out, const Sweep& sweep, CheckpointId id,
-                  std::ostream& err);
+  SweepCheckpoint(const SweepCheckpointing& f, const std::string& out, const Sweep& sweep, CheckpointId id,
+                  const Notice& notice);
   ~SweepCheckpoint();
   // The variants no file held (all of them without a checkpoint), saving as
-  // it goes (run_segments: a kill loses at most about --checkpoint-every);
-  // a save that fails warns once on `err` and the sweep goes on. The run's
+  // it goes (run_segments: a kill loses at most about `every`);
+  // a save that fails warns once and the sweep goes on. The run's
   // values are its finished prefix.
   SweepRun run(unsigned threads, SweepControl& control);
   // After the output: when it was written and the run is whole, a default
@@ -65,7 +59,7 @@ class SweepCheckpoint {
 
   const Sweep& sweep_;
   CheckpointId id_;
-  std::ostream& err_;
+  Notice notice_;
   std::optional<std::string> path_;
   bool by_default_ = false;
   double every_ = 5;
@@ -76,14 +70,14 @@ class SweepCheckpoint {
   bool added_ = false;                 // a save added rows to the file
 };
 
-// The same under mpirun: with --checkpoint or --resume (there is no default
-// one), each rank saves its share to BASE.rank-R-of-N (BASE: --checkpoint,
-// else --resume's), having skipped the variants of --resume's files, or of
+// The same under mpirun: with `checkpoint` or `resume` (there is no default
+// one), each rank saves its share to BASE.rank-R-of-N (BASE: `checkpoint`,
+// else `resume`'s), having skipped the variants of `resume`'s files, or of
 // BASE's own when they are there (read_rank_checkpoints: its rank files, and
 // a single process's BASE). A save after the first that fails warns and the
 // sweep goes on.
-SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& out, const Sweep& sweep,
+SweepRun run_checkpointed_on_ranks(const SweepCheckpointing& f, const std::string& out, const Sweep& sweep,
                                    unsigned threads, SweepControl& control, const CheckpointId& id, const Ranks& ranks,
-                                   std::ostream& err, std::optional<std::string>& written);
+                                   const Notice& notice, std::optional<std::string>& written);
 
-}  // namespace ecmpsim::cli
+}  // namespace ecmpsim::app

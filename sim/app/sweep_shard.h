@@ -1,21 +1,20 @@
-// `ecmpsim sweep --shard I/N` (or `--shard slurm`): one shard of a sweep run
+// A sweep's shard ("I/N", or "slurm"; `ecmpsim sweep --shard`): one shard of a sweep run
 // as a job of its own (a Slurm job-array task, one of N), saved to the
 // checkpoint's rank file BASE.rank-I-of-N, the format the MPI ranks write
 // (sim/sweep/rank_checkpoints.h); `sweep --resume BASE` then merges any set
 // of finished shards, at any count, into the whole output, byte for byte
-// what one process writes (docs/sweeps.md, "Job arrays: --shard").
+// what one process writes (docs/sweeps.md, "Job arrays").
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "sim/sweep/checkpoint.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 
 struct Shard {
   std::uint64_t index = 0, count = 1;
@@ -24,7 +23,7 @@ struct Shard {
 // "I/N" (0 <= I < N), or "slurm": the task's place in its job array from
 // SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN and
 // SLURM_ARRAY_TASK_STEP (the ids MIN, MIN + STEP, ...: they need not start
-// at 0), read through `env`. InputError naming --shard or the variable.
+// at 0), read through `env`. InputError naming the shard option or the variable.
 Shard parse_shard(const std::string& text, const std::function<const char*(const char*)>& env);
 
 // The variants of shard I of N: the numbering cut into min(total, 64 N)
@@ -46,10 +45,11 @@ struct ShardRun {
 // BASE.rank-I-of-N: created, or resumed when it is there (a requeued task
 // goes on; another sweep's is refused), locked against another task given
 // the same shard. Saves as run_segments paces them (a kill loses at most
-// about `every` seconds); a save that fails warns once on `err` and the
+// about `every` seconds); a save that fails warns once (`notice`) and the
 // shard goes on; the last is made, and synced, at the end or on a stop.
 // `inputs`: what the file must never replace.
 ShardRun run_shard(const Sweep& sweep, Shard s, const std::string& base, const CheckpointId& id, double every,
-                   unsigned threads, SweepControl& control, std::span<const std::string> inputs, std::ostream& err);
+                   unsigned threads, SweepControl& control, std::span<const std::string> inputs,
+                   const std::function<void(const std::string&)>& notice);
 
-}  // namespace ecmpsim::cli
+}  // namespace ecmpsim::app

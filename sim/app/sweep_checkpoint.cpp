@@ -1,4 +1,6 @@
-#include "sim/cli/sweep_checkpoint.h"
+// A sweep's checkpoint (see sweep_checkpoint.h): its identity, the files it
+// resumes or refuses, its saves, and its end after the output.
+#include "sim/app/sweep_checkpoint.h"
 
 #include <sys/statvfs.h>
 #include <sys/stat.h>
@@ -10,8 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <ostream>
 
+#include "sim/app/load.h"
 #include "sim/base/input_file.h"
 #include "sim/base/output_file.h"
 #include "sim/output/sweep_output.h"
@@ -21,7 +23,7 @@
 #define ECMPSIM_VERSION "dev"
 #endif
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 namespace {
 
 namespace fs = std::filesystem;
@@ -59,7 +61,8 @@ bool holds_checkpoint(const std::string& base) {
 // it is never replaced (issue 47, D3).
 [[noreturn]] void refuse_own(const InputError& e, bool by_default) {
   throw InputError(e.where(), std::string(e.what()) + "; a checkpoint is never replaced: remove it, or " +
-                                  (by_default ? "pass --no-checkpoint" : "name another --checkpoint"));
+                                  (by_default ? "pass " + option_ref("no_checkpoint")
+                                              : "name another " + option_ref("checkpoint")));
 }
 
 // The target can be written before the work: not the output, not an input,
@@ -68,10 +71,10 @@ void check_checkpoint_target(const std::string& path, const std::string& out, st
   struct stat st {}, o {};
   if (!out.empty() && ::stat(path.c_str(), &st) == 0 && ::stat(out.c_str(), &o) == 0 && st.st_dev == o.st_dev &&
       st.st_ino == o.st_ino)
-    throw InputError({path, 0, 0, "--checkpoint"}, "the checkpoint would replace --out");
+    throw InputError(option_at("checkpoint", path), "the checkpoint would replace " + option_ref("out"));
   check_output(path, inputs);
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw InputError({path, 0, 0, "--checkpoint"}, "not a regular file");
+    throw InputError(option_at("checkpoint", path), "not a regular file");
 }
 
 // Space for a save of `bytes` beside `path` (a temporary, then renamed over it).
@@ -82,7 +85,7 @@ void check_space(const std::string& path, std::uint64_t bytes) {
   if (::statvfs(dir.c_str(), &vfs) != 0) return;  // the first save will say why
   const std::uint64_t free = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
   if (free < bytes)
-    throw InputError({path, 0, 0, "--checkpoint"}, "no space for a first save: it takes " + std::to_string(bytes) +
+    throw InputError(option_at("checkpoint", path), "no space for a first save: it takes " + std::to_string(bytes) +
                                                        " bytes, " + std::to_string(free) + " are free in " + dir);
 }
 
@@ -97,51 +100,42 @@ void merge_into(SweepRun& run, const CheckpointShare& share) {
   run.decisions += share.decisions;
 }
 
+// The size options as given, "minbytes=8 maxbytes=1048576 nccl_algo=ring"; "none" without any.
+std::string sizes_identity(const SizeFlags& f) {
+  std::string out;
+  for (const auto& [key, v] : {std::pair{"minbytes", f.minbytes}, std::pair{"maxbytes", f.maxbytes},
+                               std::pair{"stepfactor", f.stepfactor}})
+    if (v) out += (out.empty() ? "" : " ") + std::string(key) + "=" + std::to_string(*v);
+  for (const auto& [key, v] : {std::pair{"nccl_algo", &f.algo}, std::pair{"nccl_proto", &f.proto},
+                               std::pair{"size_coupling", &f.coupling}})
+    if (!v->empty()) out += (out.empty() ? "" : " ") + std::string(key) + "=" + *v;
+  return out.empty() ? "none" : one_field_line(out);
+}
+
 std::uint64_t prefix_of(const std::vector<VariantRange>& joined) {
   return !joined.empty() && joined.front().begin == 0 ? joined.front().end : 0;
 }
 
 // A note for each file whose last bytes, a save cut short, were dropped.
-void note_dropped(std::ostream& err, const std::string& path, std::uint64_t bytes) {
+void note_dropped(const Notice& notice, const std::string& path, std::uint64_t bytes) {
   if (bytes > 0)
-    err << "ecmpsim: note: " << path << ": its last " << bytes
-        << " bytes, a save cut short, were dropped; their variants are evaluated again\n";
+    notice("note: " + path + ": its last " + std::to_string(bytes) +
+           " bytes, a save cut short, were dropped; their variants are evaluated again");
 }
+
+// A save's failure as a notice line, options left for the door to spell.
+std::string not_saved(const InputError& e) { return one_line(e.describe(option_ref)); }
 
 }  // namespace
 
-void add_checkpoint_flags(CLI::App* sub, CheckpointFlags& f) {
-  sub->add_option("--checkpoint", f.checkpoint,
-                  "Add the finished variants to FILE as the sweep runs (a kill loses at most about --checkpoint-every "
-                  "of work), on a stop and after the output; "
-                  "a FILE of this sweep is resumed (run the same command again), another sweep's is refused, never "
-                  "replaced; default OUT.checkpoint beside --out (removed once the output is written); under mpirun "
-                  "each rank saves its share to FILE.rank-R-of-N (no default)")
-      ->type_name("FILE")
-      ->check(file_role(FileRole::Checkpoint));
-  sub->add_option("--resume", f.resume,
-                  "Continue the sweep a checkpoint FILE saved (same build, config, axes); the output is "
-                  "byte-identical to an uninterrupted run. Saves to FILE unless --checkpoint names another. Under mpirun, "
-                  "or when FILE is absent, reads FILE's rank files FILE.rank-R-of-N (MPI ranks' or --shard's), at any "
-                  "count: merges job-array shards")
-      ->type_name("FILE")
-      ->check(file_role(FileRole::Resume));
-  sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
-  sub->add_option("--checkpoint-every", f.every,
-                  "About the most seconds of work a kill loses: the longest time between saves (longer only while "
-                  "saving would take over 1.5% of the sweep's time)")
-      ->default_str("5")
-      ->check(number_at_least(0.001));
-}
-
-CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes) {
+CheckpointId checkpoint_id(const Sweep& sweep, const SizeFlags& sizes) {
   const Spec& spec = sweep.base().spec();
   CheckpointId id{{"version", ECMPSIM_VERSION}, {"build", kBuildId}};
   id.emplace_back("config", file_digest(spec.source));
   if (!spec.fabric.topology.source.empty()) id.emplace_back("topology", file_digest(spec.fabric.topology.source));
   for (const ScenarioSpec& s : spec.scenarios)
     if (s.routes_file) id.emplace_back("routes." + field_safe(s.name), file_digest(s.routes_file->path));
-  id.emplace_back("sizes", sizes.empty() ? "none" : one_field_line(sizes.substr(1)));
+  id.emplace_back("sizes", sizes_identity(sizes));
   const Json axes = axes_json(sweep.space());
   // A string as it is ("0:2000"), a list as JSON (["crc16-ccitt","xxh3"]).
   const auto text = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
@@ -157,9 +151,9 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes) {
   return id;
 }
 
-SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& out, const Sweep& sweep, CheckpointId id,
-                                 std::ostream& err)
-    : sweep_(sweep), id_(std::move(id)), err_(err), every_(f.every) {
+SweepCheckpoint::SweepCheckpoint(const SweepCheckpointing& f, const std::string& out, const Sweep& sweep, CheckpointId id,
+                                 const Notice& notice)
+    : sweep_(sweep), id_(std::move(id)), notice_(notice), every_(f.every) {
   const bool named = !f.checkpoint.empty() || !f.resume.empty();
   const bool beside_out = !out.empty() && out != "-" && output_kind(out) == OutputKind::Replace;
   if (!named && (f.off || !beside_out)) return;
@@ -172,7 +166,7 @@ SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& ou
   const std::size_t jobs = sweep.base().jobs().size();
   resumed_.values = ValueTable(jobs);
   resumed_.values.resize(total);
-  // Other files it resumes: --resume's (file and rank files), and the checkpoint's own rank files.
+  // Other files it resumes: resume's (file and rank files), and the checkpoint's own rank files.
   std::vector<VariantRange> others;
   std::vector<std::string> sources;
   const auto read_set = [&](const std::string& base, bool own) {
@@ -183,7 +177,7 @@ SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& ou
       if (own) refuse_own(e, by_default_);
       throw;
     }
-    for (const auto& [file, bytes] : r.dropped) note_dropped(err_, file, bytes);
+    for (const auto& [file, bytes] : r.dropped) note_dropped(notice_, file, bytes);
     merge_into(resumed_, r.merged);
     others.insert(others.end(), r.finished.begin(), r.finished.end());
     sources.push_back(base);
@@ -201,7 +195,7 @@ SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& ou
     throw;
   }
   CheckpointShare& held = writer_->held();
-  note_dropped(err_, *path_, held.dropped);
+  note_dropped(notice_, *path_, held.dropped);
   merge_into(resumed_, held);
   if (!writer_->created() && std::find(sources.begin(), sources.end(), *path_) == sources.end())
     sources.push_back(*path_);
@@ -215,8 +209,8 @@ SweepCheckpoint::SweepCheckpoint(const CheckpointFlags& f, const std::string& ou
   std::uint64_t found = 0;
   for (const VariantRange& r : finished_) found += r.size();
   if (!sources.empty())
-    err_ << "ecmpsim: resuming from " << (sources.size() == 1 ? sources.front() : sources.front() + " and " + sources.back())
-         << ": " << found << " of " << total << " variants done\n";
+    notice_("resuming from " + (sources.size() == 1 ? sources.front() : sources.front() + " and " + sources.back()) +
+            ": " + std::to_string(found) + " of " + std::to_string(total) + " variants done");
   // The other files stay where they are: this one gets only what this run evaluates.
   check_space(*path_, 4096);
 }
@@ -229,8 +223,7 @@ void SweepCheckpoint::save(const SweepRun& run) {
     failing_ = false;
   } catch (const InputError& e) {
     if (!failing_)
-      err_ << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe())
-           << "; the sweep goes on and will write its output\n";
+      notice_("warning: the checkpoint was not saved: " + not_saved(e) + "; the sweep goes on and will write its output");
     failing_ = true;
   }
 }
@@ -279,13 +272,13 @@ void SweepCheckpoint::finish(const SweepRun& run, bool output_written) {
   try {
     if (!failing_) writer_->flush(true);
   } catch (const InputError& e) {
-    err_ << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe()) << "\n";
+    notice_("warning: the checkpoint was not saved: " + not_saved(e));
   }
 }
 
-SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& out, const Sweep& sweep,
+SweepRun run_checkpointed_on_ranks(const SweepCheckpointing& f, const std::string& out, const Sweep& sweep,
                                    unsigned threads, SweepControl& control, const CheckpointId& id, const Ranks& ranks,
-                                   std::ostream& err, std::optional<std::string>& written) {
+                                   const Notice& notice, std::optional<std::string>& written) {
   if (f.checkpoint.empty() && f.resume.empty()) return ranks.run_sweep(sweep, threads, control, nullptr);
   const std::string base = !f.checkpoint.empty() ? f.checkpoint : f.resume;
   const std::size_t jobs = sweep.base().jobs().size();
@@ -297,7 +290,7 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
   ranks.agree([&] {
     check_checkpoint_target(base, out, inputs);
     if (!out.empty() && out != "-") inputs.push_back(out);
-    // --resume's files, else the checkpoint's own when they are there (a run started again).
+    // resume's files, else the checkpoint's own when they are there (a run started again).
     const std::string from = !f.resume.empty() ? f.resume : holds_checkpoint(base) ? base : std::string();
     if (!from.empty()) {
       RankCheckpoints old;
@@ -308,7 +301,7 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
         throw;
       }
       if (ranks.rank() == 0)
-        for (const auto& [file, bytes] : old.dropped) note_dropped(err, file, bytes);
+        for (const auto& [file, bytes] : old.dropped) note_dropped(notice, file, bytes);
       ck.finished = std::move(old.finished);
       if (ranks.rank() == 0) ck.share = std::move(old.merged);
     }
@@ -322,7 +315,7 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
   });
   ck.share.rank = ranks.rank();
   ck.share.ranks = ranks.size();
-  // Saves at most this far apart after a chunk (about 0.25 s): a kill loses at most about --checkpoint-every.
+  // Saves at most this far apart after a chunk (about 0.25 s): a kill loses at most about `every`.
   ck.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(0.9 * f.every));
   // The first save (every rank's, before the work) must succeed; a later one that fails warns.
   bool first = true, failing = false;
@@ -332,7 +325,7 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
       failing = false;
     } catch (const InputError& e) {
       if (first) throw;
-      if (!failing) err << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe()) << "; the sweep goes on\n";
+      if (!failing) notice("warning: the checkpoint was not saved: " + not_saved(e) + "; the sweep goes on");
       failing = true;
     }
     first = false;
@@ -342,9 +335,9 @@ SweepRun run_checkpointed_on_ranks(const CheckpointFlags& f, const std::string& 
   try {
     writer->flush(true);
   } catch (const InputError& e) {
-    err << "ecmpsim: warning: the checkpoint was not saved: " << one_line(e.describe()) << "\n";
+    notice("warning: the checkpoint was not saved: " + not_saved(e));
   }
   return run;
 }
 
-}  // namespace ecmpsim::cli
+}  // namespace ecmpsim::app

@@ -1,17 +1,17 @@
-#include "sim/cli/sweep_shard.h"
+// One shard of a sweep (see sweep_shard.h): the shard parsed, its variants,
+// and its run saved to its rank file.
+#include "sim/app/sweep_shard.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <ostream>
 
 #include "sim/base/error.h"
 #include "sim/base/parse.h"
-#include "sim/cli/run.h"
 #include "sim/sweep/rank_checkpoints.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 namespace {
 
 // Blocks per shard: enough that every shard samples the whole numbering.
@@ -19,14 +19,14 @@ constexpr std::uint64_t kBlocksPerShard = 64;
 // More shards than anyone runs, and what a rank file's header allows.
 constexpr std::uint64_t kMaxShards = std::uint64_t{1} << 24;
 
-SourcePos shard_flag() { return {{}, 0, 0, "--shard"}; }
+SourcePos shard_flag() { return option_at("shard"); }
 
 std::uint64_t slurm_number(const std::function<const char*(const char*)>& env, const char* name,
                            std::optional<std::uint64_t> fallback = std::nullopt) {
   const char* v = env(name);
   if (v == nullptr || *v == '\0') {
     if (fallback) return *fallback;
-    throw InputError(shard_flag(), std::string("--shard slurm needs ") + name +
+    throw InputError(shard_flag(), option_ref("shard") + " slurm needs " + name +
                                        " (set by Slurm in a job-array task: sbatch --array=0-N)");
   }
   const auto n = parse_uint(v, kMaxShards * 1024);
@@ -48,7 +48,7 @@ Shard parse_shard(const std::string& text, const std::function<const char*(const
                                          std::to_string(count) + " ids from " + std::to_string(min) + " in steps of " +
                                          std::to_string(step) +
                                          ": give the array a range (sbatch --array=0-" + std::to_string(count - 1) +
-                                         "), or --shard I/N");
+                                         "), or " + option_ref("shard") + " I/N");
     return {(id - min) / step, count};
   }
   const auto slash = text.find('/');
@@ -75,7 +75,8 @@ std::vector<VariantRange> shard_ranges(std::uint64_t total, Shard s) {
 }
 
 ShardRun run_shard(const Sweep& sweep, Shard s, const std::string& base, const CheckpointId& id, double every,
-                   unsigned threads, SweepControl& control, std::span<const std::string> inputs, std::ostream& err) {
+                   unsigned threads, SweepControl& control, std::span<const std::string> inputs,
+                   const std::function<void(const std::string&)>& notice) {
   const std::uint64_t total = sweep.space().size();
   const std::size_t jobs = sweep.base().jobs().size();
   const int index = static_cast<int>(s.index), count = static_cast<int>(s.count);
@@ -103,8 +104,8 @@ ShardRun run_shard(const Sweep& sweep, Shard s, const std::string& base, const C
       failing = false;
     } catch (const InputError& e) {
       if (!failing)
-        err << "ecmpsim: warning: the shard's checkpoint was not saved: " << one_line(e.describe())
-            << "; the shard goes on\n";
+        notice("warning: the shard's checkpoint was not saved: " + one_line(e.describe(option_ref)) +
+               "; the shard goes on");
       failing = true;
     }
   };
@@ -117,12 +118,16 @@ ShardRun run_shard(const Sweep& sweep, Shard s, const std::string& base, const C
   };
   run.save = save;
   result.stopped = !run_segments(sweep, todo, threads, control, run);
+  // The rank file is the shard's only output: a last save that fails is an
+  // error, not a warning (its variants would be lost with exit 0).
   try {
+    if (failing) writer.save(done);  // once more: rows a failed save left out
     writer.flush(true);
   } catch (const InputError& e) {
-    err << "ecmpsim: warning: the shard's checkpoint was not saved: " << one_line(e.describe()) << "\n";
+    throw InputError(e.where(), std::string(e.what()) + "; the shard's " + std::to_string(result.evaluated) +
+                                    " variants evaluated now were not all saved: run the same command again");
   }
   return result;
 }
 
-}  // namespace ecmpsim::cli
+}  // namespace ecmpsim::app
