@@ -57,7 +57,11 @@ SweepJob::SweepJob(std::optional<Spec> spec, const SweepRequest& request, const 
     else
       step();
   }
-  id_ = checkpoint_id(*sweep_, request_.sizes);
+  // The identity digests the config's files: only where a checkpoint may be
+  // (a config given as text, Python's load(), has no file to digest).
+  const SweepCheckpointing& c = request_.checkpoint;
+  if (!c.checkpoint.empty() || !c.resume.empty() || !c.shard.empty() || (!request_.out.empty() && !c.off))
+    id_ = checkpoint_id(*sweep_, request_.sizes);
   // Before the work: what the checkpoint resumes, and that it can be saved.
   if (!request_.checkpoint.shard.empty()) shard_ = shard_of(request_, ranks_ != nullptr);
   if (ranks_ == nullptr && !shard_) {
