@@ -325,4 +325,138 @@ void replace_file(const std::string& path, std::span<const std::string_view> par
   }
 }
 
+namespace {
+
+// Writes all of `bytes` at `offset`; "" or why it failed.
+std::string pwrite_all(int fd, std::string_view bytes, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n > 0)
+      done += static_cast<std::size_t>(n);
+    else if (n < 0 && errno != EINTR)
+      return std::strerror(errno);
+  }
+  return {};
+}
+
+// `fd`, open on `path`, locked for this process alone: InputError when
+// another holds it.
+void lock_alone(const std::string& path, int fd) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  ::close(fd);
+  if (err == EWOULDBLOCK)
+    throw InputError({path, 0, 0, {}}, "another running process is writing this file (it holds its lock)");
+  fail(path, std::strerror(err));
+}
+
+// Creates `path` holding `initial` (see AppendFile); -1 when another process
+// created it first, else its locked descriptor.
+int create_whole(const std::string& path, std::string_view initial) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  remove_stale_temps(dir, target.filename().string());
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+  std::string tmpl;
+  int fd = -1;
+  try {
+    fd = locked_temp(path, dir, target, tmpl);
+  } catch (...) {
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw;
+  }
+  const TempGuard guard(tmpl);
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  std::string cause = pwrite_all(fd, initial, 0);
+  if (cause.empty() && ::fchmod(fd, new_file_mode()) != 0) cause = std::strerror(errno);
+  if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
+  const bool linked = cause.empty() && ::link(tmpl.c_str(), path.c_str()) == 0;
+  const int link_error = errno;
+  ::unlink(tmpl.c_str());
+  if (linked) return fd;
+  ::close(fd);
+  if (cause.empty() && link_error == EEXIST) return -1;
+  fail(path, cause.empty() ? std::strerror(link_error) : cause);
+}
+
+}  // namespace
+
+AppendFile::AppendFile(const std::string& path, std::string_view initial, std::span<const std::string> inputs)
+    : path_(path) {
+  for (;;) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0 && errno != ENOENT) fail(path, std::strerror(errno));
+    if (fd_ < 0) {
+      fd_ = create_whole(path, initial);
+      if (fd_ < 0) continue;  // created meanwhile by another run: open that one
+      created_ = true;
+      size_ = initial.size();
+      return;
+    }
+    struct stat mine {}, named {};
+    if (::fstat(fd_, &mine) != 0 || !S_ISREG(mine.st_mode)) {
+      ::close(fd_);
+      fail(path, "not a regular file");
+    }
+    try {
+      refuse_inputs(path, mine, inputs);
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+    lock_alone(path, fd_);
+    // Still the file the name says (not replaced between open and lock)?
+    if (::stat(path.c_str(), &named) == 0 && named.st_dev == mine.st_dev && named.st_ino == mine.st_ino) {
+      size_ = static_cast<std::uint64_t>(mine.st_size);
+      return;
+    }
+    ::close(fd_);
+  }
+}
+
+AppendFile::~AppendFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string AppendFile::read_all() const {
+  std::string bytes(size_, '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (n == 0) break;
+    if (n < 0 && errno != EINTR) throw InputError({path_, 0, 0, {}}, std::string("cannot read: ") + std::strerror(errno));
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+void AppendFile::truncate(std::uint64_t size) {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail(path_, std::strerror(errno));
+  size_ = size;
+}
+
+void AppendFile::append(std::string_view bytes) {
+  const std::string cause = pwrite_all(fd_, bytes, size_);
+  if (cause.empty()) {
+    size_ += bytes.size();
+    return;
+  }
+  // What was written of it goes again, so the next addition follows whole ones.
+  [[maybe_unused]] const int cut = ::ftruncate(fd_, static_cast<off_t>(size_));
+  fail(path_, cause);
+}
+
+void AppendFile::flush(bool wait) {
+  if (wait) {
+    if (::fdatasync(fd_) != 0) fail(path_, std::strerror(errno));
+  } else {
+    ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
+  }
+}
+
 }  // namespace ecmpsim

@@ -10,7 +10,7 @@
 
 #include "hashing/suggest.h"
 #include "sim/cli/file_flags.h"
-#include "sim/cli/ranks.h"
+#include "sim/app/ranks.h"
 #include "sim/config/config.h"
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
