@@ -94,7 +94,9 @@ Run run(const Config& c, const RunArgs& a) {
   std::string text;
   {
     py::gil_scoped_release release;
-    text = run_json(data->sim, data->results).dump();
+    Result result = run_result(data->sim, data->results);
+    result.json_indent = -1;
+    text = write(Format::Json, result);
   }
   return Run{std::move(data), to_python(text)};
 }

@@ -103,7 +103,7 @@ SweepResult sweep(const Config& c, const cli::SweepOptions& o) {
   {
     py::gil_scoped_release release;
     const cli::SweepSummaries summaries = cli::summarize_sweep(o, *sweep, *run, rank);
-    text = sweep_json(summaries.report(*sweep, *run)).dump();
+    text = json_text(sweep_json(summaries.report(*sweep, *run)), -1);
   }
   return {std::move(sweep), std::move(run), to_python(text)};
 }

@@ -10,6 +10,7 @@
 #include "hashing/hasher.h"
 #include "python/py_module.h"
 #include "sim/base/input_file.h"
+#include "sim/base/limits.h"
 #include "sim/cli/fit_one.h"
 #include "sim/cli/hash_one.h"
 
@@ -55,7 +56,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
       throw py::type_error("hash() got an unexpected keyword argument '" + k + "'");
     }
   }
-  return to_python(cli::hash_one(o).json().dump());
+  return to_python(json_text(cli::hash_one(o).json(), -1));
 }
 
 // fit(): observations as columns (src, dst, proto, sport, dport, member,
@@ -86,14 +87,16 @@ py::object fit_columns(const py::object& observations, const py::object& members
     text = columns_csv(py::cast<py::dict>(observations), name);
   } else {
     name = py::str(observations);
-    text = read_input_file(name, {name, 0, 0, {}}, "file");
+    text = read_input_file(name, {name, 0, 0, {}}, "file", {Limits{}.max_capture_bytes, "--max-capture-bytes"});
   }
   std::string json;
   std::ostringstream notes;
   {
     py::gil_scoped_release release;
     const cli::Fitted fitted = cli::fit_observations(o, text, name, notes, false);
-    json = fitted.result().json().dump();
+    Result result = fitted.result();
+    result.json_indent = -1;
+    json = write(Format::Json, result);
   }
   // The command's notes on stderr ("members N from the rows") as warnings.
   std::istringstream lines(notes.str());

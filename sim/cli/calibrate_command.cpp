@@ -72,7 +72,8 @@ int calibrate_main(const CalibrateOptions& o, Io io) {
   CalibrationOptions copt;
   if (!o.fit_sizes.empty()) read_fit_sizes(o.fit_sizes, copt);
   CalibrationReport report;
-  report.table = parse_nccl_tests(o.input, read_input_file(o.input, {o.input, 0, 0, {}}, "file"));
+  report.table = parse_nccl_tests(o.input, read_input_file(o.input, {o.input, 0, 0, {}}, "file",
+                                                                  {o.limits.max_capture_bytes, "--max-capture-bytes"}));
   Spec spec = load_spec(o.config, o.limits);
   // The two fitted keys start from NCCL's own values, whatever the config's [calibration] says.
   spec.hosts.nic_efficiency = 1;
@@ -94,7 +95,7 @@ int calibrate_main(const CalibrateOptions& o, Io io) {
   report.goodput_busbw = jc.routed.net_busbw;
   report.intra_busbw = jc.routed.host.intra_busbw;
   if (!o.snippet.empty()) write_output(o.snippet, calibration_snippet(report), io.out);
-  emit(io, write(chosen_format(o.format), calibration_result(report)), o.out);
+  emit(io, chosen_format(o.format), calibration_result(report), o.out);
   return 0;
 }
 
@@ -116,7 +117,7 @@ Action add_calibrate_command(CLI::App& app) {
   sub->add_option("--snippet", opt->snippet, "Write the [calibration] snippet to FILE (append it to a config)");
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   return [opt](Io io) { return calibrate_main(*opt, io); };
 }
 

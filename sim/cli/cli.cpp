@@ -14,6 +14,7 @@
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
 #include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"
@@ -99,14 +100,25 @@ static std::string limit_default_text(const LimitFlag& f) {
   return typed + " = " + std::to_string(v) + " " + f.unit;
 }
 
-void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
-  for (const LimitFlag& f : kLimitFlags) {
-    if (f.field == &Limits::max_capture_bytes && !reads_flows) continue;
-    const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
-    sub->add_option(f.flag, limits.*f.field, doc)
-        ->default_str(limit_default_text(f))
-        ->check(f.bytes ? byte_size() : integer_in(1, ~0ULL));
-  }
+namespace {
+
+void add_limit_flag(CLI::App* sub, const LimitFlag& f, std::uint64_t& value) {
+  const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
+  sub->add_option(f.flag, value, doc)
+      ->default_str(limit_default_text(f))
+      ->transform(f.bytes ? byte_size() : integer_in(1, ~0ULL));
+}
+
+}  // namespace
+
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements) {
+  for (const LimitFlag& f : kLimitFlags)
+    if (f.field != &Limits::max_capture_bytes || reads_measurements) add_limit_flag(sub, f, limits.*f.field);
+}
+
+void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes) {
+  for (const LimitFlag& f : kLimitFlags)
+    if (f.field == &Limits::max_capture_bytes) add_limit_flag(sub, f, max_bytes);
 }
 
 namespace {
@@ -166,6 +178,10 @@ void emit(Io io, const std::string& text, const std::string& out_path, std::span
   write_output(out_path.empty() ? "-" : out_path, text, io.out, inputs);
 }
 
+void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs) {
+  write_output(out_path.empty() ? "-" : out_path, [&](const Sink& put) { write(f, r, put); }, io.out, inputs);
+}
+
 void check_out(const std::string& out_path, std::span<const std::string> inputs) {
   check_output(out_path.empty() ? "-" : out_path, inputs);
 }
@@ -192,21 +208,12 @@ constexpr std::size_t kMaxErrorLine = 1000;
 
 }  // namespace
 
-// The contract is one short line per error (CLI11's line breaks too).
+// The contract is one short line per error (CLI11's line breaks too), its
+// quoted names and paths escaped as every table escapes them.
 std::string one_line(std::string_view s) {
-  std::string out;
-  for (const char c : s.substr(0, kMaxErrorLine)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += ' ';
-    } else if (u < 0x20 || u == 0x7F) {
-      out += "\\x";
-      out += "0123456789abcdef"[u >> 4];
-      out += "0123456789abcdef"[u & 15];
-    } else {
-      out += c;
-    }
-  }
+  std::string flat(s.substr(0, kMaxErrorLine));
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  std::string out = escape_text(flat);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   if (s.size() > kMaxErrorLine) out += "... (cut; " + std::to_string(s.size()) + " bytes in all)";
   return out;

@@ -55,9 +55,11 @@ CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));
 }
 std::string default_config_path();
-// --max-hosts and --max-flows (sim/base/limits.h) on `sub`, and
-// --max-capture-bytes when the command reads a --flows file.
-void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
+// The limit flags (sim/base/limits.h) on `sub`, and --max-capture-bytes when
+// the command reads a measurement file (a --flows file, --emulation, ...).
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements = false);
+// --max-capture-bytes alone, for a command that reads measurements but no config.
+void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes);
 // The config at `path` (default_config_path() when empty) with these limits.
 Spec load_spec(const std::string& path, const Limits& limits);
 // A config given as TOML text (the Python module's load()), `name` standing
@@ -78,6 +80,9 @@ CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& wh
 // Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);
 // empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs = {});
+// Writes `r` as `f` to `out_path` the same way, as the format's writer makes
+// it: a large JSON or CSV document is never in memory whole.
+void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs = {});
 
 // Before a long command's work: whether emit could write to `out_path`
 // (check_output's checks), so a bad --out fails at once.

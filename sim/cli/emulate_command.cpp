@@ -175,7 +175,7 @@ Action add_emulate_command(CLI::App& app) {
     const std::vector<std::string> inputs = spec_inputs(sim.spec());
     if (!opt->observations.empty())
       write_output(opt->observations, emulate_observations_csv(sim, report), io.out, inputs);
-    emit(io, write(chosen_format(opt->format), emulate_result(sim, report)), opt->out, inputs);
+    emit(io, chosen_format(opt->format), emulate_result(sim, report), opt->out, inputs);
     return report.agree() ? 0 : 3;
   };
 }

@@ -25,11 +25,8 @@
 namespace ecmpsim::cli {
 namespace {
 
-std::string read_named(const std::string& path) {
-  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
-  auto text = read_stream(stdin);
-  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
-  return std::move(*text);
+std::string read_named(const FitOptions& o, const std::string& path) {
+  return read_input_or_stdin(path, "file", {o.max_capture_bytes, "--max-capture-bytes"});
 }
 
 // `members` is the group's size: every switch's when several are fitted
@@ -117,7 +114,7 @@ std::string predictions(const FitOptions& o, const fit::FitResult& r) {
   const std::string name = o.predict == "-" ? "<stdin>" : o.predict;
   std::string text = "member\n";
   std::size_t row = 0;
-  for_each_tuple_csv(read_named(o.predict), name, [&](const hashing::Tuple& t) {
+  for_each_tuple_csv(read_named(o, o.predict), name, [&](const hashing::Tuple& t) {
     ++row;
     const auto m = predict(t);
     if (!m)
@@ -204,9 +201,9 @@ namespace {
 int run_fit(const FitOptions& o, Io io) {
   check_out(o.out, {&o.observations, 1});
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
-  const Fitted fitted = fit_observations(o, read_named(o.observations), name, io.err, ::isatty(STDERR_FILENO) != 0);
+  const Fitted fitted = fit_observations(o, read_named(o, o.observations), name, io.err, ::isatty(STDERR_FILENO) != 0);
   if (o.predict.empty()) {
-    emit(io, write(chosen_format(o.format), fitted.result()), o.out, {&o.observations, 1});
+    emit(io, chosen_format(o.format), fitted.result(), o.out, {&o.observations, 1});
     return 0;
   }
   if (fitted.groups.size() > 1)
@@ -248,6 +245,7 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, o->out, "the output");
+  add_capture_limit_flag(sub, o->max_capture_bytes);
   sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");
   return [o](Io io) { return run_fit(*o, io); };
 }

@@ -33,7 +33,7 @@ int print_plan(Io io, const FlowsOptions& opt, const Spec& spec) {
                                                    "flows are the workload's, printed without --scenario");
   const Simulation sim(spec);
   const PortPlan plan = sim.plan_ports(*it);
-  emit(io, write(chosen_format(opt.format), flows_result(spec, sim.fabric(), sim.flows(), &plan)), opt.out,
+  emit(io, chosen_format(opt.format), flows_result(spec, sim.fabric(), sim.flows(), &plan), opt.out,
        spec_inputs(spec));
   return 0;
 }
@@ -56,7 +56,7 @@ Action add_flows_command(CLI::App& app) {
     const Fabric fabric = fabric_for(spec);
     const workloads::Flows flows = generate_flows(spec, fabric);
     if (const auto note = flow_label_note(spec, fabric.family())) io.err << "ecmpsim: note: " << *note << "\n";
-    emit(io, write(chosen_format(opt->format), flows_result(spec, fabric, flows)), opt->out, spec_inputs(spec));
+    emit(io, chosen_format(opt->format), flows_result(spec, fabric, flows), opt->out, spec_inputs(spec));
     return 0;
   };
 }

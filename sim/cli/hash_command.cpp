@@ -34,13 +34,6 @@ hashing::IpAddr address(const std::string& flag, const std::string& v, std::opti
   return *ip;
 }
 
-std::string read_tuples(const std::string& path) {
-  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
-  auto text = read_stream(stdin);
-  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
-  return std::move(*text);
-}
-
 std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
   hashing::KeyBuffer key;
   const std::size_t n = hashing::build_key(q.algo->layout, q.fields, t, key);
@@ -170,7 +163,7 @@ int run_hash(const HashOptions& o, Io io) {
   if (o.algo.empty()) throw InputError({{}, 0, 0, "--algo"}, "required (see --list)");
   if (!o.tuples.empty()) {
     const HashCalculator calc(make_query(o));
-    const std::string input = read_tuples(o.tuples);
+    const std::string input = read_input_or_stdin(o.tuples, "file", {o.max_capture_bytes, "--max-capture-bytes"});
     std::string text;
     text.reserve(input.size() / 2);
     const unsigned bits = calc.query().algo->bits;
@@ -188,10 +181,10 @@ int run_hash(const HashOptions& o, Io io) {
   }
   const HashOne one = hash_one(o);
   Result result;
-  result.json = [&] { return one.json(); };
+  result.json = [&](JsonWriter& w) { w.value(one.json()); };
   result.json_indent = -1;  // one line per query
   result.text = [&] { return one.text(); };
-  emit(io, write(chosen_format(o.format), result), o.out, {&o.tuples, 1});
+  emit(io, chosen_format(o.format), result, o.out, {&o.tuples, 1});
   return 0;
 }
 
@@ -233,6 +226,7 @@ Action add_hash_command(CLI::App& app) {
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table, "--tuples prints hash,member lines instead");
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line");
   add_out_flag(sub, o->out, "the output");
+  add_capture_limit_flag(sub, o->max_capture_bytes);
   return [o](Io io) { return run_hash(*o, io); };
 }
 

@@ -3,6 +3,7 @@
 
 #include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/size_flags.h"
 #include "sim/report/published.h"
@@ -45,7 +46,7 @@ Action add_report_command(CLI::App& app) {
                                                "the distribution over hash seeds and the scenario comparison");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
       ->capture_default_str();
   sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default every one, each on its own");
@@ -64,14 +65,15 @@ Action add_report_command(CLI::App& app) {
         results.push_back(run_published(e, published_spec(e, opt->limits)));
       const std::string page = published_html(results);
       emit(io, page, opt->out);
-      if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
+      if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << page.size() / 1024 << " KiB)\n";
       return 0;
     }
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     std::vector<EmulationRun> emulation;
     for (const std::string& file : opt->emulation)
-      emulation.push_back(parse_emulation(file, read_input_file(file, {{}, 0, 0, "--emulation"}, file)));
+      emulation.push_back(parse_emulation(file, read_input_file(file, {file, 0, 0, "--emulation"}, "file",
+                                                                      {opt->limits.max_capture_bytes, "--max-capture-bytes"})));
     Spec spec = load_spec(path, opt->limits);
     apply_size_flags(spec, opt->sizes);
     const Simulation sim(std::move(spec));
@@ -80,7 +82,8 @@ Action add_report_command(CLI::App& app) {
     const std::vector<const ScenarioSpec*> ecmp = swept_scenarios(sim.spec(), opt->scenario);
     std::vector<SeedSweep> dists;
     for (const ScenarioSpec* s : ecmp) dists.push_back(sweep_seeds(sim.spec(), *s, seeds, default_threads()));
-    ReportInput in{&sim, &results, dists, nullptr, "ecmpsim report " + path + " --seeds " + opt->seeds + size_flags_text(opt->sizes)};
+    const std::vector<std::string> command{"ecmpsim", "report", path, "--seeds", opt->seeds};
+    ReportInput in{&sim, &results, dists, nullptr, shell_command(command) + size_flags_text(opt->sizes)};
     FlowTracerComparison cmp;
     const ScenarioSpec* stat = nullptr;
     for (const ScenarioSpec& s : sim.spec().scenarios)
@@ -94,7 +97,7 @@ Action add_report_command(CLI::App& app) {
     }
     const std::string page = report_html(in);
     emit(io, page, opt->out, spec_inputs(sim.spec()));
-    if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.size() / 1024 << " KiB)\n";
+    if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << page.size() / 1024 << " KiB)\n";
     return 0;
   };
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/error.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/published_configs.h"
 #include "sim/config/config.h"
@@ -88,8 +89,10 @@ Action add_reproduce_command(CLI::App& app) {
     cmp.alternatives = alternatives(sim, ecmp);
     const Sensitivity sens = sensitivity(sim.spec(), ecmp, stat, seeds, cmp.reduction_vs_mean, default_threads());
     cmp.verdict = sens.verdict;
-    std::string command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) +
-                          " --seeds " + opt->seeds;
+    std::vector<std::string> words{"ecmpsim", "reproduce"};
+    if (!opt->config.empty()) words.push_back(opt->config);
+    words.insert(words.end(), {"--seeds", opt->seeds});
+    const std::string command = shell_command(words);
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
     emit(io, report_html(in), opt->out, spec_inputs(sim.spec()));
     // With --out - the page is standard output, so the table goes to stderr.
@@ -98,9 +101,9 @@ Action add_reproduce_command(CLI::App& app) {
     // The JSON alone on its stream, so it parses; the table ends with where the page went.
     if (opt->out != "-") {
       if (format == Format::Json)
-        io.err << "report written to " << opt->out << "\n";
+        io.err << "report written to " << escape_text(opt->out) << "\n";
       else
-        table << "\nreport written to " << opt->out << "\n";
+        table << "\nreport written to " << escape_text(opt->out) << "\n";
     }
     table << std::flush;
     return 0;

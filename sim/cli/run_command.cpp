@@ -235,7 +235,7 @@ Action add_run_command(CLI::App& app) {
     const auto results = sim.run_all({!opt->no_slowdown, progress->model()});
     progress.reset();
     for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
-    emit(io, write(chosen_format(opt->format), run_result(sim, results)), opt->out,
+    emit(io, chosen_format(opt->format), run_result(sim, results), opt->out,
          spec_inputs(sim.spec(), {opt->import.flows, opt->import.rdma_map}));
     return 0;
   };

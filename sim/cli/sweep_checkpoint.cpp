@@ -12,6 +12,7 @@
 
 #include "sim/base/input_file.h"
 #include "sim/base/output_file.h"
+#include "sim/base/text.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/rank_checkpoints.h"
 
@@ -66,7 +67,8 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes) {
   XXH64_reset(state, 0);
   for (const std::string& path : spec_inputs(spec)) {
     if (path.empty()) continue;
-    const std::string bytes = read_input_file(path, {path, 0, 0, {}}, "config input");
+    const std::string bytes =
+        read_input_file(path, {path, 0, 0, {}}, "config input", {spec.limits.max_config_bytes, "--max-config-bytes"});
     const std::uint64_t size = bytes.size();  // lengths too, so moving bytes between files is a change
     XXH64_update(state, &size, sizeof size);
     XXH64_update(state, bytes.data(), bytes.size());
@@ -79,7 +81,7 @@ CheckpointId checkpoint_id(const Sweep& sweep, const std::string& sizes) {
   axes["busbw_at"] = sweep.space().axes().busbw_at.value;
   return {{"version", ECMPSIM_VERSION},
           {"config", "xxh64:" + xxh64_text(digest)},
-          {"axes", axes.dump()},
+          {"axes", json_text(axes, -1)},
           {"variants", std::to_string(sweep.space().size())}};
 }
 
@@ -111,7 +113,8 @@ SweepRun run_checkpointed(const CheckpointFlags& f, const std::string& out, cons
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double rate = static_cast<double>(now.done - first) / std::max(elapsed, 1e-9);
       if (rate > 0 && static_cast<double>(total - first) / rate <= kDefaultCheckpointAfter) return;
-      err << "ecmpsim: checkpointing to " << path << " (continue a stopped sweep with --resume " << path << ")\n";
+      err << "ecmpsim: checkpointing to " << escape_text(path) << " (continue a stopped sweep with --resume "
+          << shell_quote(path) << ")\n";
     }
     write_checkpoint(path, id, now, inputs);
     written = path;

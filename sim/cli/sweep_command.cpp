@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/ranks.h"
 #include "sim/cli/size_flags.h"
@@ -188,10 +189,10 @@ Action add_sweep_command(CLI::App& app) {
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
     const SweepSummaries summaries = summarize_sweep(*opt, *sweep, run, rank);
     const SweepReport report = summaries.report(*sweep, run);
-    emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
+    emit(io, chosen_format(opt->format), sweep_result(report), opt->out, spec_inputs(sweep->base().spec()));
     if (run.interrupted) {
       io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"
-             << (checkpoint ? "; continue with --resume " + *checkpoint : std::string()) << "\n";
+             << (checkpoint ? "; continue with --resume " + shell_quote(*checkpoint) : std::string()) << "\n";
       return stopped_code;
     }
     remove_default_checkpoint(opt->checkpoint, checkpoint);

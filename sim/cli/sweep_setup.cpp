@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_setup.h"
 
 #include "sim/base/error.h"
+#include "sim/base/parallel.h"
 #include "sim/base/parse.h"
 #include "sim/config/ranges.h"
 #include "sim/model/size_table.h"
@@ -88,7 +89,9 @@ std::unique_ptr<const Sweep> make_sweep(const SweepOptions& o, Spec spec, const 
   if (space.size() > axes.max_variants && !o.force)
     throw InputError(sweep_flag("--max-variants"), "the sweep has " + over_limit(space.size(), "variants", axes.max_variants) +
                                                  "; pass --force to run it");
-  return std::make_unique<const Sweep>(std::move(spec), axes);
+  auto sweep = std::make_unique<const Sweep>(std::move(spec), axes);
+  check_sweep_memory(*sweep, o.threads != 0 ? o.threads : default_threads());
+  return sweep;
 }
 
 SweepSummaries summarize_sweep(const SweepOptions& o, const Sweep& sweep, const SweepRun& run,

@@ -58,13 +58,14 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     }
   }
   std::vector<std::string> texts;
+  const ByteLimit capture{spec.limits.max_capture_bytes, "--max-capture-bytes"};
   for (const auto& p : paths) {
     // Checked before reading: the whole file is held in memory while parsed.
     const auto size = fs::file_size(p, ec);
     if (!ec && size > spec.limits.max_capture_bytes)
       throw InputError({p, 0, 0, "--max-capture-bytes"},
                        "the file has " + over_limit(size, "bytes", spec.limits.max_capture_bytes));
-    texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
+    texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file", capture));
   }
   if (!format) format = workloads::detect_flows_format(std::string_view(texts[0]).substr(0, 64), paths[0]);
   if (*format != FlowsFormat::Rdma) {
@@ -78,7 +79,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   }
   if (o.rdma_map.empty())
     throw InputError({{}, 0, 0, "--rdma-map"}, "required for rdma flows (a CSV host,ifname,ip)");
-  const std::string map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file");
+  const std::string map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file", capture);
   std::vector<workloads::RdmaDump> dumps;
   for (std::size_t i = 0; i < paths.size(); ++i) dumps.push_back({paths[i], texts[i]});
   workloads::RdmaOptions ropt;

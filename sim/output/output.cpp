@@ -177,15 +177,17 @@ void routing_json(const ScenarioResult& r, json& s) {
   }
 }
 
-json flows_json(const Simulation& sim, const ScenarioResult& r) {
+// The scenario's flows, one object each, written as they are made.
+void flows_json(const Simulation& sim, const ScenarioResult& r, JsonWriter& w) {
   const auto& flows = sim.flows();
   const auto& jobs = sim.spec().jobs;
   const bool imported = sim.imported().has_value();
   std::optional<SplitPaths> split;
   if (r.trace.split()) split.emplace(sim, *r.spec);
-  json fl = json::array();
+  w.begin_array();
+  json row;
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+    row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
                 {"collective", imported ? std::string_view("imported")
                                         : workloads::collective_name(
                                               static_cast<workloads::Collective>(flows.collective[f]))},
@@ -208,24 +210,24 @@ json flows_json(const Simulation& sim, const ScenarioResult& r) {
       row["rate_gbps"] = r.times.start_rate[f].value;
       row["finish_s"] = r.times.finish[f].value;
     }
-    fl.push_back(std::move(row));
     // The label IPv6 packets carry (hashable); IPv4 ones have none unless a plan sets it.
-    if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
-    else if (sim.fabric().family() == hashing::Family::V6) fl.back()["flow_label"] = flows.flow_label[f];
+    if (r.plan) row["flow_label"] = r.plan->flow_label[f];
+    else if (sim.fabric().family() == hashing::Family::V6) row["flow_label"] = flows.flow_label[f];
+    w.value(row);
   }
-  return fl;
+  w.end();
 }
 
 }  // namespace
 
-Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  json doc;
-  doc["config"] = sim.spec().source;
-  doc["fabric"] = fabric_json(sim);
-  doc["workload"] = workload_json(sim);
-  json scenarios = json::array();
+void run_json(const Simulation& sim, const std::vector<ScenarioResult>& results, JsonWriter& w) {
+  w.begin_object();
+  w.key("config").value(sim.spec().source);
+  w.key("fabric").value(fabric_json(sim));
+  w.key("workload").value(workload_json(sim));
+  w.key("scenarios").begin_array();
   for (const ScenarioResult& r : results) {
-    json s;
+    json s;  // the members that do not grow with the fabric or the flows
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
     if (!r.spec->base.empty()) s["base"] = r.spec->base;
@@ -237,12 +239,15 @@ Json run_json(const Simulation& sim, const std::vector<ScenarioResult>& results)
     s["collisions"] = r.collisions;
     if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
     if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
-    s["links"] = links_json(sim, r);
-    s["flows"] = flows_json(sim, r);
-    scenarios.push_back(std::move(s));
+    w.begin_object().members(s);
+    w.key("links").begin_array();
+    for (LinkId l : sim.metric_links()) w.value(link_json(sim, r, l));
+    w.end();
+    w.key("flows");
+    flows_json(sim, r, w);
+    w.end();
   }
-  doc["scenarios"] = std::move(scenarios);
-  return doc;
+  w.end().end();
 }
 
 namespace {
@@ -281,14 +286,15 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
 std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
   const Fabric& fabric = sim.fabric();
   std::string out;
-  out += "config    " + sim.spec().source + "\n";
+  out += "config    " + escape_text(sim.spec().source) + "\n";
   out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
          std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
          " switch-to-switch links (both directions)\n";
   if (const auto& im = sim.imported()) {
     std::uint64_t total = 0;
     for (auto b : sim.flows().bytes) total += b;
-    out += "workload  imported " + im->format + " from " + im->files + (im->map.empty() ? "" : " (map " + im->map + ")") +
+    out += "workload  imported " + im->format + " from " + escape_text(im->files) +
+           (im->map.empty() ? "" : " (map " + escape_text(im->map) + ")") +
            ": " + std::to_string(sim.flows().size()) +
            " flows, " + human_bytes(total) + "\n\n";
   } else {
@@ -350,10 +356,9 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   return out;
 }
 
-Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  if (wants_sizes(sim.spec())) return sizes_csv(sim, results);
+void run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv) {
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, csv);
   const Fabric& fabric = sim.fabric();
-  Csv csv;
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
   std::vector<double> start_gbps;
   for (const auto& r : results) {
@@ -371,15 +376,14 @@ Csv run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
       csv.end_row();
     }
   }
-  return csv;
 }
 
 Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results) {
   Result r;
   r.text = [s = &sim, rs = &results] { return run_table(*s, *rs, true); };
   r.brief = [s = &sim, rs = &results] { return run_table(*s, *rs, false); };
-  r.json = [s = &sim, rs = &results] { return run_json(*s, *rs); };
-  r.csv = [s = &sim, rs = &results] { return run_csv(*s, *rs); };
+  r.json = [s = &sim, rs = &results](JsonWriter& w) { run_json(*s, *rs, w); };
+  r.csv = [s = &sim, rs = &results](Csv& csv) { run_csv(*s, *rs, csv); };
   return r;
 }
 

@@ -73,8 +73,7 @@ Json sizes_json(const Simulation& sim, const ScenarioResult& r) {
   return rows;
 }
 
-Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results) {
-  Csv csv;
+void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv) {
   csv.cells({"scenario", "job", "size", "count", "type", "time_us", "algbw_gbs", "busbw_gbs", "algo", "proto", "slowdown"})
       .end_row();
   for (const ScenarioResult& r : results)
@@ -84,7 +83,6 @@ Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results)
       csv.cell(name_of(workloads::kNcclAlgos, row.algo)).cell(name_of(workloads::kNcclProtos, row.proto));
       csv.cell(format_number(row.slowdown)).end_row();
     }
-  return csv;
 }
 
 }  // namespace ecmpsim

@@ -16,6 +16,6 @@ std::string sizes_text(const Simulation& sim, const std::vector<ScenarioResult>&
 // One scenario's rows for its "sizes" key.
 Json sizes_json(const Simulation& sim, const ScenarioResult& r);
 // Replaces run's per-link CSV when sizes are asked for.
-Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results);
+void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv);
 
 }  // namespace ecmpsim

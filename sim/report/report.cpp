@@ -356,7 +356,7 @@ std::string report_data_json(const ReportInput& in) {
   if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
   // '<' only occurs inside JSON strings, where \u003c means the same; the
   // script element then cannot be closed early by any name in the config.
-  std::string text = doc.dump(1);
+  std::string text = json_text(doc, 1);
   std::string out;
   for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return out;

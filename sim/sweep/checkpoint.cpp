@@ -9,6 +9,7 @@
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/text.h"
 #include "sim/base/output_file.h"
 #include "sim/base/csv_reader.h"
 
@@ -196,8 +197,17 @@ CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes
   return share;
 }
 
+ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  std::uint64_t header = kCheckpointMagic.size() + kChecksumLine + (1 << 16);  // rows, width, rank lines and more
+  for (const auto& [name, value] : id) header += name.size() + value.size() + 2;
+  const std::uint64_t per_variant = 2 * sizeof(std::uint64_t) + ValueTable(jobs).width() * sizeof(double);
+  const std::uint64_t variants = std::min<std::uint64_t>(total, (~0ULL - header) / per_variant);
+  return {header + variants * per_variant, "checkpoint"};
+}
+
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  CheckpointShare share = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
+  CheckpointShare share = parse_checkpoint(
+      path, read_input_file(path, {path, 0, 0, {}}, "checkpoint", checkpoint_limit(id, jobs, total)), id, jobs, total);
   if (share.ranks > 0)
     throw InputError({path, 0, 0, "rank"}, "the checkpoint is MPI rank " + std::to_string(share.rank) + " of " +
                                                std::to_string(share.ranks) +

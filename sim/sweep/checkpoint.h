@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/base/input_file.h"
 #include "sim/sweep/sweep.h"
 
 namespace ecmpsim {
@@ -80,6 +81,10 @@ void write_checkpoint(const std::string& path, const CheckpointId& id, const Swe
 // InputError naming `path` as parse_checkpoint, or when it is an MPI rank's
 // share (not a prefix: resume it under mpirun).
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total);
+// The most a checkpoint of a sweep of `total` variants and `jobs` jobs can
+// hold (its header, a range and a row per variant): a file (or a FIFO, a
+// device) holding more is no checkpoint of it and is not read past that.
+ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total);
 
 // When a running sweep saves: at most every `every`, and only while the
 // saves so far with the next (predicted from the last by their rows) take at
