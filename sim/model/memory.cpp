@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "sim/base/error.h"
 #include "sim/base/parallel.h"
@@ -74,6 +75,7 @@ constexpr std::uint64_t kPlanPerFlow = 6 + kPerFlow;
 // members_, group_of_ (8), member_bits_ (8) and slot_ (8): 24. Per group
 // path entry flow_links_, link_groups_ and sub_flows_: 12. Per local link
 // about 170 (capacity, load, sub-problem, bottleneck and check arrays).
+// Groups are bounded by path_groups_bound.
 constexpr std::uint64_t kModelPerGroup = 161;
 constexpr std::uint64_t kModelPerFlow = 24;
 constexpr std::uint64_t kModelPerHop = 12;
@@ -111,8 +113,18 @@ std::uint32_t max_path_links(const EqualCostSets& sets) {
   return longest + 2;
 }
 
-std::uint64_t flow_model_bytes_per_flow(std::uint32_t hops) {
-  return kModelPerGroup + kModelPerFlow + kModelPerHop * hops;
+std::uint64_t flow_model_bytes(std::uint64_t flows, std::uint64_t groups, std::uint32_t hops, std::uint64_t links) {
+  return mul(flows, kModelPerFlow) + mul(groups, kModelPerGroup + kModelPerHop * hops) + mul(links, kModelPerLink);
+}
+
+std::uint64_t path_groups_bound(const Fabric& fabric, const workloads::Flows& flows) {
+  std::vector<std::uint64_t> local;  // (source, destination) of the flows within one ToR
+  for (std::size_t f = 0; f < flows.size(); ++f)
+    if (fabric.tor_of(flows.src[f]) == fabric.tor_of(flows.dst[f]))
+      local.push_back(std::uint64_t{flows.src[f]} << 32 | flows.dst[f]);
+  std::sort(local.begin(), local.end());
+  const auto pairs = static_cast<std::uint64_t>(std::unique(local.begin(), local.end()) - local.begin());
+  return flows.size() - local.size() + pairs;
 }
 
 MemoryEstimate routing_memory(const Spec& spec) {
@@ -160,7 +172,8 @@ MemoryEstimate routing_memory(const Spec& spec) {
   return m;
 }
 
-void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, std::uint32_t max_hops) {
+void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, std::uint64_t groups,
+                     std::uint32_t max_hops) {
   const std::uint64_t n = spec.scenarios.size(), flight = scenarios_in_flight(spec);
   const FabricCounts c = fabric_counts(spec.fabric);
   m.add(mul(flows, kPerFlow), std::to_string(flows) + " flows");
@@ -171,8 +184,9 @@ void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, s
   if (planned > 0) m.add(mul(std::min(flight, planned), mul(flows, kPlanPerFlow)), "planned source ports");
   // A run of several jobs keeps its flow model while it models each job alone.
   const std::uint64_t models = mul(flight, spec.jobs.size() > 1 ? 2 : 1);
-  m.add(mul(models, mul(flows, flow_model_bytes_per_flow(max_hops)) + mul(mul(2, c.cables), kModelPerLink)),
-        std::to_string(models) + " flow models of " + std::to_string(flows) + " flows");
+  m.add(mul(models, flow_model_bytes(flows, groups, max_hops, mul(2, c.cables))),
+        std::to_string(models) + " flow models of " + std::to_string(flows) + " flows in at most " +
+            std::to_string(groups) + " groups");
 }
 
 void check_memory(const MemoryEstimate& m, const Spec& spec, const std::string& what) {

@@ -11,6 +11,7 @@
 
 #include "sim/config/spec.h"
 #include "sim/routing/routes.h"
+#include "workloads/flow.h"
 
 namespace ecmpsim {
 
@@ -27,10 +28,17 @@ struct MemoryEstimate {
 // scenarios in flight, and the process itself.
 MemoryEstimate routing_memory(const Spec& spec);
 
-// The parts that grow with the flows once their number is known: the flows,
-// every scenario's paths and times, and the flow models in flight (paths of
-// at most `max_hops` links).
-void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, std::uint32_t max_hops);
+// The parts that grow with the flows once they are known: the flows, every
+// scenario's paths and times, and the flow models in flight (paths of at
+// most `max_hops` links, at most `groups` groups of flows on one path).
+void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, std::uint64_t groups,
+                     std::uint32_t max_hops);
+
+// At most how many groups the flow model makes of `flows` (flows on one path
+// are one group): every flow between two ToRs a group of its own, and the
+// flows within one ToR, which have one path, a group per (source,
+// destination) pair.
+std::uint64_t path_groups_bound(const Fabric& fabric, const workloads::Flows& flows);
 
 // The most links a path crosses on the spec's generated fabric (host to host);
 // 0 when only the built fabric can say (a topology file).
@@ -40,9 +48,10 @@ std::uint32_t generated_max_hops(const Spec& spec);
 // the longest switch-to-ToR distance and the two access links.
 std::uint32_t max_path_links(const EqualCostSets& sets);
 
-// Bytes per flow of one flow model (sim/model/flow_model.h) on paths of
-// `hops` links, for the sweep's estimate too.
-std::uint64_t flow_model_bytes_per_flow(std::uint32_t hops);
+// Bytes of one flow model (sim/model/flow_model.h) of `flows` flows in
+// `groups` groups on paths of `hops` links over `links` directed links, for
+// the sweep's estimate too.
+std::uint64_t flow_model_bytes(std::uint64_t flows, std::uint64_t groups, std::uint32_t hops, std::uint64_t links);
 
 // InputError naming --max-memory when `m` is above spec.limits.max_memory.
 void check_memory(const MemoryEstimate& m, const Spec& spec, const std::string& what);

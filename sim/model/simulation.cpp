@@ -217,7 +217,8 @@ void Simulation::prepare() {
   // Before the scenarios run: their paths, times and flow models must fit too.
   MemoryEstimate need = routing_memory(spec_);
   const std::uint32_t hops = generated_max_hops(spec_);
-  add_flow_memory(need, spec_, flows_.size(), hops != 0 ? hops : max_path_links(*healthy_));
+  add_flow_memory(need, spec_, flows_.size(), path_groups_bound(fabric_, flows_),
+                  hops != 0 ? hops : max_path_links(*healthy_));
   check_memory(need, spec_, "the run");
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);

@@ -48,10 +48,13 @@ void check_sweep_memory(const Sweep& sweep, unsigned threads) {
     bases = std::max<std::uint64_t>(bases, sweep.plan(c).bases());
   }
   m.add(mul(space.combos(), mul(switches, kPlanPerSwitch)), std::to_string(space.combos()) + " plans");
-  const std::uint64_t per_flow = kPerFlow + kWorkerPerFlow + kWorkerPerKey * keys + kWorkerPerBase * bases +
-                                 kWorkerPerHop * hops +
-                                 (space.axes().slowdown ? flow_model_bytes_per_flow(hops) : 0);
-  m.add(mul(std::max(1u, threads), mul(flows, per_flow)),
+  const std::uint64_t per_flow =
+      kPerFlow + kWorkerPerFlow + kWorkerPerKey * keys + kWorkerPerBase * bases + kWorkerPerHop * hops;
+  const std::uint64_t model =
+      space.axes().slowdown ? flow_model_bytes(flows, path_groups_bound(sweep.base().fabric(), sweep.base().flows()),
+                                               hops, sweep.base().fabric().links().size())
+                            : 0;
+  m.add(mul(std::max(1u, threads), mul(flows, per_flow) + model),
         std::to_string(std::max(1u, threads)) + " threads' routes" +
             (space.axes().slowdown ? " and flow models" : "") + " of " + std::to_string(flows) + " flows");
   const std::uint64_t width = ValueTable(spec.jobs.size()).width();
