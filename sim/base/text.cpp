@@ -107,9 +107,6 @@ std::string plural(std::uint64_t n, std::string_view word) {
   return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
 }
 
-}  // namespace ecmpsim
-
-namespace ecmpsim {
 namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";

@@ -182,6 +182,10 @@ void emit(Io io, Format f, const Result& r, const std::string& out_path, std::sp
   write_output(out_path.empty() ? "-" : out_path, [&](const Sink& put) { write(f, r, put); }, io.out, inputs);
 }
 
+void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs) {
+  write_output(out_path.empty() ? "-" : out_path, produce, io.out, inputs);
+}
+
 void check_out(const std::string& out_path, std::span<const std::string> inputs) {
   check_output(out_path.empty() ? "-" : out_path, inputs);
 }

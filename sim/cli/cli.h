@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/base/format.h"
+#include "sim/base/output_file.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
 
@@ -83,6 +84,8 @@ void emit(Io io, const std::string& text, const std::string& out_path, std::span
 // Writes `r` as `f` to `out_path` the same way, as the format's writer makes
 // it: a large JSON or CSV document is never in memory whole.
 void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs = {});
+// Writes what `produce` makes (a page, piece by piece) to `out_path` the same way.
+void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs = {});
 
 // Before a long command's work: whether emit could write to `out_path`
 // (check_output's checks), so a bad --out fails at once.

@@ -95,9 +95,15 @@ Action add_report_command(CLI::App& app) {
       cmp.alternatives = alternatives(sim, *ecmp.front());
       in.flowtracer = &cmp;
     }
-    const std::string page = report_html(in);
+    std::uint64_t bytes = 0;  // the page is written as it is made
+    const auto page = [&](const Sink& put) {
+      report_html(in, [&](std::string_view piece) {
+        bytes += piece.size();
+        put(piece);
+      });
+    };
     emit(io, page, opt->out, spec_inputs(sim.spec()));
-    if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << page.size() / 1024 << " KiB)\n";
+    if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << bytes / 1024 << " KiB)\n";
     return 0;
   };
 }

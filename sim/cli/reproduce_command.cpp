@@ -94,7 +94,7 @@ Action add_reproduce_command(CLI::App& app) {
     words.insert(words.end(), {"--seeds", opt->seeds});
     const std::string command = shell_command(words);
     const ReportInput in{&sim, &results, {&dist, 1}, &cmp, command};
-    emit(io, report_html(in), opt->out, spec_inputs(sim.spec()));
+    emit(io, [&](const Sink& put) { report_html(in, put); }, opt->out, spec_inputs(sim.spec()));
     // With --out - the page is standard output, so the table goes to stderr.
     std::ostream& table = opt->out == "-" ? io.err : io.out;
     table << write(format, reproduce_result(sim.spec(), cmp, sens));
