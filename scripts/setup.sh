@@ -9,7 +9,7 @@
 set -euo pipefail
 build=(
   cmake ninja-build g++ pkg-config
-  libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libpcap-dev
+  libboost-graph-dev libtbb-dev libtomlplusplus-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libpcap-dev zlib1g-dev
 )
 test=(
   python3 libbenchmark-dev doctest-dev

@@ -75,6 +75,11 @@ int calibrate_main(const CalibrateOptions& o, Io io) {
   report.table = parse_nccl_tests(o.input, read_input_file(o.input, {o.input, 0, 0, {}}, "file",
                                                                   {o.limits.max_capture_bytes, "--max-capture-bytes"}));
   Spec spec = load_spec(o.config, o.limits);
+  // The table, the config and every file it reads: what neither output may replace.
+  std::vector<std::string> inputs = spec_inputs(spec);
+  inputs.push_back(o.input);
+  if (!o.snippet.empty()) check_out(o.snippet, inputs);
+  check_out(o.out, inputs);
   // The two fitted keys start from NCCL's own values, whatever the config's [calibration] says.
   spec.hosts.nic_efficiency = 1;
   spec.hosts.net_latency_us = 0;
@@ -94,8 +99,8 @@ int calibrate_main(const CalibrateOptions& o, Io io) {
   report.job = js.name;
   report.goodput_busbw = jc.routed.net_busbw;
   report.intra_busbw = jc.routed.host.intra_busbw;
-  if (!o.snippet.empty()) write_output(o.snippet, calibration_snippet(report), io.out);
-  emit(io, chosen_format(o.format), calibration_result(report), o.out);
+  if (!o.snippet.empty()) write_output(o.snippet, calibration_snippet(report), io.out, inputs);
+  emit(io, chosen_format(o.format), calibration_result(report), o.out, inputs);
   return 0;
 }
 
@@ -107,14 +112,19 @@ Action add_calibrate_command(CLI::App& app) {
       "calibrate", "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric");
   sub->add_option("nccl_tests_output", opt->input, "nccl-tests stdout (all_reduce_perf, all_gather_perf or "
                                                     "reduce_scatter_perf; NCCL_DEBUG=INFO lines allowed)")
-      ->required();
+      ->required()
+      ->check(file_role(FileRole::Input));
   sub->add_option("-c,--config", opt->config, "Experiment config (TOML) describing the fabric the test ran on; "
-                                              "default configs/paper16.toml");
+                                              "default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--scenario", opt->scenario, "The scenario to route (default: the config's first)");
   sub->add_option("--job", opt->job, "The job the table measured (default: the first NCCL prices)");
   sub->add_option("--fit-sizes", opt->fit_sizes,
                   "Fit on the sizes from MIN to MAX only, predict the rest (e.g. 256M: or 8:1M; default all)");
-  sub->add_option("--snippet", opt->snippet, "Write the [calibration] snippet to FILE (append it to a config)");
+  sub->add_option("--snippet", opt->snippet,
+                  "Write the [calibration] snippet to FILE, a new file (never the config or the nccl-tests output); "
+                  "copy its section into a config by hand")
+      ->check(file_role(FileRole::Output));
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits, true);

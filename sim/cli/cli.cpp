@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hashing/suggest.h"
+#include "sim/cli/file_flags.h"
 #include "sim/cli/ranks.h"
 #include "sim/config/config.h"
 #include "sim/base/error.h"
@@ -104,9 +105,12 @@ namespace {
 
 void add_limit_flag(CLI::App* sub, const LimitFlag& f, std::uint64_t& value) {
   const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
-  sub->add_option(f.flag, value, doc)
-      ->default_str(limit_default_text(f))
-      ->transform(f.bytes ? byte_size() : integer_in(1, ~0ULL));
+  CLI::Option* o = sub->add_option(f.flag, value, doc)->default_str(limit_default_text(f));
+  // A size is rewritten to its bytes before it converts (D9: "64M" as --help shows it).
+  if (f.bytes)
+    o->transform(byte_size());
+  else
+    o->check(integer_in(1, ~0ULL));
 }
 
 }  // namespace
@@ -153,9 +157,11 @@ Spec load_spec_text(std::string_view text, const std::string& name, const Limits
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
-  return sub->add_option("-o,--out", out,
-                         "Write " + what + " to FILE ('-': stdout). A file is replaced atomically (through a symlink, "
-                         "its target); a device, FIFO or socket is written in place");
+  return sub
+      ->add_option("-o,--out", out,
+                   "Write " + what + " to FILE ('-': stdout). A file is replaced atomically (through a symlink, "
+                   "its target); a device, FIFO or socket is written in place; never one of the command's inputs")
+      ->check(file_role(FileRole::Output));
 }
 
 CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initializer_list<Shape> shapes, Format fallback,
@@ -244,17 +250,24 @@ std::string flag_hint(const CLI::ParseError& e, const std::vector<std::pair<CLI:
 
 }  // namespace
 
+std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app) {
+  std::vector<std::pair<CLI::App*, Action>> commands;
+  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command,
+                   add_reproduce_command, add_emulate_command, add_fit_command, add_calibrate_command,
+                   add_replay_command, add_init_command}) {
+    const auto before = app.get_subcommands({}).size();
+    Action action = add(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(action));
+  }
+  return commands;
+}
+
 int run(int argc, const char* const* argv, Io io) {
   CLI::App app{"ecmpsim: ECMP routing what-if simulator for AI training clusters", "ecmpsim"};
   app.formatter(help_formatter());
   app.set_version_flag("--version", std::string("ecmpsim ") + ECMPSIM_VERSION);
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, Action>> commands;
-  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command, add_reproduce_command, add_emulate_command, add_fit_command, add_calibrate_command, add_init_command}) {
-    const auto before = app.get_subcommands({}).size();
-    Action action = add(app);
-    commands.emplace_back(app.get_subcommands({})[before], std::move(action));
-  }
+  const std::vector<std::pair<CLI::App*, Action>> commands = add_commands(app);
 
   // CLI11 would say only "A subcommand is required" for a misspelt command.
   const auto known = [&](const char* name) {
@@ -267,30 +280,44 @@ int run(int argc, const char* const* argv, Io io) {
            << "\n";
     return 2;
   }
+  std::string shown;  // --help's or --version's text
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    io.out << app.help();
-    return 0;
+    shown = app.help();
   } catch (const CLI::CallForAllHelp& e) {
-    io.out << app.help("", CLI::AppFormatMode::All);
-    return 0;
+    shown = app.help("", CLI::AppFormatMode::All);
   } catch (const CLI::CallForVersion& e) {
-    io.out << e.what() << "\n";
-    return 0;
+    shown = std::string(e.what()) + "\n";
   } catch (const CLI::ParseError& e) {
     // A subcommand's own --help surfaces here with exit code 0.
-    if (e.get_exit_code() == 0) {
-      for (const auto& [sub, _] : commands)
-        if (sub->parsed()) io.out << sub->help();
-      return 0;
+    if (e.get_exit_code() != 0) {
+      io.err << "ecmpsim: " << one_line(e.what()) << flag_hint(e, commands) << "\n";
+      return 2;
     }
-    io.err << "ecmpsim: " << one_line(e.what()) << flag_hint(e, commands) << "\n";
-    return 2;
+    for (const auto& [sub, _] : commands)
+      if (sub->parsed()) shown += sub->help();
+  }
+  if (!shown.empty()) {
+    // As any output to stdout: a failed write says why, with its errno (D14).
+    try {
+      emit(io, shown, "-");
+    } catch (const InputError& e) {
+      io.err << "ecmpsim: " << one_line(e.describe()) << "\n";
+      return 2;
+    }
+    return 0;
   }
   try {
     for (const auto& [sub, action] : commands) {
       if (!sub->parsed()) continue;
+      // Before any work: no output names an input (file_flags.h); under
+      // mpirun every rank checks, and all fail together.
+      const auto check_files = [sub = sub] { check_file_flags(*sub); };
+      if (io.ranks != nullptr && io.ranks->size() > 1)
+        io.ranks->agree(check_files);
+      else
+        check_files();
       if (io.ranks != nullptr && io.ranks->rank() != 0 && sub->get_name() != "sweep") return 0;
       return action(io);
     }

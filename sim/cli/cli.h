@@ -8,11 +8,13 @@
 #include <iosfwd>
 #include <memory>
 #include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "sim/base/format.h"
 #include "sim/base/output_file.h"
+#include "sim/cli/file_flags.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
 
@@ -36,6 +38,10 @@ Action add_emulate_command(CLI::App& app);
 Action add_init_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_calibrate_command(CLI::App& app);
+Action add_replay_command(CLI::App& app);
+
+// Every subcommand registered on `app`, with its body, in --help's order.
+std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app);
 
 // Shared by subcommands.
 // Checks for numeric flags whose messages name the accepted range plainly

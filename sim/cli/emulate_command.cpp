@@ -72,7 +72,8 @@ Action add_emulate_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "emulate", "Build the fabric from Linux network namespaces, send the flows, and compare with the prediction");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--scenario", opt->scenario, "ECMP scenario to emulate (default: the first ECMP scenario)");
   sub->add_option("--hash", opt->hash, "Kernel hash: linux-l4 (policy 1) or linux-l3 (policy 0); default the "
                                        "scenario's if it is a Linux hash, else linux-l4");
@@ -90,7 +91,8 @@ Action add_emulate_command(CLI::App& app) {
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   sub->add_option("--observations", opt->observations,
-                  "Write the measured decisions (five-tuple, switch, member) as CSV for `ecmpsim fit`");
+                  "Write the measured decisions (five-tuple, switch, member) as CSV for `ecmpsim fit`")
+      ->check(file_role(FileRole::Output));
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
   auto* measure = sub->add_flag("--measure-time", opt->measure_time,
@@ -137,6 +139,9 @@ Action add_emulate_command(CLI::App& app) {
     }
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const Simulation sim(load_spec(path, opt->limits));
+    const std::vector<std::string> inputs = spec_inputs(sim.spec());
+    if (!opt->observations.empty()) check_out(opt->observations, inputs);
+    check_out(opt->out, inputs);
     EmulateOptions e;
     e.scenario = opt->scenario;
     if (!opt->hash.empty()) e.hash = opt->hash;
@@ -172,7 +177,6 @@ Action add_emulate_command(CLI::App& app) {
       io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
       return 130;
     }
-    const std::vector<std::string> inputs = spec_inputs(sim.spec());
     if (!opt->observations.empty())
       write_output(opt->observations, emulate_observations_csv(sim, report), io.out, inputs);
     emit(io, chosen_format(opt->format), emulate_result(sim, report), opt->out, inputs);

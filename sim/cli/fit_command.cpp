@@ -109,6 +109,9 @@ class Progress {
   std::thread thread_;
 };
 
+// The files fit reads: what --out must not replace.
+std::vector<std::string> fit_inputs(const FitOptions& o) { return {o.observations, o.predict}; }
+
 std::string predictions(const FitOptions& o, const fit::FitResult& r) {
   const fit::Predictor predict(r);
   const std::string name = o.predict == "-" ? "<stdin>" : o.predict;
@@ -133,7 +136,7 @@ int emit_predictions(const FitOptions& o, Io io, const fit::FitResult& r) {
   if (!r.certain)
     io.err << "ecmpsim: note: the fitted model is not certain; add about " << r.more_needed
            << " more observations (run without --predict for the candidates)\n";
-  emit(io, text, o.out, {&o.observations, 1});
+  emit(io, text, o.out, fit_inputs(o));
   return 0;
 }
 
@@ -188,7 +191,7 @@ Fitted fit_observations(const FitOptions& o, std::string_view text, const std::s
   const fit::Observations& rows = out.rows();
   fit::FitOptions f = fit_options(o, rows, out.picked ? out.picked->members : *members.all);
   if (out.picked && out.picked->members_from_rows)
-    err << "ecmpsim: note: " << rows.whose << ": members " << out.picked->members << " from the "
+    err << "ecmpsim: note: " << escape_text(rows.whose) << ": members " << out.picked->members << " from the "
         << fit::members_origin(*out.picked) << "\n";
   f.progress = &progress;
   const Progress bar(progress, tty);
@@ -199,11 +202,11 @@ Fitted fit_observations(const FitOptions& o, std::string_view text, const std::s
 namespace {
 
 int run_fit(const FitOptions& o, Io io) {
-  check_out(o.out, {&o.observations, 1});
+  check_out(o.out, fit_inputs(o));
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
   const Fitted fitted = fit_observations(o, read_named(o, o.observations), name, io.err, ::isatty(STDERR_FILENO) != 0);
   if (o.predict.empty()) {
-    emit(io, chosen_format(o.format), fitted.result(), o.out, {&o.observations, 1});
+    emit(io, chosen_format(o.format), fitted.result(), o.out, fit_inputs(o));
     return 0;
   }
   if (fitted.groups.size() > 1)
@@ -220,7 +223,8 @@ Action add_fit_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("fit", "Learn a switch's hash from the members its flows were seen to take");
   sub->add_option("observations", o->observations,
                   "CSV: src,dst,proto,sport,dport,member (+ optional dst_qp,flow_label,in_port,switch); '-' = stdin")
-      ->required();
+      ->required()
+      ->check(file_role(FileRole::Input));
   sub->add_option("-n,--members", o->members,
                   "Members in the switch's ECMP group (2..65536): N for every switch, NAME=N,... per switch of "
                   "the file's switch column, or both (N,NAME=N,...); with a switch column, a switch not given "
@@ -241,7 +245,8 @@ Action add_fit_command(CLI::App& app) {
                   "Only the rows of this switch (the file's switch column); without it every switch is fitted "
                   "and switches sharing a model are reported together");
   sub->add_option("--top", o->top, "Models listed")->capture_default_str()->check(integer_in(1, 100000));
-  sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow");
+  sub->add_option("--predict", o->predict, "Tuples CSV (as hash --tuples): print the best model's member per flow")
+      ->check(file_role(FileRole::Input));
   sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, o->out, "the output");

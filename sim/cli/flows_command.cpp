@@ -43,7 +43,8 @@ int print_plan(Io io, const FlowsOptions& opt, const Spec& spec) {
 Action add_flows_command(CLI::App& app) {
   auto opt = std::make_shared<FlowsOptions>();
   CLI::App* sub = app.add_subcommand("flows", "Print the RoCEv2 flows the config's jobs put on the fabric");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   add_format_flag(sub, opt->format, {Shape::Json, Shape::Csv}, Format::Json);
   sub->add_option("--scenario", opt->scenario,
                   "A scenario with sports = \"planned\": print its source-port plan (the planned sport and the "

@@ -224,7 +224,8 @@ Action add_hash_command(CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--buckets", o->buckets, "Bucket-table size for resilient")->default_str("128");
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table, "--tuples prints hash,member lines instead");
-  sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line");
+  sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line")
+      ->check(file_role(FileRole::Input));
   add_out_flag(sub, o->out, "the output");
   add_capture_limit_flag(sub, o->max_capture_bytes);
   return [o](Io io) { return run_hash(*o, io); };

@@ -44,7 +44,8 @@ Action add_report_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("report", "Write a self-contained HTML report: fabric drawings, per-link load, "
                                                "the distribution over hash seeds and the scenario comparison");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
   add_limit_flags(sub, opt->limits, true);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
@@ -53,7 +54,8 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("--emulation", opt->emulation,
                   "JSON of `ecmpsim emulate --measure-time --format json` runs, shown measured beside predicted "
                   "(repeat or separate with commas)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(file_role(FileRole::Input));
   sub->add_flag("--published", opt->published,
                 "The catalogue of published experiments instead of a config: an index and a section per experiment "
                 "with the published figure marked on ecmpsim's distribution (docs/published.md)");
@@ -75,6 +77,9 @@ Action add_report_command(CLI::App& app) {
       emulation.push_back(parse_emulation(file, read_input_file(file, {file, 0, 0, "--emulation"}, "file",
                                                                       {opt->limits.max_capture_bytes, "--max-capture-bytes"})));
     Spec spec = load_spec(path, opt->limits);
+    std::vector<std::string> inputs = spec_inputs(spec);
+    inputs.insert(inputs.end(), opt->emulation.begin(), opt->emulation.end());
+    check_out(opt->out, inputs);
     apply_size_flags(spec, opt->sizes);
     const Simulation sim(std::move(spec));
     const auto results = sim.run_all();
@@ -102,7 +107,7 @@ Action add_report_command(CLI::App& app) {
         put(piece);
       });
     };
-    emit(io, page, opt->out, spec_inputs(sim.spec()));
+    emit(io, page, opt->out, inputs);
     if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << bytes / 1024 << " KiB)\n";
     return 0;
   };

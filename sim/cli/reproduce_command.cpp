@@ -53,7 +53,8 @@ Action add_reproduce_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   sub->add_option("--seeds", opt->seeds, "ECMP hash seeds A:B[:STEP] (half-open)")->capture_default_str();
   sub->add_option("config,--config", opt->config,
-                  "A catalogue experiment's NAME, or an experiment config (TOML); default configs/paper16.toml");
+                  "A catalogue experiment's NAME, or an experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   sub->add_flag("--list", opt->list, "List the catalogue of published experiments with their sources");
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table,
                   "the table holds the comparison, the sensitivity and the verdict; csv: a catalogue experiment's "
@@ -61,12 +62,12 @@ Action add_reproduce_command(CLI::App& app) {
   return [opt](Io io) {
     const Format format = chosen_format(opt->format);
     if (opt->list) {
-      io.out << write(format, published_list_result()) << std::flush;
+      emit(io, format, published_list_result(), "-");
       return 0;
     }
     if (const PublishedExperiment* e = find_published(opt->config)) {
       const PublishedResult r = run_published(*e, published_spec(*e, opt->limits));
-      io.out << write(format, published_result(r)) << std::flush;
+      emit(io, format, published_result(r), "-");
       return 0;
     }
     std::error_code ec;
@@ -80,6 +81,7 @@ Action add_reproduce_command(CLI::App& app) {
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
     const UintRange seeds = parse_range(opt->seeds, 0xFFFFFFFFu, {{}, 0, 0, "--seeds"});
     const Simulation sim(load_spec(path, opt->limits));
+    check_out(opt->out, spec_inputs(sim.spec()));
     const ScenarioSpec& ecmp = first_scenario(sim.spec(), &RoutingMode::hashes);
     const ScenarioSpec& stat = first_scenario(sim.spec(), &RoutingMode::tables);
     const auto results = sim.run_all();

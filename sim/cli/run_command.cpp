@@ -16,6 +16,7 @@
 #include "sim/model/flows_import.h"
 #include "sim/output/output.h"
 #include "sim/base/parse.h"
+#include "sim/base/text.h"
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
@@ -176,7 +177,8 @@ Action add_run_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("run", "Route the config's flows under every scenario and report imbalance");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits, true);
@@ -187,10 +189,12 @@ Action add_run_command(CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--flows", opt->import.flows,
                   "Import the flows from FILE instead of generating the config's workload (rdma: FILE,FILE... "
-                  "or a directory)");
+                  "or a directory)")
+      ->check(file_role(FileRole::InputList));
   sub->add_option("--flows-format", opt->import.format, "Format of --flows: csv, rdma or pcap (default: detected)")
       ->check(one_of(workloads::kFlowsFormats));
-  sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses");
+  sub->add_option("--rdma-map", opt->import.rdma_map, "rdma: CSV map host,ifname,ip from RDMA devices to addresses")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--flow-bytes", opt->flow_bytes,
                   "rdma: bytes each QP pair carries, half in each direction (default: the first job's "
                   "message_bytes)")
@@ -211,6 +215,8 @@ Action add_run_command(CLI::App& app) {
     check_hash_overrides(spec, o);
     apply_size_flags(spec, opt->sizes);
     if (!opt->down.empty()) add_down_scenarios(spec, opt->down);
+    const std::vector<std::string> inputs = spec_inputs(spec, {opt->import.flows, opt->import.rdma_map});
+    check_out(opt->out, inputs);
     if (!opt->flow_bytes.empty()) opt->import.flow_bytes = parse_size(opt->flow_bytes);  // checked by byte_size
     if (sub->count("--flows") > 0 && opt->import.flows.empty())
       throw InputError({{}, 0, 0, "--flows"}, "no file given");
@@ -234,9 +240,8 @@ Action add_run_command(CLI::App& app) {
       if (const auto note = flow_label_note(sim.spec(), sim.fabric().family())) notes.push_back("note: " + *note);
     const auto results = sim.run_all({!opt->no_slowdown, progress->model()});
     progress.reset();
-    for (const auto& n : notes) io.err << "ecmpsim: " << n << "\n";
-    emit(io, chosen_format(opt->format), run_result(sim, results), opt->out,
-         spec_inputs(sim.spec(), {opt->import.flows, opt->import.rdma_map}));
+    for (const auto& n : notes) io.err << "ecmpsim: " << escape_text(n) << "\n";
+    emit(io, chosen_format(opt->format), run_result(sim, results), opt->out, inputs);
     return 0;
   };
 }

@@ -101,7 +101,8 @@ Action add_sweep_command(CLI::App& app) {
   auto opt = std::make_shared<SweepOptions>();
   CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                               "and placements in parallel; report the imbalance distribution");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml");
+  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+      ->check(file_role(FileRole::Input));
   sub->add_option("--seeds", opt->seeds, "ECMP seeds A:B (half-open)");
   sub->add_option("--seed-mode", opt->seed_mode, "same, per-tier or per-switch (seeds derived by SplitMix64)")
       ->check(one_of(kSeedModes));
@@ -170,7 +171,10 @@ Action add_sweep_command(CLI::App& app) {
     else
       check_output_target();
     const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
-    std::optional<std::string> checkpoint;
+    // Before the work: what the checkpoint resumes, and that it can be saved.
+    std::optional<SweepCheckpoint> single;
+    if (ranks == nullptr) single.emplace(opt->checkpoint, opt->out, *sweep, id, io.err);
+    std::optional<std::string> checkpoint = single ? single->path() : std::nullopt;
     const unsigned threads = opt->threads ? opt->threads : default_threads();
     SweepControl control;
     SweepRun run;
@@ -179,9 +183,8 @@ Action add_sweep_command(CLI::App& app) {
       const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
       const Monitor monitor(control, space.size(), tty, stopped_by);
       run = ranks != nullptr ? run_checkpointed_on_ranks(opt->checkpoint, opt->out, *sweep, threads, control, id,
-                                                         *ranks, checkpoint)
-                             : run_checkpointed(opt->checkpoint, opt->out, *sweep, threads, control, id, io.err,
-                                                checkpoint);
+                                                         *ranks, io.err, checkpoint)
+                             : single->run(threads, control);
     }
     // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
     // forwarded stop) as Ctrl-C's.
@@ -189,13 +192,22 @@ Action add_sweep_command(CLI::App& app) {
     if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
     const SweepSummaries summaries = summarize_sweep(*opt, *sweep, run, rank);
     const SweepReport report = summaries.report(*sweep, run);
-    emit(io, chosen_format(opt->format), sweep_result(report), opt->out, spec_inputs(sweep->base().spec()));
+    // The output first, then the checkpoint's last save (or, the run whole,
+    // the default checkpoint's removal): a failing output keeps the checkpoint.
+    try {
+      emit(io, chosen_format(opt->format), sweep_result(report), opt->out, spec_inputs(sweep->base().spec()));
+    } catch (...) {
+      if (single) single->finish(run, false);
+      throw;
+    }
+    if (single) single->finish(run, true);
     if (run.interrupted) {
       io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"
-             << (checkpoint ? "; continue with --resume " + shell_quote(*checkpoint) : std::string()) << "\n";
+             << (checkpoint ? "; saved to " + escape_text(*checkpoint) + ": run the same command again to continue"
+                            : std::string())
+             << "\n";
       return stopped_code;
     }
-    remove_default_checkpoint(opt->checkpoint, checkpoint);
     return 0;
   };
 }

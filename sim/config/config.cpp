@@ -183,6 +183,7 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
     JobSpec& job = spec.jobs[j];
     if (job.name.empty()) job.name = "job" + std::to_string(j);
     if (!job_names.insert(job.name).second) throw InputError(job.where, "duplicate job name '" + job.name + "'");
+    if (job.kind == workloads::JobKind::Training) config::check_training(job, spec.fabric.gpus_per_node);
   }
   return spec;
 }

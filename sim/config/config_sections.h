@@ -11,6 +11,9 @@ namespace ecmpsim::config {
 
 const std::vector<Knob<FabricSpec>>& fabric_knobs();
 const std::vector<Knob<JobSpec>>& job_knobs();
+// A training job's shape against its nodes (its node count filled in when
+// not given); InputError at the job otherwise.
+void check_training(JobSpec& job, std::uint32_t gpus_per_node);
 const std::vector<Knob<ScenarioSpec>>& scenario_knobs();
 const std::vector<Knob<HashSpec>>& hash_knobs();
 const std::vector<Knob<StaticRoute>>& route_knobs();

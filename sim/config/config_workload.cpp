@@ -12,6 +12,28 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
        nullptr},
       enum_knob<JobSpec>("collective", "The NCCL collective the job runs.", kCollectives,
                          [](auto& s) -> auto& { return s.collective; }),
+      enum_knob<JobSpec>("kind", "What the job runs: one collective, or one training step's collectives.", kJobKinds,
+                         [](auto& s) -> auto& { return s.kind; }),
+      uint_knob<JobSpec>("tp", "Training: tensor-parallel size.", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.tp; }),
+      uint_knob<JobSpec>("pp", "Training: pipeline-parallel stages.", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.pp; }),
+      uint_knob<JobSpec>("dp", "Training: data-parallel size (tp x pp x dp ranks).", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.dp; }),
+      uint_knob<JobSpec>("ep", "Training: expert-parallel size (divides dp; with experts).", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.ep; }),
+      uint_knob<JobSpec>("layers", "Training: transformer layers (a multiple of pp).", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.layers; }),
+      uint_knob<JobSpec>("hidden", "Training: hidden size h.", 1, 1u << 24,
+                         [](auto& s) -> auto& { return s.training.hidden; }),
+      uint_knob<JobSpec>("seq_len", "Training: tokens per microbatch (one sequence).", 1, 1u << 24,
+                         [](auto& s) -> auto& { return s.training.seq_len; }),
+      uint_knob<JobSpec>("microbatches", "Training: microbatches per step and pipeline.", 1, 1u << 20,
+                         [](auto& s) -> auto& { return s.training.microbatches; }),
+      enum_knob<JobSpec>("dtype", "Training: the element type of activations and gradients.", kTrainingDtypes,
+                         [](auto& s) -> auto& { return s.training.dtype; }),
+      uint_knob<JobSpec>("experts", "Training: experts per MoE layer (0: dense; every layer's MLP, top-1 routed).",
+                         0, 1u << 20, [](auto& s) -> auto& { return s.training.experts; }),
       uint_knob<JobSpec>("nodes", "Nodes in the job; 0 = every node no earlier job took (or the hosts list).", 0,
                          1u << 24, [](auto& s) -> auto& { return s.nodes; }),
       enum_knob<JobSpec>("placement",
@@ -99,6 +121,25 @@ const std::vector<Knob<JobSpec>>& job_knobs() {
       size_coupling_knob(),
   };
   return k;
+}
+
+void check_training(JobSpec& job, std::uint32_t gpus_per_node) {
+  const workloads::TrainingShape& t = job.training;
+  const std::uint64_t ranks = std::uint64_t{t.tp} * t.pp * t.dp;
+  const auto refuse = [&](const std::string& why) { throw InputError(job.where, "training job '" + job.name + "': " + why); };
+  if (t.layers % t.pp != 0) refuse("layers (" + std::to_string(t.layers) + ") is not a multiple of pp (" + std::to_string(t.pp) + ")");
+  if (t.dp % t.ep != 0) refuse("ep (" + std::to_string(t.ep) + ") does not divide dp (" + std::to_string(t.dp) + ")");
+  if (t.experts > 0 && t.experts % t.ep != 0)
+    refuse("ep (" + std::to_string(t.ep) + ") does not divide experts (" + std::to_string(t.experts) + ")");
+  if (ranks % gpus_per_node != 0)
+    refuse("tp x pp x dp = " + std::to_string(ranks) + " ranks do not fill nodes of gpus_per_node = " +
+           std::to_string(gpus_per_node) + " GPUs");
+  const std::uint64_t nodes = ranks / gpus_per_node;
+  if (job.nodes == 0 && job.hosts.empty()) job.nodes = static_cast<std::uint32_t>(nodes);
+  const std::uint64_t given = job.hosts.empty() ? job.nodes : job.hosts.size();
+  if (given != nodes)
+    refuse("tp x pp x dp = " + std::to_string(ranks) + " ranks need " + std::to_string(nodes) + " nodes of " +
+           std::to_string(gpus_per_node) + " GPUs, not " + std::to_string(given));
 }
 
 }  // namespace ecmpsim::config

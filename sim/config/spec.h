@@ -19,13 +19,17 @@
 #include "workloads/generators/job.h"
 #include "workloads/nccl.h"
 #include "workloads/generators/placement.h"
+#include "workloads/generators/training.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim {
 
-// One job: a collective on a set of nodes, with its NCCL and NIC settings.
+// One job: a collective (or a training step's collectives) on a set of
+// nodes, with its NCCL and NIC settings.
 struct JobSpec {
   std::string name;  // default "jobI" for the I-th job
+  workloads::JobKind kind = workloads::JobKind::Collective;
+  workloads::TrainingShape training;  // kind = training
   workloads::Collective collective = workloads::Collective::RingAllReduce;
   std::uint32_t nodes = 0;  // 0 = every node no earlier job took
   workloads::Placement placement = workloads::Placement::Contiguous;

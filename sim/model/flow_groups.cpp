@@ -11,7 +11,7 @@ namespace ecmpsim {
 namespace {
 
 // A path's identity for grouping: its links and, for split flows, their fractions.
-std::uint64_t flow_path_hash(std::span<const LinkId> links, std::span<const double> fractions) {
+std::uint64_t flow_path_hash(std::span<const LinkId> links, std::span<const double> fractions, double start) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ links.size();
   const auto mix = [&h](std::uint64_t v) {
     h = (h ^ v) * 0xff51afd7ed558ccdULL;
@@ -19,6 +19,7 @@ std::uint64_t flow_path_hash(std::span<const LinkId> links, std::span<const doub
   };
   for (const LinkId l : links) mix(l);
   for (const double f : fractions) mix(std::bit_cast<std::uint64_t>(f));
+  mix(std::bit_cast<std::uint64_t>(start));
   return h;
 }
 
@@ -26,8 +27,8 @@ std::uint64_t flow_path_hash(std::span<const LinkId> links, std::span<const doub
 
 // Max-min gives flows on identical paths identical rates (each constraint
 // treats them alike, and the allocation is unique), so they are one variable
-// weighted by their count. Paths are matched by content through an
-// open-addressing table of their hashes; a group is numbered by its first
+// weighted by their count; with arrivals, flows of one path and one start.
+// Paths are matched by content through an open-addressing table of their hashes; a group is numbered by its first
 // flow, so groups keep the flows' order.
 void FlowModel::group_flows(const FlowNetwork& net) {
   const std::size_t flows = net.bytes.size();
@@ -35,6 +36,7 @@ void FlowModel::group_flows(const FlowNetwork& net) {
   const auto path_of = [&](std::size_t f) {
     return net.path_links.subspan(net.path_begin[f], net.path_begin[f + 1] - net.path_begin[f]);
   };
+  const auto start_of = [&](std::size_t f) { return net.start.empty() ? 0.0 : net.start[f]; };
   const auto fractions_of = [&](std::size_t f) {
     return net.fraction.empty() ? std::span<const double>{}
                                 : net.fraction.subspan(net.path_begin[f], net.path_begin[f + 1] - net.path_begin[f]);
@@ -44,20 +46,24 @@ void FlowModel::group_flows(const FlowNetwork& net) {
   group_begin_.assign(1, 0);
   head_.clear();  // while grouping: each group's first flow
   count_.clear();
+  group_start_.clear();
   group_of_.assign(flows, kNone);
   for (std::size_t f = 0; f < flows; ++f) {
     if (!active(f)) continue;
     const auto path = path_of(f);
     const auto fractions = fractions_of(f);
-    std::size_t s = flow_path_hash(path, fractions) & mask;
+    std::size_t s = flow_path_hash(path, fractions, start_of(f)) & mask;
     for (; slot_[s] != kNone; s = (s + 1) & mask) {
       const std::uint32_t first = head_[slot_[s]];
-      if (std::ranges::equal(path, path_of(first)) && std::ranges::equal(fractions, fractions_of(first))) break;
+      if (std::ranges::equal(path, path_of(first)) && std::ranges::equal(fractions, fractions_of(first)) &&
+          start_of(first) == start_of(f))
+        break;
     }
     if (slot_[s] == kNone) {
       slot_[s] = static_cast<std::uint32_t>(head_.size());
       head_.push_back(static_cast<std::uint32_t>(f));
       count_.push_back(0);
+      if (!net.start.empty()) group_start_.push_back(start_of(f));
       for (std::uint32_t i = net.path_begin[f]; i < net.path_begin[f + 1]; ++i) {
         const LinkId l = net.path_links[i];
         if (local_of_[l] == kNone) {

@@ -52,8 +52,13 @@ void FlowModel::load(const FlowNetwork& net) {
   since_.assign(groups, 0.0);
   version_.assign(groups, 0);
   done_.assign(groups, 0);
-  order_.resize(groups);
-  for (std::size_t g = 0; g < groups; ++g) order_[g] = static_cast<std::uint32_t>(g);
+  // Groups starting at 0 are active; later ones wait in pending_ by start.
+  order_.clear();
+  pending_.clear();
+  next_pending_ = 0;
+  for (std::uint32_t g = 0; g < groups; ++g) (group_start_.empty() || group_start_[g] <= 0 ? order_ : pending_).push_back(g);
+  std::stable_sort(pending_.begin(), pending_.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return group_start_[a] < group_start_[b]; });
   solve_stamp_.assign(groups, {});
   used_.resize(cap_.size());
   link_version_.assign(cap_.size(), 0);
@@ -93,6 +98,14 @@ void FlowModel::load(const FlowNetwork& net) {
 }
 
 void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress) {
+  // The local re-solve assumes finishes only; a run with arrivals re-solves suffixes.
+  const bool local = local_;
+  local_ = local && std::ranges::none_of(net.start, [](double t) { return t > 0; });
+  run_events(net, out, progress);
+  local_ = local;
+}
+
+void FlowModel::run_events(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress) {
   const std::size_t flows = net.bytes.size();
   out.start_rate.assign(flows, Gbps{0});
   out.finish.assign(flows, Seconds{0});
@@ -100,21 +113,27 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
   out.resolved = 0;
   out.local = 0;
   load(net);
-  out.groups = order_.size();
+  out.groups = order_.size() + pending_.size();
   if (progress) {
     progress->events.store(0, std::memory_order_relaxed);
     progress->finished.store(0, std::memory_order_relaxed);
     progress->now.store(0, std::memory_order_relaxed);
     progress->flows.store(members_.size(), std::memory_order_relaxed);
   }
-  if (order_.empty()) return;
-  solve(0, 0.0);
-  out.events = 1;
-  out.resolved = order_.size();
-  for (std::uint32_t g : order_)
-    for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
+  if (order_.empty() && pending_.empty()) return;
+  if (!order_.empty()) {
+    solve(0, 0.0);
+    out.events = 1;
+    out.resolved = order_.size();
+    for (std::uint32_t g : order_)
+      for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
+  }
   double now = 0;
-  while (!order_.empty()) {
+  while (!order_.empty() || next_pending_ < pending_.size()) {
+    if (next_pending_ < pending_.size() && group_start_[pending_[next_pending_]] <= next_finish()) {
+      admit(now, out);
+      continue;
+    }
     const double lowest = finish_next(now, out);
     if (lowest == 0) break;
     // Every group below the lowest finishing rate keeps its rate: re-solve
@@ -126,7 +145,7 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
     for (std::size_t k = from; k < order_.size(); ++k)
       if (!done_[order_[k]]) order_[kept++] = order_[k];
     order_.resize(kept);
-    if (kept == 0) break;
+    if (kept == 0) continue;  // idle until the next arrival, if any
     ++out.events;
     if (progress) {
       progress->events.store(out.events, std::memory_order_relaxed);
@@ -141,6 +160,32 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
     }
     solve(from, now);
     out.resolved += kept - from;
+  }
+}
+
+double FlowModel::next_finish() {
+  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
+  while (!finishes_.empty() && finishes_.front().version != version_[finishes_.front().group]) {
+    std::pop_heap(finishes_.begin(), finishes_.end(), later);
+    finishes_.pop_back();
+  }
+  return finishes_.empty() ? kInf : finishes_.front().at;
+}
+
+void FlowModel::admit(double& now, FlowTimes& out) {
+  now = group_start_[pending_[next_pending_]];
+  for (; next_pending_ < pending_.size() && group_start_[pending_[next_pending_]] == now; ++next_pending_) {
+    const std::uint32_t g = pending_[next_pending_];
+    since_[g] = now;
+    order_.push_back(g);
+  }
+  solve(0, now);
+  ++out.events;
+  out.resolved += order_.size();
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    const std::uint32_t g = order_[k];
+    if (group_start_[g] != now) continue;
+    for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
   }
 }
 

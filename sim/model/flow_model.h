@@ -21,6 +21,12 @@
 // on it), which proves the allocation max-min fair; it falls back to the
 // suffix when the set grows past a fraction of it. Proof and measurements:
 // docs/prediction.md, "How the model re-shares".
+//
+// Flows may also arrive later than time 0 (FlowNetwork::start, for replayed
+// traces): flows of one path and one start time are a group, a group joins
+// the solve at its start, and an arrival re-solves every active group (the
+// suffix argument holds for finishes only: an arrival can lower any rate).
+// Runs with arrivals use the suffix solve alone (docs/traces.md).
 #pragma once
 
 #include <atomic>
@@ -44,10 +50,13 @@ struct FlowNetwork {
   // of the flow's rate that link carries. A link's fair share is then its
   // remaining capacity over the sum of its unfrozen flows' fractions.
   std::span<const double> fraction = {};
+  // Per flow, the time it starts sending (seconds, >= 0), else empty: every
+  // flow from time 0. FlowTimes::finish stays absolute.
+  std::span<const double> start = {};
 };
 
 struct FlowTimes {
-  std::vector<Gbps> start_rate;  // the max-min rate at time 0
+  std::vector<Gbps> start_rate;  // the max-min rate at time 0 (with arrivals: at the flow's start)
   std::vector<Seconds> finish;   // when the last byte is delivered; +inf if never
   std::size_t events = 0;        // rate allocations computed (one per distinct finish time)
   std::size_t groups = 0;        // variables of the solve: flows on identical paths are one
@@ -91,6 +100,7 @@ class FlowModel {
   void run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress = nullptr);
 
  private:
+  void run_events(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress);
   void load(const FlowNetwork& net);
   // Groups the active flows by path (see the .cpp) into group_begin_,
   // flow_links_, flow_frac_, members_ and member_begin_.
@@ -144,6 +154,11 @@ class FlowModel {
   // if none can finish.
   double finish_next(double& now, FlowTimes& out);
   void queue_head(std::uint32_t g);
+  // The earliest live projected finish, +inf if none (stale entries dropped).
+  double next_finish();
+  // The groups starting at the next arrival time join and every active
+  // group is re-solved at that instant.
+  void admit(double& now, FlowTimes& out);
 
   // The network, per used link (dense local index) and per group.
   std::vector<std::uint32_t> local_of_;   // global link -> local index, kNone if unused
@@ -172,6 +187,9 @@ class FlowModel {
   std::vector<Finish> finishes_;          // min-heap of projected finish times, one per group
   std::vector<std::uint32_t> slot_;       // grouping: open-addressing table of groups by path hash
   std::vector<std::uint32_t> group_of_;   // grouping: per flow, its group; kNone if inactive
+  std::vector<double> group_start_;       // per group: its flows' start; empty without arrivals
+  std::vector<std::uint32_t> pending_;    // groups starting after 0, by (start, group)
+  std::size_t next_pending_ = 0;          // the first of pending_ not yet admitted
 
   // The sub-problem being re-solved: its links (sub index) and their groups (CSR).
   // Each hop of a re-solved group reads its link's slot and its sub link:

@@ -8,8 +8,10 @@
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
 #include "sim/model/memory.h"
+#include "sim/model/replay_flows.h"
 #include "workloads/generators/job.h"
 #include "workloads/generators/placement.h"
+#include "workloads/traces/join.h"
 
 namespace ecmpsim {
 
@@ -44,6 +46,13 @@ std::vector<std::uint32_t> place_job(const JobSpec& job, const Fabric& fabric, s
 
 }  // namespace
 
+std::vector<std::vector<std::uint32_t>> place_jobs(const Spec& spec, const Fabric& fabric) {
+  std::vector<std::uint8_t> taken(fabric.server_count(), 0);
+  std::vector<std::vector<std::uint32_t>> out;
+  for (const JobSpec& job : spec.jobs) out.push_back(place_job(job, fabric, taken));
+  return out;
+}
+
 workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   const auto endpoints = fabric.endpoints();
   std::vector<hashing::IpAddr> ips(endpoints.size());
@@ -52,6 +61,15 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
   workloads::Flows flows;
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const JobSpec& job = spec.jobs[j];
+    if (job.kind == workloads::JobKind::Training) {
+      // Every collective of the step at once: what routing does to the step's traffic.
+      const auto step = workloads::step_trace(workloads::training_step(job.training));
+      const workloads::Flows made = expand_collectives(spec, fabric, step, {}, j).flows;
+      for (std::size_t f = 0; f < made.size(); ++f) flows.push_back(made[f]);
+      const auto placed = place_jobs(spec, fabric);
+      for (std::uint32_t s : placed[j]) taken[s] = 1;
+      continue;
+    }
     workloads::JobLayout layout;
     layout.gpus_per_node = spec.fabric.gpus_per_node;
     layout.nics_per_node = spec.fabric.nics_per_node;
@@ -159,6 +177,17 @@ std::vector<JobInfo> describe_jobs(const Spec& spec, const Fabric& fabric, const
     for (std::size_t f = 0; f < flows.size(); ++f)
       if (flows.job[f] == j) used[fabric.server_of(flows.src[f])] = used[fabric.server_of(flows.dst[f])] = 1;
     const auto nodes = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), std::uint8_t{1}));
+    if (job.kind == workloads::JobKind::Training) {
+      // A step is no one collective: its busbw is the busiest sender's
+      // throughput (bus factor 1, S the most bytes one endpoint sends), as
+      // for imported flows.
+      std::vector<std::uint64_t> sent(fabric.endpoints().size());
+      for (std::size_t f = 0; f < flows.size(); ++f)
+        if (flows.job[f] == j) sent[flows.src[f]] += flows.bytes[f];
+      const std::uint64_t most = sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
+      out.push_back({job.name, "training", BusPattern::SendRecv, job.training.ranks(), Bytes{most}});
+      continue;
+    }
     out.push_back({job.name, std::string(workloads::collective_name(job.collective)), bus_pattern(job.collective),
                    nodes * spec.fabric.gpus_per_node, job.message});
   }

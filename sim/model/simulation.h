@@ -114,6 +114,9 @@ class Simulation {
 // before it is built; errors without a file of their own name the config.
 Fabric fabric_for(const Spec& spec);
 
+// The nodes (server indices, rank order) of each of the spec's jobs, placed
+// as generate_flows places them.
+std::vector<std::vector<std::uint32_t>> place_jobs(const Spec& spec, const Fabric& fabric);
 // Flows of the spec's jobs on the fabric, job by job. Each job takes its
 // nodes among those no earlier job took; placement errors are InputErrors
 // pointing at the job's config, and so is a workload past --max-flows.

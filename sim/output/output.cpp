@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/key.h"
+#include "sim/model/replay.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/sizes_output.h"
@@ -132,7 +133,7 @@ json workload_json(const Simulation& sim) {
   }
   const auto& jobs = sim.spec().jobs;
   json job_list = json::array();
-  std::string collective(workloads::collective_name(jobs.front().collective));
+  std::string collective = sim.jobs().front().collective;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     std::uint64_t job_flows = 0, job_bytes = 0;
     for (std::size_t f = 0; f < flows.size(); ++f)
@@ -140,9 +141,9 @@ json workload_json(const Simulation& sim) {
         ++job_flows;
         job_bytes += flows.bytes[f];
       }
-    if (workloads::collective_name(jobs[j].collective) != collective) collective = "mixed";
+    if (sim.jobs()[j].collective != collective) collective = "mixed";
     job_list.push_back({{"name", jobs[j].name},
-                        {"collective", workloads::collective_name(jobs[j].collective)},
+                        {"collective", sim.jobs()[j].collective},
                         {"flows", job_flows},
                         {"bytes", job_bytes}});
   }
@@ -303,8 +304,11 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
       const JobSpec& w = jobs[j];
       std::size_t n = 0;
       for (auto id : sim.flows().job) n += id == j;
-      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " +
-             std::string(workloads::collective_name(w.collective)) + " of " + human_bytes(static_cast<double>(w.message.value)) + ", " +
+      const std::string what = w.kind == workloads::JobKind::Training
+                                   ? training_text(w.training)
+                                   : std::string(workloads::collective_name(w.collective)) + " of " +
+                                         human_bytes(static_cast<double>(w.message.value));
+      out += std::string(j == 0 ? "workload  " : "          ") + w.name + ": " + what + ", " +
              std::to_string(w.channels) + " channels x " + std::to_string(w.qps_per_connection) +
              " QP: " + std::to_string(n) + " flows\n";
     }

@@ -1,10 +1,12 @@
 #include "sim/report/assumptions.h"
 
+
 #include <cstdio>
 
 #include "hashing/key.h"
 #include "hashing/select.h"
 #include "sim/base/text.h"
+#include "sim/model/replay.h"
 #include "sim/routing/flow_label_note.h"
 #include "workloads/generators/ring.h"
 
@@ -187,6 +189,11 @@ std::vector<Assumption> assumptions(const Spec& spec) {
   for (const JobSpec& j : spec.jobs) {
     const std::string p = spec.jobs.size() == 1 ? "" : " (" + j.name + ")";
     const std::string nodes = j.nodes == 0 ? "every free node" : std::to_string(j.nodes) + " nodes";
+    if (j.kind == workloads::JobKind::Training) {
+      out.push_back({"training" + p, training_text(j.training) + " over " + nodes +
+                                         "; every collective of the step at once (docs/workloads.md)"});
+      continue;
+    }
     std::string coll = "NCCL " + std::string(workloads::collective_name(j.collective)) + " over " + nodes +
                        ", ranks placed " + std::string(workloads::placement_name(j.placement));
     if (j.placement == workloads::Placement::Strided) coll += " (round-robin over leaves)";

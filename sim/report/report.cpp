@@ -1,11 +1,13 @@
 #include "sim/report/report.h"
 
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
 
 #include "sim/output/metrics_json.h"
+#include "sim/model/replay.h"
 #include "sim/output/sizes_output.h"
 #include "sim/report/assumptions.h"
 #include "sim/report/html.h"
@@ -273,6 +275,10 @@ std::string jobs_text(const Spec& spec) {
   std::string out;
   for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
     const JobSpec& j = spec.jobs[i];
+    if (j.kind == workloads::JobKind::Training) {
+      out += (i ? "; " : "") + training_text(j.training);
+      continue;
+    }
     out += (i ? "; " : "") + std::string(workloads::collective_name(j.collective)) + " of " +
            human_bytes(static_cast<double>(j.message.value)) + ", " + std::to_string(j.channels) +
            " channels \u00d7 " + std::to_string(j.qps_per_connection) + " QP";

@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <string_view>
@@ -24,6 +25,8 @@ namespace {
 constexpr std::string_view kCheckpointMagic = "ecmpsim sweep checkpoint\n";
 constexpr std::string_view kChecksumKey = "checksum ";
 constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
+// The header fields that describe the file's layout, not the sweep it belongs to.
+constexpr std::array<std::string_view, 6> kLayoutFields{"rows", "decisions", "width", "rank", "ranks", "ranges"};
 // The share of a sweep's time its periodic saves may take (CheckpointPacer).
 constexpr double kCheckpointShare = 0.015;
 
@@ -79,6 +82,27 @@ void check_checkpoint_ranges(const std::string& path, std::vector<VariantRange> 
   if (sum != rows)
     throw InputError(at, "corrupted checkpoint: its ranges hold " + std::to_string(sum) + " variants, its rows " +
                              std::to_string(rows));
+}
+
+// The checkpoint's identity fields (all but the layout's) against `id`, both
+// ways: the first that differs, or that one side lacks, is named with both
+// values (issue 47, D10: one field per axis and per input file, so the
+// message says which).
+void check_identity(const std::string& path, const std::vector<std::pair<std::string, std::string>>& fields,
+                    const CheckpointId& id) {
+  const auto mismatch = [&](const std::string& name, const std::string* theirs, const std::string* ours) {
+    throw InputError({path, 0, 0, name}, "the checkpoint is of another sweep: its " + name + " is " +
+                                             (theirs ? checkpoint_quote(*theirs) : std::string("absent")) +
+                                             ", this sweep's " + (ours ? checkpoint_quote(*ours) : std::string("absent")));
+  };
+  for (const auto& [name, value] : id) {
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
+    if (it == fields.end() || it->second != value) mismatch(name, it == fields.end() ? nullptr : &it->second, &value);
+  }
+  for (const auto& [name, value] : fields) {
+    if (std::find(kLayoutFields.begin(), kLayoutFields.end(), name) != kLayoutFields.end()) continue;
+    if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == name; })) mismatch(name, &value, nullptr);
+  }
 }
 
 }  // namespace
@@ -148,13 +172,7 @@ CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes
     const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
     return it == fields.end() ? nullptr : &it->second;
   };
-  for (const auto& [name, value] : id) {
-    const std::string* theirs = field(name);
-    if (theirs == nullptr || *theirs != value)
-      throw InputError({path, 0, 0, name}, "the checkpoint is of another " + name + ": it has " +
-                                               (theirs ? checkpoint_quote(*theirs) : std::string("none")) +
-                                               ", this sweep " + checkpoint_quote(value));
-  }
+  check_identity(path, fields, id);
   CheckpointShare share;
   share.values = ValueTable(jobs);
   for (const char* key : {"rows", "decisions", "width"})
@@ -264,7 +282,7 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
     if (run.done < total && pacer.due(run.done)) save();
   }
   run.interrupted = run.done < total;
-  if (run.done != pacer.saved()) save();
+  if (c.final_save && run.done != pacer.saved()) save();
 }
 
 }  // namespace ecmpsim

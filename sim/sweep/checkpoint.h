@@ -115,6 +115,8 @@ class CheckpointPacer {
 struct Checkpointing {
   std::chrono::nanoseconds every{std::chrono::seconds(5)};
   std::function<void(const SweepRun&)> save;
+  // Off: the caller makes the last save itself, after writing the output.
+  bool final_save = true;
 };
 
 // Continues `run` (values sized to every variant, the first run.done

@@ -122,7 +122,24 @@ TEST_CASE("--max-config-bytes: a config one byte over the limit is refused befor
   CHECK(r.code == 2);
   CHECK(r.err == "ecmpsim: " + kPaper16 + ": --max-config-bytes: the config file has " + std::to_string(size) +
                      " bytes, more than the limit of " + std::to_string(size - 1) + "\n");
-  CHECK(cli_run({"run", kPaper16, "--max-config-bytes", "1K"}).code == 2);  // a size with a unit
+}
+
+TEST_CASE("D9: a size flag takes a unit, as --help shows its default") {
+  const auto size = std::filesystem::file_size(kPaper16);
+  REQUIRE(size > 1024);
+  REQUIRE(size < 64 * 1024);
+  // The defaults as --help prints them are accepted.
+  CHECK(cli_run({"run", kPaper16, "--max-config-bytes", "64M", "--format", "summary"}).code == 0);
+  const std::string pcap = ECMPSIM_SOURCE_DIR "/tests/data/roce_mixed.pcap";
+  CHECK(cli_run({"run", kPaper16, "--flows", pcap, "--max-capture-bytes", "4G", "--format", "summary"}).code == 0);
+  // 1K is 1024 bytes, and 64KiB 65536: the limit is the size, not a refusal of the unit.
+  const auto r = cli_run({"sweep", kPaper16, "--max-config-bytes", "1K"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "ecmpsim: " + kPaper16 + ": --max-config-bytes: the config file has " + std::to_string(size) +
+                     " bytes, more than the limit of 1024\n");
+  CHECK(cli_run({"run", kPaper16, "--max-config-bytes", "64KiB", "--format", "summary"}).code == 0);
+  REQUIRE(std::filesystem::file_size(pcap) <= 1024);
+  CHECK(cli_run({"run", kPaper16, "--flows", pcap, "--max-capture-bytes", "1k", "--format", "summary"}).code == 0);
 }
 
 TEST_CASE("--max-scenarios, and 20,000 scenarios parse in linear time") {

@@ -212,13 +212,14 @@ refused("corrupt.ck", ckpt[:mid] + bytes([ckpt[mid] ^ 1]) + ckpt[mid + 1:], base
 refused("truncated.ck", ckpt[:mid], base, "truncated or not a checkpoint")
 refused("empty.ck", b"", base, "truncated or not a checkpoint")
 refused("version.ck", join([b"version 0.0.0-other" if l.startswith(b"version ") else l for l in lines], rows), base,
-        "the checkpoint is of another version: it has '0.0.0-other'")
-refused("axes.ck", ckpt, base + ["--qpn-base", "0:2"], "the checkpoint is of another axes")
+        "version: the checkpoint is of another sweep: its version is '0.0.0-other'")
+refused("axes.ck", ckpt, base + ["--qpn-base", "0:2"],
+        "axis.qpn_base: the checkpoint is of another sweep: its axis.qpn_base is 'none', this sweep's '0:2'")
 other_cfg = os.path.join(tmp, "other.toml")
 with open(CFG) as src, open(other_cfg, "w") as dst:
     dst.write(src.read() + "\n# one more line\n")
 refused("config.ck", ckpt, [BIN, "sweep", other_cfg, "--algos", "xxh3", "--seeds", SMALL, "-f", "csv"],
-        "the checkpoint is of another config")
+        "config: the checkpoint is of another sweep: its config is 'xxh64:")
 print("resume_checks: %d random kills and %d aimed at writes (%d landed mid-write) over a %.2f s sweep: bytes "
       "identical; %d rows replayed twice differ; corrupted, truncated and foreign checkpoints refused; SIGTERM %s"
       % (KILLS, targeted, mid_write, length, part,

@@ -197,7 +197,7 @@ if resumed(2, "control") == REF:
 
 # Refusals, on the control's files (whole again after its resume): another sweep's, then a lost one.
 rc, out, err = run(mpirun(3, ["--resume", CK, "--qpn-base", "0:2"]))
-if rc != 2 or err.count("\n") != 1 or "the checkpoint is of another axes" not in err or out:
+if rc != 2 or err.count("\n") != 1 or "axis.qpn_base: the checkpoint is of another sweep" not in err or out:
     fail("another sweep's rank files: exit %d, said %r" % (rc, err))
 os.remove(CK + ".rank-1-of-2")
 rc, out, err = run(mpirun(2, ["--resume", CK]))

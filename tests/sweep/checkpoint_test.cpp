@@ -99,8 +99,12 @@ TEST_CASE("a checkpoint of another sweep, a corrupted or a truncated one is refu
     read_checkpoint(file.path, {{"version", "other"}, {"axes", "seeds 0:300"}}, jobs, total);
     FAIL("another version was accepted");
   } catch (const InputError& e) {
-    CHECK(e.describe() == file.path + ": version: the checkpoint is of another version: it has 'test', this sweep 'other'");
+    CHECK(e.describe() ==
+          file.path + ": version: the checkpoint is of another sweep: its version is 'test', this sweep's 'other'");
   }
+  // A field the checkpoint has and this sweep lacks is a difference too (D10: each axis a field).
+  CHECK_THROWS_WITH_AS(read_checkpoint(file.path, {{"version", "test"}}, jobs, total),
+                       "the checkpoint is of another sweep: its axes is 'seeds 0:300', this sweep's absent", InputError);
   CHECK_THROWS_WITH_AS(read_checkpoint(file.path, kId, jobs, total - 1),
                        "the checkpoint has 40 variants, more than this sweep's 39", InputError);
   const std::string bytes = slurp(file.path);
