@@ -9,8 +9,7 @@
 #include "sim/config/config.h"
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
-#include "tests/support/flow_level_model.h"
-#include "tests/support/flow_model_reference.h"
+#include "sim/model/reference_models.h"
 
 namespace {
 
@@ -57,8 +56,8 @@ BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::reference::ReferenceFlowModel)-
 BENCHMARK_TEMPLATE(BM_FlowModelPaper16, ecmpsim::reference::FlowLevelModel)->Arg(0)->Arg(1)->ArgName("scenario");
 
 // The grouped model against the from-scratch reference
-// (tests/support/flow_model_reference.h) and the model before grouping
-// (tests/support/flow_level_model.h) on the k = 16 fat-tree's 4,096 ring
+// (sim/model/reference_models.h) and the model before grouping
+// (reference_models.h too) on the k = 16 fat-tree's 4,096 ring
 // flows placed contiguously (arg 0: few distinct rates) and at random (arg 1:
 // many), and on the four-job mix of scale-ft16-jobs.toml (arg 2: 8,376 flows
 // at uneven rates), measured in one run; `resolved` counts the variables

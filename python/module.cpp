@@ -1,7 +1,9 @@
 // `import ecmpsim`: the module's definition, its exception and load().
 // Bad input raises ecmpsim.InputError (a ValueError) whose text is the line
-// the command line prints after "ecmpsim: ", with file, line, column and
-// field as attributes; anything else the engine throws is a RuntimeError.
+// the command line prints after "ecmpsim: ", options spelt as keywords
+// (max_flows= where the command line says --max-flows), with file, line,
+// column and field (an option's key) as attributes; anything else the engine
+// throws is a RuntimeError.
 #include <filesystem>
 #include <string>
 
@@ -10,7 +12,7 @@
 
 #include "python/py_module.h"
 #include "sim/base/error.h"
-#include "sim/cli/cli.h"
+#include "sim/app/load.h"
 
 namespace ecmpsim::python {
 
@@ -50,7 +52,7 @@ namespace {
 void raise_input_error(const InputError& e) {
   const SourcePos& at = e.where();
   const py::object type = py::module_::import("ecmpsim").attr("InputError");
-  const py::object exc = type(cli::one_line(e.describe()));
+  const py::object exc = type(one_line(e.describe(keyword_spelling)));
   exc.attr("file") = at.file.empty() ? py::object(py::none()) : py::object(py::str(at.file));
   exc.attr("line") = at.line == 0 ? py::object(py::none()) : py::object(py::int_(at.line));
   exc.attr("column") = at.column == 0 ? py::object(py::none()) : py::object(py::int_(at.column));
@@ -65,12 +67,12 @@ Config load(const py::object& source) {
     if (!py::isinstance<py::str>(source)) {
       const std::string path = py::cast<std::filesystem::path>(source).string();
       py::gil_scoped_release release;
-      return cli::load_spec(path, Limits{});
+      return app::load_spec(path, Limits{});
     }
     const std::string text = py::cast<std::string>(source);
     py::gil_scoped_release release;
-    if (text.find('\n') == std::string::npos) return cli::load_spec(text, Limits{});
-    return cli::load_spec_text(text, "<string>", Limits{});
+    if (text.find('\n') == std::string::npos) return app::load_spec(text, Limits{});
+    return app::load_spec_text(text, "<string>", Limits{});
   }();
   return Config{std::make_shared<const Spec>(std::move(spec))};
 }

@@ -7,29 +7,18 @@
 
 #include "python/py_module.h"
 #include "sim/base/error.h"
-#include "sim/config/overrides.h"
+#include "sim/app/flows.h"
+#include "sim/app/run.h"
 #include "sim/model/simulation.h"
+#include "sim/config/config.h"
 #include "sim/output/output.h"
-#include "sim/routing/seeds.h"
-#include "workloads/import/import_csv.h"
 
 namespace ecmpsim::python {
 namespace {
 
-// A run's engine state, shared by the arrays viewing it.
-struct RunData {
-  RunData(Spec spec, const std::optional<workloads::ImportedFlows>& imported, bool model)
-      : sim(simulation(std::move(spec), imported)), results(sim.run_all({model, nullptr})) {}
-  static Simulation simulation(Spec spec, const std::optional<workloads::ImportedFlows>& imported) {
-    if (imported) return Simulation(std::move(spec), *imported);
-    return Simulation(std::move(spec));
-  }
-  Simulation sim;
-  std::vector<ScenarioResult> results;
-};
-
 struct Run {
   std::shared_ptr<const RunData> data;
+  std::vector<std::string> notes;
   py::object json;
   const ScenarioResult& scenario(const std::string& name) const {
     for (const ScenarioResult& r : data->results)
@@ -61,44 +50,18 @@ py::dict flow_columns(const workloads::Flows& f, std::vector<std::uint16_t> spor
   return out;
 }
 
-// Config.run's keyword arguments: the `ecmpsim run` flags of the same names.
-struct RunArgs {
-  Overrides overrides;
-  std::optional<std::string> seed_mode;
-  bool slowdown = true;
-  std::optional<py::dict> flows;
-};
-
-Run run(const Config& c, const RunArgs& a) {
-  Spec spec = *c.spec;
-  Overrides o = a.overrides;
-  if (a.seed_mode) {
-    o.seed_mode = parse_name(kSeedModes, *a.seed_mode);
-    if (!o.seed_mode)
-      throw InputError({{}, 0, 0, "--seed-mode"},
-                       "unknown seed mode '" + *a.seed_mode + "'; one of " + quoted_choices(kSeedModes));
-  }
-  std::optional<workloads::ImportedFlows> imported;
-  if (a.flows) {
-    auto parsed = workloads::parse_flows_csv(columns_csv(*a.flows, "<flows>"), "<flows>");
-    if (auto* e = std::get_if<InputError>(&parsed)) throw *e;
-    imported = std::move(std::get<workloads::ImportedFlows>(parsed));
-  }
-  std::shared_ptr<RunData> data;
-  {
-    py::gil_scoped_release release;
-    apply_overrides(spec, o);
-    check_hash_overrides(spec, o);
-    data = std::make_shared<RunData>(std::move(spec), imported, a.slowdown);
-  }
+Run run(const Config& c, app::RunRequest q, const std::optional<py::dict>& flows) {
+  if (flows) q.flows_csv = columns_csv(*flows, "<flows>");
+  app::RunReport report;
   std::string text;
   {
     py::gil_scoped_release release;
-    Result result = run_result(data->sim, data->results);
+    report = app::run(*c.spec, q);
+    Result result = run_result(*report.data);
     result.json_indent = -1;
     text = write(Format::Json, result);
   }
-  return Run{std::move(data), to_python(text)};
+  return Run{std::move(report.data), std::move(report.notes), to_python(text)};
 }
 
 // Per switch-to-switch link, the JSON's `links` as columns.
@@ -169,13 +132,13 @@ void add_run(py::module_& m, py::class_<Config>& config) {
   config.def(
       "flows",
       [](const Config& c) {
-        workloads::Flows flows;
+        app::FlowsReport r;
         {
           py::gil_scoped_release release;
-          flows = generate_flows(*c.spec, fabric_for(*c.spec));
+          r = app::flows(*c.spec, {});
         }
-        std::vector<std::uint16_t> sport = flows.sport;
-        return flow_columns(flows, std::move(sport));
+        std::vector<std::uint16_t> sport = r.flows.sport;
+        return flow_columns(r.flows, std::move(sport));
       },
       "The config's workload as columns (src_ip, dst_ip, proto, sport, dport, bytes, lqpn, rqpn, job, channel, "
       "flow_label), the names Config.run(flows=...) and `run --flows` CSVs take");
@@ -185,24 +148,34 @@ void add_run(py::module_& m, py::class_<Config>& config) {
          std::optional<std::uint32_t> seed, std::optional<std::string> seed_mode,
          std::optional<std::uint32_t> sport_base, std::optional<std::uint32_t> qpn_base,
          std::optional<std::uint32_t> qps, std::optional<std::uint64_t> placement_seed, bool slowdown,
-         std::optional<py::dict> flows) {
-        RunArgs a;
-        a.overrides = {scenario, algo, seed, std::nullopt, sport_base, qpn_base, qps, placement_seed};
-        a.seed_mode = std::move(seed_mode);
-        a.slowdown = slowdown;
-        a.flows = std::move(flows);
-        return run(c, a);
+         std::optional<py::dict> flows, std::vector<std::string> down, std::optional<std::uint64_t> minbytes,
+         std::optional<std::uint64_t> maxbytes, std::optional<std::uint64_t> stepfactor,
+         std::optional<std::string> nccl_algo, std::optional<std::string> nccl_proto,
+         std::optional<std::string> size_coupling) {
+        app::RunRequest q;
+        q.overrides = {scenario, algo, seed, std::nullopt, sport_base, qpn_base, qps, placement_seed};
+        q.seed_mode = seed_mode.value_or("");
+        q.no_slowdown = !slowdown;
+        q.down = std::move(down);
+        q.sizes = {minbytes, maxbytes, stepfactor, nccl_algo.value_or(""), nccl_proto.value_or(""),
+                   size_coupling.value_or("")};
+        return run(c, std::move(q), flows);
       },
       py::kw_only(), py::arg("scenario") = py::none(), py::arg("algo") = py::none(), py::arg("seed") = py::none(),
       py::arg("seed_mode") = py::none(), py::arg("sport_base") = py::none(), py::arg("qpn_base") = py::none(),
       py::arg("qps") = py::none(), py::arg("placement_seed") = py::none(), py::arg("slowdown") = true,
-      py::arg("flows") = py::none(),
-      "Route the flows under every scenario, as `ecmpsim run` with the flags of the same names; "
-      "flows= routes these columns instead of the config's workload");
+      py::arg("flows") = py::none(), py::arg("down") = std::vector<std::string>{}, py::arg("minbytes") = py::none(),
+      py::arg("maxbytes") = py::none(), py::arg("stepfactor") = py::none(), py::arg("nccl_algo") = py::none(),
+      py::arg("nccl_proto") = py::none(), py::arg("size_coupling") = py::none(),
+      "Route the flows under every scenario, as `ecmpsim run` with the flags of the same names (down=[...] for "
+      "--down, minbytes=/maxbytes=/stepfactor= for -b/-e/--stepfactor, nccl_algo=, nccl_proto=, size_coupling=); "
+      "flows= routes these columns instead of the config's workload. The result carries run's notes");
 
   py::class_<Run>(m, "RunResult", "What Config.run() returns")
       .def_property_readonly("json", [](const Run& r) { return r.json; },
-                             "The document `ecmpsim run -f json` prints, as dicts and lists")
+                             "The document `ecmpsim run -f json` prints, as dicts and lists (size tables included)")
+      .def_property_readonly("notes", [](const Run& r) { return r.notes; },
+                             "The notes `ecmpsim run` prints on stderr after 'ecmpsim: ', in order")
       .def_property_readonly(
           "scenarios",
           [](const Run& r) {

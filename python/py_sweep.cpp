@@ -53,7 +53,7 @@ std::string list_text(const py::object& v) {
 // The checks CLI11 makes on the command's numeric flags, in its words.
 void check_count(const char* flag, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   if (v < lo || v > hi)
-    throw InputError({{}, 0, 0, flag}, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+    throw InputError(option_at(flag), "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
                                            "], got '" + std::to_string(v) + "'");
 }
 
@@ -174,17 +174,17 @@ void add_sweep(py::module_& m, py::class_<Config>& config) {
         if (!qps.is_none()) o.qps = py::isinstance<py::int_>(qps) ? std::string(py::str(qps)) : list_text(qps);
         if (!algos.is_none()) o.algos = list_text(algos);
         if (!scenario.is_none()) o.scenario = list_text(scenario);
-        if (threads != 0) check_count("--threads", threads, 1, 4096);
+        if (threads != 0) check_count("threads", threads, 1, 4096);
         o.threads = threads;
         o.metric = metric.value_or("");
         o.threshold = threshold;
         o.no_slowdown = !slowdown;
-        check_count("--bins", bins, 1, 10000);
+        check_count("bins", bins, 1, 10000);
         o.bins = bins;
         o.pooled = pooled;
         o.rank_by = rank_by.value_or("");
         if (!over.is_none()) o.over = list_text(over);
-        if (max_variants) check_count("--max-variants", *max_variants, 1, ~0ULL >> 1);
+        if (max_variants) check_count("max_variants", *max_variants, 1, ~0ULL >> 1);
         o.max_variants = max_variants;
         o.force = force;
         return sweep(c, o);

@@ -1,8 +1,7 @@
-// ecmpsim.hash(), ecmpsim.algorithms() and ecmpsim.fit(): `ecmpsim hash` and
-// `ecmpsim fit` from keyword arguments, filling the commands' option structs
-// (sim/cli/hash_one.h, fit_one.h), so the answers, the JSON and the messages
-// are the commands'.
-#include <sstream>
+// ecmpsim.hash(), algorithms(), fit(), calibrate(), reproduce() and
+// catalogue(): the commands from keyword arguments named like their flags,
+// filling the same app:: requests (sim/app/*.h), so the answers, the JSON and
+// the messages are the commands'.
 
 #include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
@@ -10,9 +9,11 @@
 #include "hashing/hasher.h"
 #include "python/py_module.h"
 #include "sim/base/input_file.h"
-#include "sim/base/limits.h"
-#include "sim/cli/fit_one.h"
-#include "sim/cli/hash_one.h"
+#include "sim/app/calibrate.h"
+#include "sim/app/fit.h"
+#include "sim/app/hash.h"
+#include "sim/app/reproduce.h"
+#include "sim/base/error.h"
 
 namespace ecmpsim::python {
 namespace {
@@ -23,7 +24,7 @@ void set_text(std::string& flag, const py::object& v) {
 }
 
 py::object hash(const std::string& algo, const py::kwargs& kwargs) {
-  cli::HashOptions o;
+  app::HashOptions o;
   o.algo = algo;
   for (const auto& [key, value] : kwargs) {
     const std::string k = py::str(key);
@@ -56,7 +57,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
       throw py::type_error("hash() got an unexpected keyword argument '" + k + "'");
     }
   }
-  return to_python(json_text(cli::hash_one(o).json(), -1));
+  return to_python(json_text(app::hash_one(o).json(), -1));
 }
 
 // fit(): observations as columns (src, dst, proto, sport, dport, member,
@@ -65,7 +66,7 @@ py::object fit_columns(const py::object& observations, const py::object& members
                const py::object& fields, const std::string& seeds, std::uint32_t threads, std::uint32_t top,
                bool exhaustive, const std::vector<std::uint32_t>& weights, std::uint32_t buckets,
                const std::string& only_switch) {
-  cli::FitOptions o;
+  app::FitOptions o;
   if (!members.is_none()) o.members = py::str(members);
   const auto names = [](py::object v, std::vector<std::string>& out) {
     if (py::isinstance<py::str>(v)) v = py::reinterpret_borrow<py::object>(v.attr("split")(","));
@@ -87,23 +88,57 @@ py::object fit_columns(const py::object& observations, const py::object& members
     text = columns_csv(py::cast<py::dict>(observations), name);
   } else {
     name = py::str(observations);
-    text = read_input_file(name, {name, 0, 0, {}}, "file", {Limits{}.max_capture_bytes, "--max-capture-bytes"});
+    text = read_input_file(name, {name, 0, 0, {}}, "file", {o.max_capture_bytes, "max_capture_bytes"});
   }
   std::string json;
-  std::ostringstream notes;
+  std::vector<std::string> notes;
   {
     py::gil_scoped_release release;
-    const cli::Fitted fitted = cli::fit_observations(o, text, name, notes, false);
+    const app::Fitted fitted = app::fit_observations(o, text, name);
     Result result = fitted.result();
     result.json_indent = -1;
     json = write(Format::Json, result);
+    notes = fitted.notes;
   }
   // The command's notes on stderr ("members N from the rows") as warnings.
-  std::istringstream lines(notes.str());
-  for (std::string line; std::getline(lines, line);) {
-    const auto at = line.find("note: ");
-    const std::string note = at == std::string::npos ? line : line.substr(at + 6);
+  for (const std::string& line : notes) {
+    const std::string note = line.starts_with("note: ") ? line.substr(6) : line;
     if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 1) != 0) throw py::error_already_set();
+  }
+  return to_python(json);
+}
+
+// calibrate(): `ecmpsim calibrate -f json` from keyword arguments.
+py::object calibrate(const std::string& nccl_tests_output, const std::string& config, const std::string& scenario,
+                     const std::string& job, const std::string& fit_sizes) {
+  app::CalibrateRequest q;
+  q.input = nccl_tests_output;
+  q.config = config;
+  q.scenario = scenario;
+  q.job = job;
+  q.fit_sizes = fit_sizes;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    Result result = calibration_result(app::calibrate(q).report);
+    result.json_indent = -1;
+    json = write(Format::Json, result);
+  }
+  return to_python(json);
+}
+
+// reproduce(): a catalogue experiment's result as `ecmpsim reproduce NAME -f json` prints it.
+py::object reproduce(const std::string& name) {
+  if (find_published(name) == nullptr)
+    throw InputError({{}, 0, 0, "NAME"}, "'" + name + "' is not an experiment of the catalogue (ecmpsim.catalogue())");
+  app::ReproduceRequest q;
+  q.config = name;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    Result result = published_result(*app::reproduce(q).published);
+    result.json_indent = -1;
+    json = write(Format::Json, result);
   }
   return to_python(json);
 }
@@ -111,6 +146,20 @@ py::object fit_columns(const py::object& observations, const py::object& members
 }  // namespace
 
 void add_tools(py::module_& m) {
+  m.def("calibrate", &calibrate, py::arg("nccl_tests_output"), py::kw_only(), py::arg("config") = "",
+        py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "",
+        "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric, as `ecmpsim "
+        "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes)");
+  m.def("reproduce", &reproduce, py::arg("name"),
+        "A published experiment of the catalogue by name, as `ecmpsim reproduce NAME -f json` prints it");
+  m.def(
+      "catalogue",
+      [] {
+        py::list names;
+        for (const PublishedExperiment& e : published_experiments()) names.append(std::string(e.name));
+        return names;
+      },
+      "The catalogue's experiment names (`ecmpsim reproduce --list`)");
   m.def("fit", &fit_columns, py::arg("observations"), py::kw_only(), py::arg("members") = py::none(),
         py::arg("algos") = py::none(), py::arg("fields") = py::none(), py::arg("seeds") = "0:65536",
         py::arg("threads") = 0, py::arg("top") = 20, py::arg("exhaustive") = false,

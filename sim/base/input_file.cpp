@@ -30,7 +30,8 @@ namespace {
 [[noreturn]] void too_large(const SourcePos& at, std::string_view what, const ByteLimit& limit,
                             std::optional<std::uint64_t> size) {
   SourcePos where = at;
-  where.field = limit.flag;
+  where.field = limit.key;
+  where.option = true;
   const std::string named = what.starts_with("the ") ? std::string(what) : "the " + std::string(what);
   throw InputError(where, named +
                               (size ? " has " + over_limit(*size, "bytes", limit.max)

@@ -15,11 +15,12 @@
 
 namespace ecmpsim {
 
-// The most a reader takes from one input, and the flag or config key that
-// raises it, which the error names.
+// The most a reader takes from one input, and the option key that raises it
+// (max_capture_bytes: --max-capture-bytes, max_capture_bytes=), which the
+// error names.
 struct ByteLimit {
   std::uint64_t max = 0;
-  std::string flag;
+  std::string key;
 };
 
 // The rest of an open stream (standard input, say), at most `max` bytes:
@@ -30,7 +31,7 @@ std::optional<std::string> read_stream(std::FILE* f, std::uint64_t max);
 // The bytes of `path`. Throws InputError(at, "cannot open WHAT") when it cannot
 // be opened and InputError(at, "cannot read WHAT") when reading fails (a
 // directory, an I/O error); past `limit`, InputError at `at` with the field
-// `limit.flag`: "the WHAT has N bytes, more than the limit of L" for a
+// `limit.key`: "the WHAT has N bytes, more than the limit of L" for a
 // regular file, "the WHAT holds more than the limit of L bytes" for any other.
 std::string read_input_file(const std::string& path, const SourcePos& at, std::string_view what,
                             const ByteLimit& limit);

@@ -1,5 +1,5 @@
 // Resource limits: an input past one of these is refused with an error naming
-// the flag that raises it, instead of exhausting the machine's memory.
+// the option that raises it, instead of exhausting the machine's memory.
 #pragma once
 
 #include <cstdint>
@@ -30,26 +30,26 @@ inline std::string over_limit(std::uint64_t n, const std::string& what, std::uin
 // The flags and their help, for every command that loads a config; --help
 // shows each default (from Limits) with its unit.
 struct LimitFlag {
-  const char* flag;
+  const char* key;  // the option key (max_hosts); the command line's --max-hosts
   std::uint64_t Limits::*field;
   const char* doc;
   const char* unit;    // what the number counts ("switches"); "bytes" for a byte size
   bool bytes = false;  // takes a byte size (64M, 4G) rather than a count
 };
 inline constexpr LimitFlag kLimitFlags[] = {
-    {"--max-hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "NIC endpoints"},
-    {"--max-flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "flows"},
-    {"--max-capture-bytes", &Limits::max_capture_bytes,
+    {"max_hosts", &Limits::max_hosts, "Refuse fabrics with more NIC endpoints", "NIC endpoints"},
+    {"max_flows", &Limits::max_flows, "Refuse workloads or imports with more flows", "flows"},
+    {"max_capture_bytes", &Limits::max_capture_bytes,
      "Refuse a larger measurement file (a --flows capture, CSV or rdma dump; fit's observations, hash --tuples, "
      "calibrate's nccl-tests output, report --emulation), a pipe or device stopped there",
      "bytes", true},
-    {"--max-switches", &Limits::max_switches, "Refuse fabrics with more switches", "switches"},
-    {"--max-links", &Limits::max_links, "Refuse fabrics with more cables (each two directed links)", "cables"},
-    {"--max-scenarios", &Limits::max_scenarios, "Refuse configs with more [[scenario]] tables", "[[scenario]] tables"},
-    {"--max-config-bytes", &Limits::max_config_bytes,
+    {"max_switches", &Limits::max_switches, "Refuse fabrics with more switches", "switches"},
+    {"max_links", &Limits::max_links, "Refuse fabrics with more cables (each two directed links)", "cables"},
+    {"max_scenarios", &Limits::max_scenarios, "Refuse configs with more [[scenario]] tables", "[[scenario]] tables"},
+    {"max_config_bytes", &Limits::max_config_bytes,
      "Refuse a larger config file (or topology or routes file it names), a pipe or device stopped there", "bytes",
      true},
-    {"--max-memory", &Limits::max_memory,
+    {"max_memory", &Limits::max_memory,
      "Refuse, before any allocation, a run or sweep whose estimated peak memory is larger (docs/performance.md); "
      "default half of physical memory",
      "bytes", true},

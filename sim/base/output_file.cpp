@@ -282,7 +282,7 @@ int checked_stdout(int code, std::ostream& err) {
 }
 
 void check_output(const std::string& path, std::span<const std::string> inputs) {
-  if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
+  if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd) {
     if (*fd != 1 && ::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
@@ -318,7 +318,7 @@ void write_output(const std::string& path, const std::string& text, std::ostream
 
 void write_output(const std::string& path, const OutputProducer& produce, std::ostream& stdout_stream,
                   std::span<const std::string> inputs) {
-  if (path.empty()) throw InputError({"", 0, 0, "--out"}, "no file given");
+  if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd == 1) {
     write_stdout(produce, stdout_stream);

@@ -107,6 +107,12 @@ std::string plural(std::uint64_t n, std::string_view word) {
   return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
 }
 
+std::string or_list(std::span<const std::string> items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return out;
+}
+
 namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";

@@ -38,6 +38,8 @@ std::string pad_right(std::string s, std::size_t w);
 std::string wrap(std::string_view s, std::size_t width, std::size_t indent);
 // "1 QP", "3 QPs": a count and its noun, with an "s" unless the count is 1.
 std::string plural(std::uint64_t n, std::string_view word);
+// "a", "a or b", "a, b or c": choices as a sentence names them.
+std::string or_list(std::span<const std::string> items);
 
 // Escaping: one function per context where a name, a path or other outside
 // text is shown (docs/errors.md#names-and-paths-in-outputs). Each escapes the

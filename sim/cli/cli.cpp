@@ -20,9 +20,6 @@
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"
 #endif
-#ifndef ECMPSIM_DATA_DIR
-#define ECMPSIM_DATA_DIR "."
-#endif
 
 namespace ecmpsim::cli {
 
@@ -80,13 +77,6 @@ CLI::Validator byte_size(std::uint64_t lo) {
       "SIZE");
 }
 
-std::string default_config_path() {
-  const std::string rel = "configs/paper16.toml";
-  if (std::filesystem::exists(rel)) return rel;
-  const std::string shipped = std::string(ECMPSIM_DATA_DIR) + "/" + rel;
-  return std::filesystem::exists(shipped) ? shipped : rel;
-}
-
 // A limit's default as --help shows it, with its unit: "1000000 switches",
 // "64M = 67108864 bytes" (the binary suffix a user would type, then bytes).
 static std::string limit_default_text(const LimitFlag& f) {
@@ -105,7 +95,7 @@ namespace {
 
 void add_limit_flag(CLI::App* sub, const LimitFlag& f, std::uint64_t& value) {
   const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
-  CLI::Option* o = sub->add_option(f.flag, value, doc)->default_str(limit_default_text(f));
+  CLI::Option* o = sub->add_option(flag_spelling(f.key), value, doc)->default_str(limit_default_text(f));
   // A size is rewritten to its bytes before it converts (D9: "64M" as --help shows it).
   if (f.bytes)
     o->transform(byte_size());
@@ -123,37 +113,6 @@ void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements) {
 void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes) {
   for (const LimitFlag& f : kLimitFlags)
     if (f.field == &Limits::max_capture_bytes) add_limit_flag(sub, f, max_bytes);
-}
-
-namespace {
-
-// A loaded config within the limits that apply once it is read, which it keeps.
-Spec checked_spec(Spec spec, const Limits& limits) {
-  if (spec.scenarios.size() > limits.max_scenarios)
-    throw InputError({spec.source, 0, 0, "--max-scenarios"},
-                     "the config has " + over_limit(spec.scenarios.size(), "scenarios", limits.max_scenarios));
-  spec.limits = limits;
-  return spec;
-}
-
-}  // namespace
-
-Spec load_spec(const std::string& path, const Limits& limits) {
-  const std::string file = path.empty() ? default_config_path() : path;
-  // Refused before it is read: a 1 GB config line would take its size several times over in memory.
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  if (!ec && size > limits.max_config_bytes)
-    throw InputError({file, 0, 0, "--max-config-bytes"},
-                     "the config file has " + over_limit(size, "bytes", limits.max_config_bytes));
-  return checked_spec(load_config(file, limits), limits);
-}
-
-Spec load_spec_text(std::string_view text, const std::string& name, const Limits& limits) {
-  if (text.size() > limits.max_config_bytes)
-    throw InputError({name, 0, 0, "--max-config-bytes"},
-                     "the config text has " + over_limit(text.size(), "bytes", limits.max_config_bytes));
-  return checked_spec(parse_config(text, name, limits), limits);
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
@@ -190,43 +149,6 @@ void emit(Io io, Format f, const Result& r, const std::string& out_path, std::sp
 
 void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs) {
   write_output(out_path.empty() ? "-" : out_path, produce, io.out, inputs);
-}
-
-void check_out(const std::string& out_path, std::span<const std::string> inputs) {
-  check_output(out_path.empty() ? "-" : out_path, inputs);
-}
-
-std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra) {
-  std::vector<std::string> files{spec.source, spec.fabric.topology.source};
-  for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routes_file) files.push_back(s.routes_file->path);
-  for (const std::string& list : extra) {
-    std::string_view rest = list;  // --flows takes a comma-separated list
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      files.emplace_back(rest.substr(0, comma));
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-  }
-  return files;
-}
-
-namespace {
-
-// The longest error line printed: a message quoting a 16 MB header or name is cut here.
-constexpr std::size_t kMaxErrorLine = 1000;
-
-}  // namespace
-
-// The contract is one short line per error (CLI11's line breaks too), its
-// quoted names and paths escaped as every table escapes them.
-std::string one_line(std::string_view s) {
-  std::string flat(s.substr(0, kMaxErrorLine));
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
-  std::string out = escape_text(flat);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  if (s.size() > kMaxErrorLine) out += "... (cut; " + std::to_string(s.size()) + " bytes in all)";
-  return out;
 }
 
 namespace {

@@ -12,15 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/app/load.h"
 #include "sim/base/format.h"
 #include "sim/base/output_file.h"
 #include "sim/cli/file_flags.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
-
-namespace ecmpsim {
-struct PublishedExperiment;  // sim/report/published.h
-}
 
 namespace ecmpsim::cli {
 
@@ -61,20 +58,18 @@ template <class Table>
 CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));
 }
-std::string default_config_path();
 // The limit flags (sim/base/limits.h) on `sub`, and --max-capture-bytes when
 // the command reads a measurement file (a --flows file, --emulation, ...).
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements = false);
 // --max-capture-bytes alone, for a command that reads measurements but no config.
 void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes);
-// The config at `path` (default_config_path() when empty) with these limits.
-Spec load_spec(const std::string& path, const Limits& limits);
-// A config given as TOML text (the Python module's load()), `name` standing
-// for its file in messages, with the same checks.
-Spec load_spec_text(std::string_view text, const std::string& name, const Limits& limits);
-// A catalogue experiment's config (sim/report/published.h), compiled in
-// (sim/CMakeLists.txt), with these limits.
-Spec published_spec(const PublishedExperiment& e, const Limits& limits);
+// Config loading is the commands' (sim/app/load.h), for every door.
+using app::check_out;
+using app::default_config_path;
+using app::load_spec;
+using app::load_spec_text;
+using app::published_spec;
+using app::spec_inputs;
 // -f,--format on `sub`: the formats written from the shapes the command's
 // result comes in (sim/base/format.h), in the table's order, `fallback` by
 // default; `note` ends the help, after a semicolon.
@@ -92,13 +87,5 @@ void emit(Io io, const std::string& text, const std::string& out_path, std::span
 void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs = {});
 // Writes what `produce` makes (a page, piece by piece) to `out_path` the same way.
 void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs = {});
-
-// Before a long command's work: whether emit could write to `out_path`
-// (check_output's checks), so a bad --out fails at once.
-void check_out(const std::string& out_path, std::span<const std::string> inputs);
-
-// The files a loaded config read: itself, its topology file, its route tables;
-// `extra` (files named by flags) appended. What --out must not overwrite.
-std::vector<std::string> spec_inputs(const Spec& spec, std::initializer_list<std::string> extra = {});
 
 }  // namespace ecmpsim::cli

@@ -1,9 +1,10 @@
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <ostream>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/app/emulate.h"
 #include "sim/cli/cli.h"
 #include "sim/config/config.h"
 #include "sim/emulate/emulate_output.h"
@@ -131,18 +132,17 @@ Action add_emulate_command(CLI::App& app) {
       "--tolerance), 3 a disagreement, 2 bad input (also a --scale this machine cannot hold), 1 internal error, "
       "130 interrupted. Namespaces are named es<pid>-<node> and removed on exit.");
   return [opt, seed, pseed, pscenario, timeout](Io io) {
-    if (::geteuid() != 0)
-      throw InputError({{}, 0, 0, "emulate"}, "needs root (CAP_SYS_ADMIN) to create network namespaces");
     if (opt->cleanup) {
-      for (const std::string& name : cleanup_leftovers()) io.err << "ecmpsim: deleted namespace " << name << "\n";
+      for (const std::string& name : app::emulate_cleanup()) io.err << "ecmpsim: deleted namespace " << name << "\n";
       return 0;
     }
-    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    const Simulation sim(load_spec(path, opt->limits));
-    const std::vector<std::string> inputs = spec_inputs(sim.spec());
-    if (!opt->observations.empty()) check_out(opt->observations, inputs);
-    check_out(opt->out, inputs);
-    EmulateOptions e;
+    app::EmulateRequest q;
+    q.limits = opt->limits;
+    q.config = opt->config;
+    q.out = opt->out;
+    q.observations = opt->observations;
+    q.scale = opt->scale;
+    EmulateOptions& e = q.options;
     e.scenario = opt->scenario;
     if (!opt->hash.empty()) e.hash = opt->hash;
     if (seed->count() > 0) e.seed = opt->seed;
@@ -153,34 +153,23 @@ Action add_emulate_command(CLI::App& app) {
     if (opt->method != "packets") e.methods.push_back(EmulateMethod::RouteGet);
     e.packets_per_flow = opt->packets;
     e.time.enabled = opt->measure_time;
-    if (!opt->scale.empty()) {
-      e.time.scale = parse_scale(opt->scale);
-      if (!e.time.scale)
-        throw InputError({{}, 0, 0, "--scale"}, "expected 1/N or a number in (0, 1], got '" + opt->scale + "'");
-    }
     e.time.seconds = opt->seconds;
     e.time.queue = *parse_name(kQueueModes, opt->queue);
     e.time.congestion = opt->congestion;
     if (timeout->count() > 0) e.time.timeout = opt->timeout;
     e.time.tolerance = opt->tolerance;
     e.time.ring_steps = opt->ring_steps;
-    e.stop = &g_stop;
-    EmulateReport report;
-    try {
-      const StopSignals signals;
-      report = emulate(sim, e);
-    } catch (const Interrupted&) {
-      io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
-      return 130;
-    } catch (const std::runtime_error& err) {
-      if (g_stop == 0 || dynamic_cast<const InputError*>(&err) != nullptr) throw;
+    std::optional<StopSignals> signals(std::in_place);
+    const app::EmulateOutcome r = app::emulate(q, &g_stop);
+    signals.reset();
+    if (r.interrupted) {
       io.err << "ecmpsim: interrupted; the emulated fabric was removed\n";
       return 130;
     }
     if (!opt->observations.empty())
-      write_output(opt->observations, emulate_observations_csv(sim, report), io.out, inputs);
-    emit(io, chosen_format(opt->format), emulate_result(sim, report), opt->out, inputs);
-    return report.agree() ? 0 : 3;
+      write_output(opt->observations, emulate_observations_csv(*r.sim, r.report), io.out, r.inputs);
+    emit(io, chosen_format(opt->format), emulate_result(*r.sim, r.report), opt->out, r.inputs);
+    return r.report.agree() ? 0 : 3;
   };
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/base/error.h"
+
 namespace ecmpsim::cli {
 
 class Ranks;
@@ -20,11 +22,9 @@ struct Io {
   const Ranks* ranks = nullptr;
 };
 
-// An error message as the one line the command line prints after "ecmpsim: ":
-// line breaks become spaces, other control characters \xNN, and a message
-// past 1000 bytes is cut, saying how long it was. The Python module's
-// exceptions carry the same line.
-std::string one_line(std::string_view s);
+// An error message as the one line the command line prints after "ecmpsim: "
+// (sim/base/error.h).
+using ecmpsim::one_line;
 
 // Runs one command line; returns the exit code (0 ok, 2 bad input, 1 internal error).
 int run(int argc, const char* const* argv, Io io);

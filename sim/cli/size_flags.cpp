@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "sim/base/error.h"
 #include "workloads/nccl.h"
 
 namespace ecmpsim::cli {
@@ -25,29 +24,6 @@ void add_size_flags(CLI::App* sub, SizeFlags& f) {
   sub->add_option("--size-coupling", f.coupling,
                   "Channel bandwidth of the size table: lockstep (a ring at its slowest connection) or independent")
       ->check(one_of(workloads::kChannelCouplings));
-}
-
-void apply_size_flags(Spec& spec, const SizeFlags& f) {
-  const SourcePos min_at{{}, 0, 0, "--minbytes"}, max_at{{}, 0, 0, "--maxbytes"};
-  if (f.minbytes.has_value() != f.maxbytes.has_value())
-    throw InputError(f.minbytes ? max_at : min_at, "needed with " + std::string(f.minbytes ? "--minbytes" : "--maxbytes"));
-  if (f.minbytes && *f.minbytes > *f.maxbytes)
-    throw InputError(min_at, std::to_string(*f.minbytes) + " is larger than --maxbytes " + std::to_string(*f.maxbytes));
-  const bool any_sweep = f.minbytes || std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobSpec& j) {
-                           return j.nccl.sweep.enabled();
-                         });
-  if (!any_sweep)
-    for (const auto& [set, flag] : {std::pair{f.stepfactor.has_value(), "--stepfactor"},
-                                    std::pair{!f.algo.empty(), "--nccl-algo"}, std::pair{!f.proto.empty(), "--nccl-proto"},
-                                    std::pair{!f.coupling.empty(), "--size-coupling"}})
-      if (set) throw InputError({{}, 0, 0, flag}, "only used with a size table (-b/--minbytes and -e/--maxbytes, or sizes)");
-  for (JobSpec& job : spec.jobs) {
-    if (f.minbytes) job.nccl.sweep = {*f.minbytes, *f.maxbytes, job.nccl.sweep.factor};
-    if (f.stepfactor) job.nccl.sweep.factor = *f.stepfactor;
-    if (!f.algo.empty()) job.nccl.algo = parse_name(workloads::kNcclAlgos, f.algo);
-    if (!f.proto.empty()) job.nccl.proto = parse_name(workloads::kNcclProtos, f.proto);
-    if (!f.coupling.empty()) job.nccl.coupling = *parse_name(workloads::kChannelCouplings, f.coupling);
-  }
 }
 
 std::string size_flags_text(const SizeFlags& f) {

@@ -12,7 +12,12 @@
 namespace ecmpsim::cli {
 namespace {
 
-SourcePos sweep_flag(const char* name) { return {{}, 0, 0, name}; }
+// A flag's option key: the Python module spells it as its keyword.
+SourcePos sweep_flag(const char* flag) {
+  std::string key = std::string(flag).substr(2);
+  for (char& c : key) c = c == '-' ? '_' : c;
+  return option_at(key);
+}
 
 // A flag's name among the table's; the command line's check (one_of) comes
 // first there, this one for the other front ends.

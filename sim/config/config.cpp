@@ -74,9 +74,12 @@ void check_topology_size(const toml::table& root, const std::string& path, std::
   const std::string topology = relative_to(path, *name);
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(topology, ec);
-  if (!ec && size > max_bytes)
-    throw InputError(config::pos_of(*file, path, "--max-config-bytes"),
+  if (!ec && size > max_bytes) {
+    SourcePos at = config::pos_of(*file, path, "max_config_bytes");
+    at.option = true;
+    throw InputError(at,
                      "the topology file '" + topology + "' has " + over_limit(size, "bytes", max_bytes));
+  }
 }
 
 }  // namespace
@@ -89,7 +92,7 @@ SourcePos pos_of(const toml::node& n, const std::string& file, std::string_view 
 }  // namespace config
 
 Spec load_config(const std::string& path, const Limits& limits) {
-  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file", {limits.max_config_bytes, "--max-config-bytes"}),
+  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file", {limits.max_config_bytes, "max_config_bytes"}),
                       path, limits);
 }
 

@@ -261,7 +261,7 @@ void check_topology_name(const std::string& path, const SourcePos& key_at) {
 
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at, std::uint64_t max_bytes) {
   check_topology_name(path, key_at);
-  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "--max-config-bytes"}));
+  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "max_config_bytes"}));
 }
 
 TopologySpec parse_topology(const std::string& path, const std::string& text) {
@@ -272,7 +272,7 @@ TopologySpec parse_topology(const std::string& path, const std::string& text) {
 
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at,
                                                  std::uint64_t max_bytes) {
-  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "--max-config-bytes"}));
+  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "max_config_bytes"}));
 }
 
 std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text) {

@@ -18,11 +18,11 @@ void apply_overrides(Spec& spec, const Overrides& o) {
     std::vector<ScenarioSpec> kept;
     for (auto& s : spec.scenarios)
       if (s.name == *o.scenario) kept.push_back(std::move(s));
-    if (kept.empty()) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, *o.scenario));
+    if (kept.empty()) throw InputError(option_at("scenario"), no_scenario_named(spec, *o.scenario));
     spec.scenarios = std::move(kept);
   }
   const hashing::Algorithm* algo = o.algo ? hashing::find(*o.algo) : nullptr;
-  if (o.algo && !algo) throw InputError({{}, 0, 0, "--algo"}, unknown_algorithm(*o.algo));
+  if (o.algo && !algo) throw InputError(option_at("algo"), unknown_algorithm(*o.algo));
   for (auto& s : spec.scenarios) {
     if (!routing_mode(s.routing).hashes) continue;
     if (algo) s.hash.algo = std::string(algo->name);
@@ -50,7 +50,7 @@ void apply_overrides(Spec& spec, const Overrides& o) {
 }
 
 void check_hash_overrides(const Spec& spec, const Overrides& o) {
-  const char* flag = o.algo ? "--algo" : o.seed ? "--seed" : o.seed_mode ? "--seed-mode" : nullptr;
+  const char* flag = o.algo ? "algo" : o.seed ? "seed" : o.seed_mode ? "seed_mode" : nullptr;
   if (flag == nullptr) return;
   std::string kinds;
   for (const ScenarioSpec& s : spec.scenarios) {
@@ -58,7 +58,7 @@ void check_hash_overrides(const Spec& spec, const Overrides& o) {
     kinds += (kinds.empty() ? "" : ", ") + std::string("'") + s.name + "' is " +
              std::string(name_of(kRoutingKinds, s.routing));
   }
-  throw InputError({{}, 0, 0, flag}, "no scenario hashes (" + kinds + "), so " + flag +
+  throw InputError(option_at(flag), "no scenario hashes (" + kinds + "), so " + option_ref(flag) +
                                          " would change nothing; add an ECMP scenario or drop the flag");
 }
 

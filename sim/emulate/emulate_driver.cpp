@@ -30,15 +30,15 @@ const ScenarioSpec& pick_scenario(const Spec& spec, const std::string& name, con
     const bool plain_ecmp = mode.hashes && s.sports == SportPlan::Workload;
     if (name.empty() ? !plain_ecmp : s.name != name) continue;
     if (!mode.emulated)
-      throw InputError({{}, 0, 0, flag}, "scenario '" + name + "' is " + std::string(mode.name) +
+      throw InputError(option_at(flag), "scenario '" + name + "' is " + std::string(mode.name) +
                                              "; emulate needs an ECMP or static scenario");
     if (plans_ports(s))
-      throw InputError({{}, 0, 0, flag}, "scenario '" + name +
+      throw InputError(option_at(flag), "scenario '" + name +
                                              "' plans its source ports, which emulate does not replay; pick an "
                                              "ECMP scenario with the workload's ports");
     return s;
   }
-  throw InputError({{}, 0, 0, flag}, name.empty() ? spec.source + " has no ECMP scenario"
+  throw InputError(option_at(flag), name.empty() ? spec.source + " has no ECMP scenario"
                                                   : no_scenario_named(spec, name));
 }
 
@@ -111,12 +111,12 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   const Spec& spec = sim.spec();
   const Fabric& fabric = sim.fabric();
   if (opt.hash && !is_linux(*opt.hash))
-    throw InputError({{}, 0, 0, "--hash"}, "expected linux-l3 or linux-l4, got '" + *opt.hash + "'");
-  if (opt.seed && *opt.seed == 0) throw InputError({{}, 0, 0, "--seed"}, "the kernel treats seed 0 as random; use 1..2^32-1");
+    throw InputError(option_at("hash"), "expected linux-l3 or linux-l4, got '" + *opt.hash + "'");
+  if (opt.seed && *opt.seed == 0) throw InputError(option_at("seed"), "the kernel treats seed 0 as random; use 1..2^32-1");
   EmulateReport r;
-  const ScenarioSpec kernel_sc = as_linux(pick_scenario(spec, opt.scenario, "--scenario"), opt, &r.note);
+  const ScenarioSpec kernel_sc = as_linux(pick_scenario(spec, opt.scenario, "scenario"), opt, &r.note);
   ScenarioSpec predict_sc =
-      opt.predict_scenario ? as_linux(pick_scenario(spec, *opt.predict_scenario, "--predict-scenario"), opt, nullptr)
+      opt.predict_scenario ? as_linux(pick_scenario(spec, *opt.predict_scenario, "predict_scenario"), opt, nullptr)
                            : kernel_sc;
   if (opt.predict_seed) predict_sc.hash.seed = *opt.predict_seed;
   r.scenario = kernel_sc.name;

@@ -146,7 +146,7 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   const Fabric& fabric = sim.fabric();
   const workloads::Flows& flows = sim.flows();
   if (!congestion_available(opt.congestion))
-    throw InputError({{}, 0, 0, "--congestion"}, "this kernel offers no TCP congestion control '" + opt.congestion +
+    throw InputError(option_at("congestion"), "this kernel offers no TCP congestion control '" + opt.congestion +
                                                      "' (see /proc/sys/net/ipv4/tcp_available_congestion_control)");
   const ScenarioResult pred = sim.run(predict_scenario);
   TimeReport t;
@@ -159,13 +159,13 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   t.slowdown_predicted = pred.predicted.all.slowdown;
   for (const Seconds s : pred.times.finish) t.finish_predicted.push_back(s.value);
   if (!(t.ideal > 0) || !std::isfinite(t.completion_predicted))
-    throw InputError({{}, 0, 0, "--measure-time"}, "scenario '" + predict_scenario.name +
+    throw InputError(option_at("measure_time"), "scenario '" + predict_scenario.name +
                                                        "' has nothing to time (ideal " + fixed(t.ideal, 6) +
                                                        " s, predicted completion " + fixed(t.completion_predicted, 6) + " s)");
   const double budget = machine_budget();
   t.max_scale = max_scale(fabric, pred.trace, budget);
   if (opt.scale && *opt.scale > t.max_scale)
-    throw InputError({{}, 0, 0, "--scale"},
+    throw InputError(option_at("scale"),
                      "this machine cannot hold scale " + scale_line(fabric, *opt.scale) + " for this fabric: at most " +
                          scale_line(fabric, t.max_scale) + " (" + short_number(budget) +
                          " packets/s through the emulated links)");
@@ -177,7 +177,7 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
   for (std::size_t i = 0; i < flows.size(); ++i) {
     const auto [it, fresh] = tuples.try_emplace({flows.src_ip[i], flows.sport[i], flows.dst_ip[i], flows.dport[i]}, i);
     if (!fresh)
-      throw InputError({{}, 0, 0, "--measure-time"},
+      throw InputError(option_at("measure_time"),
                        "flows " + std::to_string(it->second) + " and " + std::to_string(i) + " share the five-tuple " +
                            hashing::format_ip(flows.src_ip[i]) + ":" + std::to_string(flows.sport[i]) + " -> " +
                            hashing::format_ip(flows.dst_ip[i]) + ":" + std::to_string(flows.dport[i]) +
@@ -190,10 +190,10 @@ TimeReport plan_time(const Simulation& sim, const ScenarioSpec& predict_scenario
     if (flows.bytes[i] > 0) smallest = std::min(smallest, t.bytes.back());
   }
   if (smallest < kMinSegments * payload_bytes(fabric.family()))
-    throw InputError({{}, 0, 0, "--seconds"},
+    throw InputError(option_at("seconds"),
                      "at scale " + scale_text(t.scale) + " the smallest flow would send " + std::to_string(smallest) +
                          " bytes, under " + std::to_string(kMinSegments) +
-                         " full segments: its time would be the handshake's; raise --seconds or --scale");
+                         " full segments: its time would be the handshake's; raise " + option_ref("seconds") + " or " + option_ref("scale"));
   t.timeout = opt.timeout.value_or(4 * t.completion_predicted * t.stretch + 20);
   return t;
 }

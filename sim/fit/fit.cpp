@@ -157,7 +157,7 @@ std::string range_text(std::uint64_t a, std::uint64_t b) { return std::to_string
   }
   if (!r.seeds_searched) why += "; " + r.skipped;
   else if (opt.seed_end - opt.seed_begin < (1ULL << 32))
-    why += "; seeds outside " + range_text(opt.seed_begin, opt.seed_end) + " were not tried (--seeds widens)";
+    why += "; seeds outside " + range_text(opt.seed_begin, opt.seed_end) + " were not tried (" + option_ref("seeds") + " widens)";
   throw InputError({obs.source, 0, 0, {}}, why);
 }
 
@@ -191,7 +191,7 @@ FitResult fit(const Observations& obs, const FitOptions& opt) {
   } else if (!seeded.empty()) {
     r.skipped = std::to_string(seeded.size()) + " non-affine families not searched: an affine map reproduces every "
                 "observation with " + std::to_string(static_cast<long>(confirmed)) +
-                " bits to spare, which no non-affine hash does by chance (--exhaustive searches them)";
+                " bits to spare, which no non-affine hash does by chance (" + option_ref("exhaustive") + " searches them)";
   }
   for (const SearchResult& p : parts) {
     r.models.insert(r.models.end(), p.models.begin(), p.models.end());

@@ -144,7 +144,7 @@ Observations read_observations(std::string_view text, const std::string& name, s
     cols = parse_header(line, name);
     const bool switch_column =
         std::any_of(cols.begin(), cols.end(), [](const ColumnInfo* c) { return c->column == Column::Switch; });
-    if (!only_switch.empty() && !switch_column) fail(name, 1, 1, "--switch given but the file has no 'switch' column");
+    if (!only_switch.empty() && !switch_column) fail(name, 1, 1, option_ref("switch") + " given but the file has no 'switch' column");
   }
   while (reader.next(line)) {
     const std::size_t line_no = line.number;
@@ -183,7 +183,7 @@ void check_observations(const Observations& obs, std::uint32_t members) {
   for (const Observation& o : obs.rows) {
     if (o.member >= members)
       fail(obs.source, o.line, 1,
-           whose_prefix(obs) + "member " + std::to_string(o.member) + " is not below --members " +
+           whose_prefix(obs) + "member " + std::to_string(o.member) + " is not below " + option_ref("members") + " " +
                std::to_string(members));
     const auto& t = o.tuple;
     const Key k{t.src_ip, t.dst_ip, t.proto, t.sport, t.dport, t.dst_qp, t.flow_label, t.in_port};

@@ -265,7 +265,10 @@ SearchResult search_seeds(const Observations& obs, const Group& group, const std
         out.trim(false);
       }
     }
-    if (progress != nullptr) progress->done.fetch_add(hi - lo, std::memory_order_relaxed);
+    if (progress != nullptr) {
+      progress->done.fetch_add(hi - lo, std::memory_order_relaxed);
+      if (progress->changed) progress->changed(*progress);
+    }
     return hi - lo;
   });
   return finish(lists, families, keep, hypotheses);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -27,10 +28,13 @@ struct Family {
   std::vector<hashing::Field> fields;
 };
 
-// Seeds (or families) finished and to do, for a progress bar.
+// Seeds (or families) finished and to do, handed to `changed` by the
+// searching threads (concurrently) as chunks finish, for a front door's
+// progress display (sim/app/progress.h).
 struct SearchProgress {
   std::atomic<std::uint64_t> done{0};
   std::atomic<std::uint64_t> total{0};
+  std::function<void(const SearchProgress&)> changed;
 };
 
 struct SearchResult {

@@ -9,7 +9,7 @@
 namespace ecmpsim::fit {
 namespace {
 
-[[noreturn]] void members_flag_error(const std::string& why) { throw InputError({{}, 0, 0, "--members"}, why); }
+[[noreturn]] void members_flag_error(const std::string& why) { throw InputError(option_at("members"), why); }
 
 std::uint32_t member_count(std::string_view text, std::string_view item) {
   std::uint32_t n = 0;
@@ -129,7 +129,7 @@ std::vector<SwitchRows> split_switches(const Observations& all, const MembersSpe
       for (const Observation& o : s.obs.rows) largest = std::max(largest, o.member);
       if (largest == 0)
         throw InputError({all.source, 0, 0, {}}, s.obs.whose + ": every row has member 0, so the rows cannot tell "
-                                                               "the group size; give it (--members " + s.name + "=N)");
+                                                               "the group size; give it (" + option_ref("members") + " " + s.name + "=N)");
       s.members = largest + 1;
       s.members_from_rows = true;
       const double n = s.members;

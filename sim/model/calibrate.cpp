@@ -56,7 +56,7 @@ std::vector<CalibrationRow> predict_rows(const NcclComm& base, const NcclTestsTa
 CalibrationFit calibrate(const NcclComm& base, const NcclTestsTable& table, const CalibrationOptions& o) {
   const auto fitted = std::count_if(table.rows.begin(), table.rows.end(), [&](const NcclTestsRow& r) { return in_fit(o, r.size); });
   if (fitted < 2)
-    throw InputError({table.source, 0, 0, "--fit-sizes"},
+    throw InputError(option_at("fit_sizes", table.source),
                      "only " + std::to_string(fitted) + " of the table's sizes in the fit range; two parameters need at least 2");
   double lo[2] = {kMinEfficiency, 0}, hi[2] = {1, kMaxLatencyUs};
   double best[2] = {1, 0};

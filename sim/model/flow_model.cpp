@@ -2,41 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
-#include <array>
-#include <bit>
-#include <limits>
 
 namespace ecmpsim {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-// Flows within this relative margin below the lowest finishing rate are
-// re-solved too: they may sit at the same level, rounded one ulp lower, and
-// re-solving a flow that keeps its rate is only work, never an error.
-constexpr double kLevelSlack = 1e-12;
-
-// Stable LSD radix sort of (share, link) pairs by share, a byte per pass,
-// skipping bytes that every key shares (the exponents mostly): pairs that
-// arrive in link order leave in (share, link) order, several times faster
-// than a comparison sort of the thousands of links a re-solve searches.
-// Shares are >= 0 (a -0 counts as 0), so their bits order as the values do.
-template <typename Pair>
-void radix_sort_by_share(std::vector<Pair>& items, std::vector<Pair>& scratch) {
-  const auto key = [](const Pair& p) { return std::bit_cast<std::uint64_t>(p.share == 0 ? 0.0 : p.share); };
-  scratch.resize(items.size());
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    std::array<std::uint32_t, 257> start{};
-    for (const Pair& p : items) ++start[((key(p) >> shift) & 0xff) + 1];
-    if (std::find(start.begin() + 1, start.end(), items.size()) != start.end()) continue;
-    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    for (const Pair& p : items) scratch[start[(key(p) >> shift) & 0xff]++] = p;
-    items.swap(scratch);
-  }
-  scratch.clear();
-}
-
-
-}  // namespace
+using max_min::kInf;
 
 void FlowModel::load(const FlowNetwork& net) {
   // Dense local indices for the links that carry at least one flow, so every
@@ -101,145 +70,60 @@ void FlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progre
   // The local re-solve assumes finishes only; a run with arrivals re-solves suffixes.
   const bool local = local_;
   local_ = local && std::ranges::none_of(net.start, [](double t) { return t > 0; });
-  run_events(net, out, progress);
+  max_min::EventLoop::run(*this, net, out, progress);
   local_ = local;
 }
 
-void FlowModel::run_events(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress) {
-  const std::size_t flows = net.bytes.size();
-  out.start_rate.assign(flows, Gbps{0});
-  out.finish.assign(flows, Seconds{0});
-  out.events = 0;
-  out.resolved = 0;
-  out.local = 0;
-  load(net);
-  out.groups = order_.size() + pending_.size();
-  if (progress) {
-    progress->events.store(0, std::memory_order_relaxed);
-    progress->finished.store(0, std::memory_order_relaxed);
-    progress->now.store(0, std::memory_order_relaxed);
-    progress->flows.store(members_.size(), std::memory_order_relaxed);
-  }
-  if (order_.empty() && pending_.empty()) return;
-  if (!order_.empty()) {
-    solve(0, 0.0);
-    out.events = 1;
-    out.resolved = order_.size();
-    for (std::uint32_t g : order_)
-      for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
-  }
-  double now = 0;
-  while (!order_.empty() || next_pending_ < pending_.size()) {
-    if (next_pending_ < pending_.size() && group_start_[pending_[next_pending_]] <= next_finish()) {
-      admit(now, out);
-      continue;
-    }
-    const double lowest = finish_next(now, out);
-    if (lowest == 0) break;
-    // Every group below the lowest finishing rate keeps its rate: re-solve
-    // the rest, without the groups whose flows all finished.
-    const auto by_rate = [&](std::uint32_t g, double r) { return rate_[g] < r; };
-    const auto from = static_cast<std::size_t>(
-        std::lower_bound(order_.begin(), order_.end(), lowest * (1 - kLevelSlack), by_rate) - order_.begin());
-    std::size_t kept = from;
-    for (std::size_t k = from; k < order_.size(); ++k)
-      if (!done_[order_[k]]) order_[kept++] = order_[k];
-    order_.resize(kept);
-    if (kept == 0) continue;  // idle until the next arrival, if any
-    ++out.events;
-    if (progress) {
-      progress->events.store(out.events, std::memory_order_relaxed);
-      progress->finished.store(finished_, std::memory_order_relaxed);
-      progress->now.store(now, std::memory_order_relaxed);
-    }
-    if (from == kept) continue;
-    if (!dense_ && local_ && solve_local(from, lowest * (1 - kLevelSlack), now)) {
-      ++out.local;
-      out.resolved += cand_.size();
-      continue;
-    }
-    solve(from, now);
-    out.resolved += kept - from;
-  }
-}
-
-double FlowModel::next_finish() {
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
-  while (!finishes_.empty() && finishes_.front().version != version_[finishes_.front().group]) {
-    std::pop_heap(finishes_.begin(), finishes_.end(), later);
-    finishes_.pop_back();
-  }
-  return finishes_.empty() ? kInf : finishes_.front().at;
-}
-
-void FlowModel::admit(double& now, FlowTimes& out) {
-  now = group_start_[pending_[next_pending_]];
-  for (; next_pending_ < pending_.size() && group_start_[pending_[next_pending_]] == now; ++next_pending_) {
+std::size_t FlowModel::admit(double& now, FlowTimes& out) {
+  now = next_arrival();
+  for (; waiting() && group_start_[pending_[next_pending_]] == now; ++next_pending_) {
     const std::uint32_t g = pending_[next_pending_];
     since_[g] = now;
     order_.push_back(g);
   }
   solve(0, now);
-  ++out.events;
-  out.resolved += order_.size();
-  for (std::size_t k = 0; k < order_.size(); ++k) {
-    const std::uint32_t g = order_[k];
+  for (const std::uint32_t g : order_) {
     if (group_start_[g] != now) continue;
     for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
   }
+  return order_.size();
 }
 
-void FlowModel::queue_head(std::uint32_t g) {
-  finishes_.push_back({since_[g] + (member_bits_[head_[g]] - delivered_[g]) / rate_[g], g, version_[g]});
+std::optional<std::size_t> FlowModel::solve_locally(std::size_t from, double threshold, double now) {
+  if (dense_ || !local_ || !solve_local(from, threshold, now)) return std::nullopt;
+  return cand_.size();
 }
 
-double FlowModel::finish_next(double& now, FlowTimes& out) {
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
-  const auto stale = [&](const Finish& e) { return e.version != version_[e.group]; };
-  while (!finishes_.empty() && stale(finishes_.front())) {
-    std::pop_heap(finishes_.begin(), finishes_.end(), later);
-    finishes_.pop_back();
-  }
-  if (finishes_.empty()) {
-    // Only flows on a dead link are left: they never finish.
-    for (std::uint32_t g : order_)
-      for (std::uint32_t m = head_[g]; m < member_begin_[g + 1]; ++m) out.finish[members_[m]] = Seconds{kInf};
-    order_.clear();
-    return 0;
-  }
-  touched_.clear();
-  const double before = now;
-  const double step = finishes_.front().at - before;
-  const double finish_by = step * (1 + kFinishTolerance);
-  now += step;
-  double lowest = kInf;
-  while (!finishes_.empty() && finishes_.front().at - before <= finish_by) {
-    const Finish e = finishes_.front();
-    std::pop_heap(finishes_.begin(), finishes_.end(), later);
-    finishes_.pop_back();
-    if (stale(e)) continue;
-    // The group's flow with the fewest bytes left finishes; the next one is
-    // queued at the same rate (it may finish at this instant too).
-    const std::uint32_t g = e.group;
-    touched_.push_back(g);
-    out.finish[members_[head_[g]++]] = Seconds{now};
-    --count_[g];
-    ++finished_;
-    lowest = std::min(lowest, rate_[g]);
-    if (loads_known_)
-      for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
-        used_[flow_links_[i]] -= rate_[g] * frac(i);
-        ++link_version_[flow_links_[i]];
-      }
-    if (count_[g] == 0) {
-      done_[g] = 1;
-      ++version_[g];
-    } else {
-      queue_head(g);
-      std::push_heap(finishes_.begin(), finishes_.end(), later);
+void FlowModel::start_rates(FlowTimes& out) const {
+  for (std::uint32_t g : order_)
+    for (std::uint32_t m = member_begin_[g]; m < member_begin_[g + 1]; ++m) out.start_rate[members_[m]] = Gbps{rate_[g]};
+}
+
+max_min::FinishQueue::Entry FlowModel::head_entry(std::uint32_t g) const {
+  return {since_[g] + (member_bits_[head_[g]] - delivered_[g]) / rate_[g], g, version_[g]};
+}
+
+void FlowModel::never_finish(std::uint32_t g, FlowTimes& out) const {
+  for (std::uint32_t m = head_[g]; m < member_begin_[g + 1]; ++m) out.finish[members_[m]] = Seconds{kInf};
+}
+
+// The group's flow with the fewest bytes left finishes; the next one is
+// queued at the same rate (it may finish at this instant too).
+void FlowModel::finish(std::uint32_t g, double now, FlowTimes& out) {
+  touched_.push_back(g);
+  out.finish[members_[head_[g]++]] = Seconds{now};
+  --count_[g];
+  if (loads_known_)
+    for (std::uint32_t i = group_begin_[g]; i < group_begin_[g + 1]; ++i) {
+      used_[flow_links_[i]] -= rate_[g] * frac(i);
+      ++link_version_[flow_links_[i]];
     }
+  if (count_[g] == 0) {
+    done_[g] = 1;
+    ++version_[g];
+  } else {
+    finishes_.push(head_entry(g));
   }
-  return lowest;
 }
 
 void FlowModel::add_load(std::uint32_t g, double delta) {
@@ -338,20 +222,6 @@ void FlowModel::fill(std::span<const std::uint32_t> groups, bool partial, double
     heap_fill(count);
 }
 
-// Many new entries (most re-solved groups changed rate), or stale entries
-// outnumbering the live ones: drop the stale ones and heapify what is left,
-// so the heap stays the active groups' size; a few: push them one by one.
-void FlowModel::merge_finishes(std::size_t queued) {
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.group > b.group); };
-  if (finishes_.size() - queued > queued / 8 || finishes_.size() > 2 * order_.size() + 1024) {
-    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.group]; });
-    std::make_heap(finishes_.begin(), finishes_.end(), later);
-  } else {
-    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k)
-      std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
-  }
-}
-
 void FlowModel::groups_by_link(std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& groups) {
   const std::size_t links = cap_.size();
   begin.assign(links + 1, 0);
@@ -371,9 +241,9 @@ void FlowModel::requeue_changed(std::span<const std::uint32_t> groups, std::span
     if (delta == 0) continue;  // its queued finish time still holds
     if (loads) add_load(g, delta);
     ++version_[g];
-    if (rate_[g] > 0) queue_head(g);
+    if (rate_[g] > 0) finishes_.append(head_entry(g));
   }
-  merge_finishes(queued);
+  finishes_.merge(queued, order_.size(), version_);
 }
 
 void FlowModel::solve(std::size_t from, double now) {
@@ -518,7 +388,7 @@ void FlowModel::heap_fill(std::size_t left) {
     key_[j] = share_of(j);
     sorted_.push_back({key_[j], j});
   }
-  radix_sort_by_share(sorted_, heap_);
+  max_min::radix_sort_by_share(sorted_, heap_);
   std::size_t next = 0;
   while (left > 0) {
     Share top{};

@@ -1,8 +1,6 @@
-// Flow-level time model: every flow streams its bytes along a fixed path from
-// time 0; link bandwidth is shared max-min fairly (progressive filling) and
-// re-shared whenever flows finish, until every byte is delivered. Flows on
-// identical paths (same links, same fractions) always get one rate, so they
-// are one variable of the solve, a group weighted by its unfinished flows;
+// The production max-min solver (the interface and its model: max_min.h).
+// Flows on identical paths (same links, same fractions) always get one rate,
+// so they are one variable of the solve, a group weighted by its unfinished flows;
 // its flows finish in order of their bytes (one cursor per group), and a
 // finish only lowers its group's weight. Re-sharing is incremental by
 // bottleneck level: when the groups with flows finishing at an event have
@@ -29,63 +27,20 @@
 // Runs with arrivals use the suffix solve alone (docs/traces.md).
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
-#include "sim/fabric/fabric.h"
-#include "sim/base/units.h"
+#include "sim/model/max_min.h"
+#include "sim/model/max_min_events.h"
 
 namespace ecmpsim {
 
-// The model's input, as views: any flows on any paths over any capacities.
-struct FlowNetwork {
-  std::span<const Gbps> capacity;            // per link; 0 for a link that is down
-  std::span<const std::uint64_t> bytes;      // per flow
-  std::span<const std::uint32_t> path_begin; // per flow, into path_links; size flows + 1
-  std::span<const LinkId> path_links;
-  // Split flows (spraying), else empty: parallel to path_links, the fraction
-  // of the flow's rate that link carries. A link's fair share is then its
-  // remaining capacity over the sum of its unfrozen flows' fractions.
-  std::span<const double> fraction = {};
-  // Per flow, the time it starts sending (seconds, >= 0), else empty: every
-  // flow from time 0. FlowTimes::finish stays absolute.
-  std::span<const double> start = {};
-};
-
-struct FlowTimes {
-  std::vector<Gbps> start_rate;  // the max-min rate at time 0 (with arrivals: at the flow's start)
-  std::vector<Seconds> finish;   // when the last byte is delivered; +inf if never
-  std::size_t events = 0;        // rate allocations computed (one per distinct finish time)
-  std::size_t groups = 0;        // variables of the solve: flows on identical paths are one
-  std::size_t resolved = 0;      // groups re-solved over all events (the model's work)
-  std::size_t local = 0;         // events re-solved locally, around the finishing flows
-};
-
-// How far a run has got, for a progress line drawn by another thread (the
-// CLI's; relaxed atomics: the numbers are a display, never an input).
-struct FlowProgress {
-  std::atomic<std::uint64_t> events{0};    // rate allocations so far, this run
-  std::atomic<std::uint64_t> finished{0};  // flows finished so far, this run
-  std::atomic<std::uint64_t> flows{0};     // flows of this run
-  std::atomic<double> now{0};              // simulated seconds reached
-};
-
-// Flows that finish within this relative margin of the next event finish
-// together at it, so symmetric flows end at one identical instant.
-inline constexpr double kFinishTolerance = 1e-9;
-
-// Below this many loaded links a water-filling pass finds each bottleneck by
-// scanning the links (cost: links x distinct rates) rather than through sorted
-// lazy keys (cost: flow-hops + a radix sort); paper16 (64 links) is scanned.
-inline constexpr std::size_t kScanLinks = 256;
-
-// Reusable solver: buffers are kept between runs, so a run on flows of a
-// size seen before allocates nothing. The solver before grouping is kept as
-// the reference in tests/support/flow_level_model.h.
-class FlowModel {
+// Its references, the solvers before grouping and before incremental
+// re-solves, are beside it in reference_models.h.
+class FlowModel : public MaxMinSolver {
  public:
   // `scan_links` chooses the bottleneck search (see kScanLinks); both give
   // the same rates, and tests/model/flow_model_test.cpp compares them.
@@ -94,14 +49,24 @@ class FlowModel {
   explicit FlowModel(std::size_t scan_links = kScanLinks, bool local = true)
       : scan_links_(scan_links), local_(local) {}
 
-  // A flow of 0 bytes or with an empty path has nothing to send: finish 0,
-  // rate 0. A flow whose path holds a link of capacity 0 never finishes
-  // (finish +inf, rate 0). `progress`, if given, is kept up to date.
-  void run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress = nullptr);
+  void run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress = nullptr) override;
 
  private:
-  void run_events(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress);
+  friend struct max_min::EventLoop;
+  // The event loop's steps (max_min_events.h), over groups.
   void load(const FlowNetwork& net);
+  std::size_t active_flows() const noexcept { return members_.size(); }
+  std::optional<std::size_t> solve_locally(std::size_t from, double threshold, double now);
+  void start_rates(FlowTimes& out) const;
+  void begin_event() noexcept { touched_.clear(); }
+  void finish(std::uint32_t g, double now, FlowTimes& out);
+  void never_finish(std::uint32_t g, FlowTimes& out) const;
+  // Arrivals: groups not yet started, the next start time (+inf if none), and
+  // the groups starting then joining with every active group re-solved at that
+  // instant (returns the groups re-solved).
+  std::size_t waiting() const noexcept { return pending_.size() - next_pending_; }
+  double next_arrival() const noexcept { return waiting() ? group_start_[pending_[next_pending_]] : max_min::kInf; }
+  std::size_t admit(double& now, FlowTimes& out);
   // Groups the active flows by path (see the .cpp) into group_begin_,
   // flow_links_, flow_frac_, members_ and member_begin_.
   void group_flows(const FlowNetwork& net);
@@ -137,8 +102,6 @@ class FlowModel {
   std::span<const std::uint32_t> live_groups(std::uint32_t l);
   void add_candidate(std::uint32_t g);
   void reorder_local(std::size_t from);
-  // Pushes the finish entries queued since `queued` (or rebuilds the heap).
-  void merge_finishes(std::size_t queued);
   // Each of `groups` whose rate moved from `before[k]`: its finish entry
   // renewed at the new rate, and its links' loads moved when `loads`.
   void requeue_changed(std::span<const std::uint32_t> groups, std::span<const double> before, bool loads);
@@ -149,16 +112,8 @@ class FlowModel {
   // Fixes the rate of every unfrozen group on sub-problem link j at `rate`.
   template <typename OnChange>
   std::size_t freeze(std::uint32_t j, double rate, OnChange on_change);
-  // Flows whose projected finish is within the tolerance of the earliest:
-  // finished at that instant; returns the lowest rate among their groups, 0
-  // if none can finish.
-  double finish_next(double& now, FlowTimes& out);
-  void queue_head(std::uint32_t g);
-  // The earliest live projected finish, +inf if none (stale entries dropped).
-  double next_finish();
-  // The groups starting at the next arrival time join and every active
-  // group is re-solved at that instant.
-  void admit(double& now, FlowTimes& out);
+  // The finish entry of g's next flow at g's rate.
+  max_min::FinishQueue::Entry head_entry(std::uint32_t g) const;
 
   // The network, per used link (dense local index) and per group.
   std::vector<std::uint32_t> local_of_;   // global link -> local index, kNone if unused
@@ -179,17 +134,12 @@ class FlowModel {
   std::vector<std::uint32_t> version_;    // bumped on every rate change (stale heap entries)
   std::vector<std::uint32_t> order_;      // active groups by rising rate (ties by group id)
   std::vector<std::uint8_t> done_;        // all flows finished, at the current event
-  struct Finish {
-    double at;
-    std::uint32_t group;
-    std::uint32_t version;
-  };
-  std::vector<Finish> finishes_;          // min-heap of projected finish times, one per group
-  std::vector<std::uint32_t> slot_;       // grouping: open-addressing table of groups by path hash
-  std::vector<std::uint32_t> group_of_;   // grouping: per flow, its group; kNone if inactive
+  max_min::FinishQueue finishes_;         // projected finish times, one live entry per group
   std::vector<double> group_start_;       // per group: its flows' start; empty without arrivals
   std::vector<std::uint32_t> pending_;    // groups starting after 0, by (start, group)
   std::size_t next_pending_ = 0;          // the first of pending_ not yet admitted
+  std::vector<std::uint32_t> slot_;       // grouping: open-addressing table of groups by path hash
+  std::vector<std::uint32_t> group_of_;   // grouping: per flow, its group; kNone if inactive
 
   // The sub-problem being re-solved: its links (sub index) and their groups (CSR).
   // Each hop of a re-solved group reads its link's slot and its sub link:

@@ -9,13 +9,13 @@
 #include "sim/fabric/fabric.h"
 #include "sim/config/spec.h"
 #include "sim/base/units.h"
-#include "workloads/import/import.h"
+#include "workloads/import/importers.h"
 
 namespace ecmpsim {
 
 struct FlowsImportOptions {
   std::string flows;   // a file; for rdma also comma-separated files or a directory
-  std::string format;  // "csv", "rdma", "pcap"; empty = detect from content and name
+  std::string format;  // an importer's name (workloads/import/importers.h); empty = detected
   std::string rdma_map;  // rdma: the device -> IP map file
   std::optional<Bytes> flow_bytes;  // rdma: bytes per QP pair; default the first job's message size
   bool allow_unpaired = false;      // rdma: skip QPs without a partner instead of failing

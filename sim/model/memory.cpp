@@ -192,7 +192,7 @@ void add_flow_memory(MemoryEstimate& m, const Spec& spec, std::uint64_t flows, s
 void check_memory(const MemoryEstimate& m, const Spec& spec, const std::string& what) {
   const std::uint64_t limit = spec.limits.max_memory;
   if (m.bytes <= limit) return;
-  throw InputError({spec.source, 0, 0, "--max-memory"},
+  throw InputError(option_at("max_memory", spec.source),
                    what + " needs an estimated " + human_bytes(static_cast<double>(m.bytes)) + " (" +
                        std::to_string(m.bytes) + " bytes), more than the limit of " +
                        human_bytes(static_cast<double>(limit)) + "; the largest part is " + m.largest + " (" +

@@ -46,7 +46,7 @@ std::string read_text(const std::string& path, const char* flag, const ByteLimit
 }  // namespace
 
 workloads::CommTrace load_comm_trace(const ReplayInputs& inputs) {
-  const ByteLimit limit{inputs.max_bytes, "--max-capture-bytes"};
+  const ByteLimit limit{inputs.max_bytes, "max_capture_bytes"};
   std::vector<workloads::RankTrace> ranks;
   for (const std::string& f : expand(inputs.traces, "TRACE", {".json", ".json.gz"}))
     ranks.push_back(workloads::read_pytorch_trace(read_text(f, "TRACE", limit), f));
@@ -65,7 +65,7 @@ workloads::CommTrace load_comm_trace(const ReplayInputs& inputs) {
 
 void read_rank_map(const std::string& path, ReplayOptions& options, std::uint64_t max_bytes) {
   const std::string text =
-      read_input_file(path, {{}, 0, 0, "--rank-map"}, "rank map '" + path + "'", {max_bytes, "--max-capture-bytes"});
+      read_input_file(path, {{}, 0, 0, "--rank-map"}, "rank map '" + path + "'", {max_bytes, "max_capture_bytes"});
   CsvReader reader(text);
   options.rank_map_file = path;
   for (CsvLine line; reader.next(line);) {

@@ -97,7 +97,7 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
     try {
       workloads::generate(p, layout, maker, flows);
     } catch (const workloads::FlowLimitExceeded&) {
-      throw InputError({spec.source, 0, 0, "--max-flows"}, "job '" + job.name + "' takes the workload past " +
+      throw InputError(option_at("max_flows", spec.source), "job '" + job.name + "' takes the workload past " +
                                                                std::to_string(spec.limits.max_flows) + " flows");
     }
   }
@@ -107,14 +107,14 @@ workloads::Flows generate_flows(const Spec& spec, const Fabric& fabric) {
 Fabric fabric_for(const Spec& spec) {
   const std::uint64_t hosts = endpoint_count(spec.fabric);
   if (hosts > spec.limits.max_hosts)
-    throw InputError({spec.source, 0, 0, "--max-hosts"},
+    throw InputError(option_at("max_hosts", spec.source),
                      "the fabric has " + over_limit(hosts, "NIC endpoints", spec.limits.max_hosts));
   const FabricCounts counts = fabric_counts(spec.fabric);
   if (counts.switches > spec.limits.max_switches)
-    throw InputError({spec.source, 0, 0, "--max-switches"},
+    throw InputError(option_at("max_switches", spec.source),
                      "the fabric has " + over_limit(counts.switches, "switches", spec.limits.max_switches));
   if (counts.cables > spec.limits.max_links)
-    throw InputError({spec.source, 0, 0, "--max-links"},
+    throw InputError(option_at("max_links", spec.source),
                      "the fabric has " + over_limit(counts.cables, "cables", spec.limits.max_links));
   // Before anything is allocated: the fabric and its routing tables must fit.
   check_memory(routing_memory(spec), spec, "the fabric with its routing tables");

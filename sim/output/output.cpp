@@ -14,9 +14,6 @@
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/sizes_output.h"
-#include "sim/model/size_table.h"
-#include "sim/routing/next_link.h"
-#include "sim/routing/spray.h"
 
 namespace ecmpsim {
 namespace {
@@ -76,26 +73,14 @@ json hop_links_json(const Fabric& fabric, std::span<const LinkId> p) {
 }
 
 // A sprayed flow's paths with their shares: [{"path": [...], "share": 0.25}, ...].
-class SplitPaths {
- public:
-  SplitPaths(const Simulation& sim, const ScenarioSpec& scenario)
-      : sim_(sim), sets_(sim.sets_for(scenario)), fwd_(sim.fabric(), *sets_, scenario, sim.spec().source),
-        sprayer_(sim.fabric(), fwd_, {fwd_.weights().begin(), fwd_.weights().end()}) {}
-  json of(std::size_t f) const {
-    json out = json::array();
-    sprayer_.paths(ends_of(sim_.fabric(), sim_.flows(), f), [&](std::span<const LinkId> p, double share) {
-      out.push_back(
-          {{"path", path_json(sim_.fabric(), p)}, {"links", hop_links_json(sim_.fabric(), p)}, {"share", share}});
-    });
-    return out;
-  }
-
- private:
-  const Simulation& sim_;
-  std::shared_ptr<const EqualCostSets> sets_;
-  Forwarding fwd_;
-  Sprayer sprayer_;
-};
+json split_json(const Fabric& fabric, const SplitPaths& split, std::size_t f) {
+  json out = json::array();
+  for (std::uint64_t p = split.flow_begin[f]; p < split.flow_begin[f + 1]; ++p)
+    out.push_back({{"path", path_json(fabric, split.path(p))},
+                   {"links", hop_links_json(fabric, split.path(p))},
+                   {"share", split.share[p]}});
+  return out;
+}
 
 json predicted_json(const Simulation& sim, const Prediction& p) {
   json out = prediction_json(p.all);
@@ -179,12 +164,10 @@ void routing_json(const ScenarioResult& r, json& s) {
 }
 
 // The scenario's flows, one object each, written as they are made.
-void flows_json(const Simulation& sim, const ScenarioResult& r, JsonWriter& w) {
+void flows_json(const Simulation& sim, const ScenarioResult& r, const std::optional<SplitPaths>& split, JsonWriter& w) {
   const auto& flows = sim.flows();
   const auto& jobs = sim.spec().jobs;
   const bool imported = sim.imported().has_value();
-  std::optional<SplitPaths> split;
-  if (r.trace.split()) split.emplace(sim, *r.spec);
   w.begin_array();
   json row;
   for (std::size_t f = 0; f < flows.size(); ++f) {
@@ -202,7 +185,7 @@ void flows_json(const Simulation& sim, const ScenarioResult& r, JsonWriter& w) {
                 {"rqpn", flows.rqpn[f]},
                 {"channel", flows.channel[f]}};
     if (split) {
-      row["paths"] = split->of(f);
+      row["paths"] = split_json(sim.fabric(), *split, f);
     } else {
       row["path"] = path_json(sim.fabric(), r.trace.path(f));
       row["links"] = hop_links_json(sim.fabric(), r.trace.path(f));
@@ -221,13 +204,15 @@ void flows_json(const Simulation& sim, const ScenarioResult& r, JsonWriter& w) {
 
 }  // namespace
 
-void run_json(const Simulation& sim, const std::vector<ScenarioResult>& results, JsonWriter& w) {
+void run_json(const RunData& data, JsonWriter& w) {
+  const Simulation& sim = data.sim;
   w.begin_object();
   w.key("config").value(sim.spec().source);
   w.key("fabric").value(fabric_json(sim));
   w.key("workload").value(workload_json(sim));
   w.key("scenarios").begin_array();
-  for (const ScenarioResult& r : results) {
+  for (std::size_t i = 0; i < data.results.size(); ++i) {
+    const ScenarioResult& r = data.results[i];
     json s;  // the members that do not grow with the fabric or the flows
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
@@ -239,13 +224,13 @@ void run_json(const Simulation& sim, const std::vector<ScenarioResult>& results,
     s["tiers"] = std::move(tiers);
     s["collisions"] = r.collisions;
     if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
-    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, r);
+    if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, data.sizes[i]);
     w.begin_object().members(s);
     w.key("links").begin_array();
     for (LinkId l : sim.metric_links()) w.value(link_json(sim, r, l));
     w.end();
     w.key("flows");
-    flows_json(sim, r, w);
+    flows_json(sim, r, data.split[i], w);
     w.end();
   }
   w.end().end();
@@ -284,7 +269,9 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
 
 }  // namespace
 
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link) {
+std::string run_table(const RunData& data, bool per_link) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
   const Fabric& fabric = sim.fabric();
   std::string out;
   out += "config    " + escape_text(sim.spec().source) + "\n";
@@ -340,7 +327,7 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   }
   row("colliding flow pairs", [](const ScenarioResult& r) { return static_cast<double>(r.collisions); }, 0);
   if (results.front().modelled) predicted_rows(sim, row, out);
-  if (wants_sizes(sim.spec())) out += sizes_text(sim, results);
+  if (wants_sizes(sim.spec())) out += sizes_text(sim, results, data.sizes);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
   std::string lhead = pad_right("link", kLabel);
@@ -360,8 +347,10 @@ std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& 
   return out;
 }
 
-void run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv) {
-  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, csv);
+void run_csv(const RunData& data, Csv& csv) {
+  const Simulation& sim = data.sim;
+  const std::vector<ScenarioResult>& results = data.results;
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, data.sizes, csv);
   const Fabric& fabric = sim.fabric();
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
   std::vector<double> start_gbps;
@@ -382,12 +371,12 @@ void run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, 
   }
 }
 
-Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+Result run_result(const RunData& data) {
   Result r;
-  r.text = [s = &sim, rs = &results] { return run_table(*s, *rs, true); };
-  r.brief = [s = &sim, rs = &results] { return run_table(*s, *rs, false); };
-  r.json = [s = &sim, rs = &results](JsonWriter& w) { run_json(*s, *rs, w); };
-  r.csv = [s = &sim, rs = &results](Csv& csv) { run_csv(*s, *rs, csv); };
+  r.text = [d = &data] { return run_table(*d, true); };
+  r.brief = [d = &data] { return run_table(*d, false); };
+  r.json = [d = &data](JsonWriter& w) { run_json(*d, w); };
+  r.csv = [d = &data](Csv& csv) { run_csv(*d, csv); };
   return r;
 }
 

@@ -6,19 +6,19 @@
 #include <vector>
 
 #include "sim/base/format.h"
-#include "sim/model/simulation.h"
+#include "sim/output/run_data.h"
 
 namespace ecmpsim {
 
 // Written to `w` link by link and flow by flow: the document, gigabytes on a
 // large fabric, is never in memory whole.
-void run_json(const Simulation& sim, const std::vector<ScenarioResult>& results, JsonWriter& w);
+void run_json(const RunData& data, JsonWriter& w);
 // With per_link = false (`--format summary`) the per-link list is left out:
 // the output no longer grows with the fabric.
-std::string run_table(const Simulation& sim, const std::vector<ScenarioResult>& results, bool per_link = true);
+std::string run_table(const RunData& data, bool per_link = true);
 // One row per (scenario, switch-to-switch link).
-void run_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv);
-// Every shape above, for write(); `sim` and `results` outlive it.
-Result run_result(const Simulation& sim, const std::vector<ScenarioResult>& results);
+void run_csv(const RunData& data, Csv& csv);
+// Every shape above, for write(); `data` outlives it.
+Result run_result(const RunData& data);
 
 }  // namespace ecmpsim

@@ -42,10 +42,12 @@ std::string job_heading(const Simulation& sim, const ScenarioResult& r, std::uin
 
 }  // namespace
 
-std::string sizes_text(const Simulation& sim, const std::vector<ScenarioResult>& results) {
+std::string sizes_text(const Simulation& sim, const std::vector<ScenarioResult>& results,
+                       std::span<const std::vector<SizeRow>> sizes) {
   std::string out;
-  for (const ScenarioResult& r : results) {
-    const std::vector<SizeRow> rows = size_table(sim, r);
+  for (std::size_t s = 0; s < results.size(); ++s) {
+    const ScenarioResult& r = results[s];
+    const std::vector<SizeRow>& rows = sizes[s];
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (i == 0 || rows[i].job != rows[i - 1].job) out += job_heading(sim, r, rows[i].job);
       out += row_text(rows[i]);
@@ -54,9 +56,9 @@ std::string sizes_text(const Simulation& sim, const std::vector<ScenarioResult>&
   return out;
 }
 
-Json sizes_json(const Simulation& sim, const ScenarioResult& r) {
+Json sizes_json(const Simulation& sim, std::span<const SizeRow> table) {
   Json rows = Json::array();
-  for (const SizeRow& row : size_table(sim, r)) {
+  for (const SizeRow& row : table) {
     Json o;
     o["job"] = sim.jobs()[row.job].name;
     o["size"] = row.size.value;
@@ -73,12 +75,13 @@ Json sizes_json(const Simulation& sim, const ScenarioResult& r) {
   return rows;
 }
 
-void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results, Csv& csv) {
+void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
+               std::span<const std::vector<SizeRow>> sizes, Csv& csv) {
   csv.cells({"scenario", "job", "size", "count", "type", "time_us", "algbw_gbs", "busbw_gbs", "algo", "proto", "slowdown"})
       .end_row();
-  for (const ScenarioResult& r : results)
-    for (const SizeRow& row : size_table(sim, r)) {
-      csv.cell(r.spec->name).cell(sim.jobs()[row.job].name).cell(row.size.value).cell(row.count).cell(kElementType);
+  for (std::size_t s = 0; s < results.size(); ++s)
+    for (const SizeRow& row : sizes[s]) {
+      csv.cell(results[s].spec->name).cell(sim.jobs()[row.job].name).cell(row.size.value).cell(row.count).cell(kElementType);
       csv.cell(format_number(row.time_us)).cell(format_number(row.algbw_gbs)).cell(format_number(row.busbw_gbs));
       csv.cell(name_of(workloads::kNcclAlgos, row.algo)).cell(name_of(workloads::kNcclProtos, row.proto));
       csv.cell(format_number(row.slowdown)).end_row();

@@ -291,7 +291,7 @@ std::vector<PublishedResult> run_catalogue(const std::string& root) {
   for (const PublishedExperiment& e : published_experiments()) {
     const std::string path(e.config);
     out.push_back(run_published(e, parse_config(read_input_file(root + "/" + path, {path, 0, 0, {}}, "config",
-                                                                   {Limits{}.max_config_bytes, "--max-config-bytes"}),
+                                                                   {Limits{}.max_config_bytes, "max_config_bytes"}),
                                                    path)));
   }
   return out;

@@ -312,7 +312,8 @@ void report_data_json(const ReportInput& in, JsonWriter& w) {
   for (auto b : flows.bytes) total += b;
   w.key("workload").value({{"flows", flows.size()}, {"bytes", total}});
   w.key("scenarios").begin_array();
-  for (const auto& r : *in.results) {
+  for (std::size_t i = 0; i < in.results->size(); ++i) {
+    const ScenarioResult& r = (*in.results)[i];
     json s{{"name", r.spec->name}};
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     s["collisions"] = r.collisions;
@@ -322,7 +323,7 @@ void report_data_json(const ReportInput& in, JsonWriter& w) {
     for (LinkId l : sim.metric_links()) w.value(link_json(sim, r, l));
     w.end();
     s = json::object();
-    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, r);
+    if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, in.sizes[i]);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
       json tuples = json::array();

@@ -15,12 +15,14 @@
 #include "sim/report/report_emulation.h"
 #include "sim/report/reproduce.h"
 #include "sim/model/simulation.h"
+#include "sim/model/size_table.h"
 
 namespace ecmpsim {
 
 struct ReportInput {
   const Simulation* sim = nullptr;
   const std::vector<ScenarioResult>* results = nullptr;  // one per scenario of the spec, in order
+  std::span<const std::vector<SizeRow>> sizes;           // one size table per result when wants_sizes
   std::span<const SeedSweep> sweeps;                     // seed distributions, one per swept scenario; optional
   const FlowTracerComparison* flowtracer = nullptr;      // optional
   std::string command;                                   // the command line, shown in the header

@@ -42,7 +42,7 @@ std::string flow_errors(const EmulationRun& r) {
 }  // namespace
 
 EmulationRun parse_emulation(const std::string& file, const std::string& text) {
-  const SourcePos at{file, 0, 0, "--emulation"};
+  const SourcePos at = option_at("emulation", file);
   const json doc = json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw InputError(at, "not JSON (expected `ecmpsim emulate --format json`)");
   for (const char* key : {"slowdown_measured", "slowdown_predicted", "completion_measured_s", "completion_predicted_s",

@@ -94,7 +94,7 @@ std::string sizes_section(const ReportInput& in) {
   std::string tables;
   for (std::size_t i = 0; i < in.results->size(); ++i) {
     const ScenarioResult& r = (*in.results)[i];
-    const std::vector<SizeRow> rows = size_table(*in.sim, r);
+    const std::vector<SizeRow>& rows = in.sizes[i];
     tables += "<h3>" + escape(r.spec->name) + "</h3>\n" + table_html(in, r.spec->name, rows);
     for (const SizeRow& row : rows) {
       auto& series = charts[row.job];

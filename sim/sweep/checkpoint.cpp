@@ -6,6 +6,8 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string_view>
 
 #include "sim/base/error.h"
@@ -29,10 +31,19 @@ constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
 constexpr std::array<std::string_view, 6> kLayoutFields{"rows", "decisions", "width", "rank", "ranks", "ranges"};
 // The share of a sweep's time its periodic saves may take (CheckpointPacer).
 constexpr double kCheckpointShare = 0.015;
+// Room for the header lines beyond the identity: rows, width, rank lines and more.
+constexpr std::uint64_t kHeaderRoom = 1 << 16;
 
-// A value as an error line quotes it (printable: bounded, control characters escaped).
-std::string checkpoint_quote(const std::string& v) {
-  return "'" + printable(v) + "'";
+// A value as an error line quotes it (printable: bounded, control characters
+// escaped), from a little before byte `from`, where it differs from the value
+// it is compared with: two long values that share their first 40 bytes would
+// otherwise print alike and hide the difference (issue 47, D10).
+std::string checkpoint_quote(const std::string& v, std::size_t from = 0) {
+  constexpr std::size_t kMax = 40, kBefore = 16;
+  if (v.size() <= kMax || from <= kBefore) return "'" + printable(v, kMax) + "'";
+  std::size_t start = from - kBefore;  // below v.size(): `from` is at most its length
+  while (start > 0 && (static_cast<unsigned char>(v[start]) & 0xC0) == 0x80) --start;  // a whole character
+  return "'..." + printable(std::string_view(v).substr(start), kMax) + "'";
 }
 
 std::uint64_t checkpoint_number(const std::string& path, std::string_view key, std::string_view text) {
@@ -91,18 +102,71 @@ void check_checkpoint_ranges(const std::string& path, std::vector<VariantRange> 
 void check_identity(const std::string& path, const std::vector<std::pair<std::string, std::string>>& fields,
                     const CheckpointId& id) {
   const auto mismatch = [&](const std::string& name, const std::string* theirs, const std::string* ours) {
+    std::size_t from = 0;  // the first byte where the two differ
+    if (theirs && ours)
+      while (from < theirs->size() && from < ours->size() && (*theirs)[from] == (*ours)[from]) ++from;
     throw InputError({path, 0, 0, name}, "the checkpoint is of another sweep: its " + name + " is " +
-                                             (theirs ? checkpoint_quote(*theirs) : std::string("absent")) +
-                                             ", this sweep's " + (ours ? checkpoint_quote(*ours) : std::string("absent")));
+                                             (theirs ? checkpoint_quote(*theirs, from) : std::string("absent")) +
+                                             ", this sweep's " +
+                                             (ours ? checkpoint_quote(*ours, from) : std::string("absent")));
   };
-  for (const auto& [name, value] : id) {
-    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
-    if (it == fields.end() || it->second != value) mismatch(name, it == fields.end() ? nullptr : &it->second, &value);
+  // Plain loop variables, not structured bindings: clang 14 cannot capture those in a lambda.
+  for (const auto& ours : id) {
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == ours.first; });
+    if (it == fields.end() || it->second != ours.second)
+      mismatch(ours.first, it == fields.end() ? nullptr : &it->second, &ours.second);
   }
-  for (const auto& [name, value] : fields) {
-    if (std::find(kLayoutFields.begin(), kLayoutFields.end(), name) != kLayoutFields.end()) continue;
-    if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == name; })) mismatch(name, &value, nullptr);
+  for (const auto& theirs : fields) {
+    if (std::find(kLayoutFields.begin(), kLayoutFields.end(), theirs.first) != kLayoutFields.end()) continue;
+    if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == theirs.first; }))
+      mismatch(theirs.first, &theirs.second, nullptr);
   }
+}
+
+// The header's "NAME VALUE" lines after the magic, up to the empty line,
+// whose offset is left in `end`; InputError when `bytes` holds no empty line.
+std::vector<std::pair<std::string, std::string>> header_fields(std::string_view bytes, const SourcePos& at,
+                                                               std::size_t& end) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::size_t pos = kCheckpointMagic.size();
+  for (;;) {
+    const std::size_t nl = bytes.find('\n', pos);
+    if (nl == std::string_view::npos) throw InputError(at, "not a checkpoint: its header has no end");
+    if (nl == pos) break;
+    const std::string_view line = bytes.substr(pos, nl - pos);
+    const std::size_t space = line.find(' ');
+    fields.emplace_back(std::string(line.substr(0, space)),
+                        space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
+    pos = nl + 1;
+  }
+  end = pos;
+  return fields;
+}
+
+// The most a checkpoint of a sweep of `total` variants and `jobs` jobs can
+// hold: its header, a range and a row per variant.
+ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  std::uint64_t header = kCheckpointMagic.size() + kChecksumLine + kHeaderRoom;
+  for (const auto& [name, value] : id) header += name.size() + value.size() + 2;
+  const std::uint64_t per_variant = 2 * sizeof(std::uint64_t) + ValueTable(jobs).width() * sizeof(double);
+  const std::uint64_t variants = std::min<std::uint64_t>(total, (~0ULL - header) / per_variant);
+  return {header + variants * per_variant, "checkpoint"};
+}
+
+// A file past this sweep's limit may be a larger sweep's checkpoint: its
+// header, read alone, says whether it is, and which field differs.
+// Only a regular file: a FIFO's bytes, once read, are gone.
+void check_identity_of_prefix(const std::string& path, const CheckpointId& id, std::uint64_t limit) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(limit, kHeaderRoom)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!head.starts_with(kCheckpointMagic) || head.find("\n\n", kCheckpointMagic.size() - 1) == std::string::npos)
+    return;  // no header to compare: read_input_file refuses the size
+  std::size_t end = 0;
+  check_identity(path, header_fields(head, {path, 0, 0, {}}, end), id);
 }
 
 }  // namespace
@@ -154,19 +218,8 @@ CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes
     throw InputError(at, "corrupted checkpoint: its checksum does not match its contents");
   if (bytes.substr(0, kCheckpointMagic.size()) != kCheckpointMagic)
     throw InputError(at, "not a checkpoint: it does not begin with '" + std::string(kCheckpointMagic.substr(0, 24)) + "'");
-  // The header's lines, up to the empty one.
-  std::vector<std::pair<std::string, std::string>> fields;
-  std::size_t pos = kCheckpointMagic.size();
-  for (;;) {
-    const std::size_t nl = bytes.find('\n', pos);
-    if (nl == std::string::npos || nl >= body) throw InputError(at, "not a checkpoint: its header has no end");
-    if (nl == pos) break;
-    const std::string_view line = bytes.substr(pos, nl - pos);
-    const std::size_t space = line.find(' ');
-    fields.emplace_back(std::string(line.substr(0, space)),
-                        space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
-    pos = nl + 1;
-  }
+  std::size_t pos = 0;
+  const std::vector<std::pair<std::string, std::string>> fields = header_fields(bytes.substr(0, body), at, pos);
   std::size_t data = pos + 1;
   auto field = [&](const std::string& name) -> const std::string* {
     const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
@@ -215,17 +268,15 @@ CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes
   return share;
 }
 
-ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  std::uint64_t header = kCheckpointMagic.size() + kChecksumLine + (1 << 16);  // rows, width, rank lines and more
-  for (const auto& [name, value] : id) header += name.size() + value.size() + 2;
-  const std::uint64_t per_variant = 2 * sizeof(std::uint64_t) + ValueTable(jobs).width() * sizeof(double);
-  const std::uint64_t variants = std::min<std::uint64_t>(total, (~0ULL - header) / per_variant);
-  return {header + variants * per_variant, "checkpoint"};
+CheckpointShare load_checkpoint_share(const std::string& path, const CheckpointId& id, std::size_t jobs,
+                                      std::uint64_t total) {
+  const ByteLimit limit = checkpoint_limit(id, jobs, total);
+  check_identity_of_prefix(path, id, limit.max);
+  return parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint", limit), id, jobs, total);
 }
 
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  CheckpointShare share = parse_checkpoint(
-      path, read_input_file(path, {path, 0, 0, {}}, "checkpoint", checkpoint_limit(id, jobs, total)), id, jobs, total);
+  CheckpointShare share = load_checkpoint_share(path, id, jobs, total);
   if (share.ranks > 0)
     throw InputError({path, 0, 0, "rank"}, "the checkpoint is MPI rank " + std::to_string(share.rank) + " of " +
                                                std::to_string(share.ranks) +

@@ -81,10 +81,13 @@ void write_checkpoint(const std::string& path, const CheckpointId& id, const Swe
 // InputError naming `path` as parse_checkpoint, or when it is an MPI rank's
 // share (not a prefix: resume it under mpirun).
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total);
-// The most a checkpoint of a sweep of `total` variants and `jobs` jobs can
-// hold (its header, a range and a row per variant): a file (or a FIFO, a
-// device) holding more is no checkpoint of it and is not read past that.
-ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total);
+// The share in the checkpoint file at `path`, read and parsed
+// (parse_checkpoint). It is read up to the most a checkpoint of this sweep can
+// hold (its header, a range and a row per variant): a file, FIFO or device
+// holding more is not read past that; but a checkpoint of another sweep (a
+// larger one, say) is refused naming the field that differs, as when it fits.
+CheckpointShare load_checkpoint_share(const std::string& path, const CheckpointId& id, std::size_t jobs,
+                                      std::uint64_t total);
 
 // When a running sweep saves: at most every `every`, and only while the
 // saves so far with the next (predicted from the last by their rows) take at

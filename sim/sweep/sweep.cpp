@@ -29,13 +29,13 @@ VariantSpace::VariantSpace(const Spec& spec, const SweepSpec& axes) : axes_(axes
     for (const auto& name : axes.scenarios) {
       const bool known = std::any_of(spec.scenarios.begin(), spec.scenarios.end(),
                                      [&](const ScenarioSpec& s) { return s.name == name; });
-      if (!known) throw InputError({{}, 0, 0, "--scenario"}, no_scenario_named(spec, name));
+      if (!known) throw InputError(option_at("scenario"), no_scenario_named(spec, name));
       if (std::find(scenarios_.begin(), scenarios_.end(), name) == scenarios_.end()) scenarios_.push_back(name);
     }
   }
   for (auto& a : axes_.algos) {
     const hashing::Algorithm* algo = hashing::find(a);
-    if (!algo) throw InputError({{}, 0, 0, "--algos"}, unknown_algorithm(a));
+    if (!algo) throw InputError(option_at("algos"), unknown_algorithm(a));
     a = std::string(algo->name);  // SAI names print as the catalogue's
   }
   algos_ = std::max<std::uint64_t>(1, axes.algos.size());

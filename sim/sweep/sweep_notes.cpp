@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hashing/key.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 namespace {
@@ -68,10 +69,7 @@ std::string what_varies(const Spec& spec, const Fabric& fabric, const Forwarding
     axes.push_back("the QP numbers (--qpn-base)");
   if (random_placement) axes.push_back("the placement (--placement-seeds)");
   axes.push_back("a hash that mixes its seed (--algos xxh3)");
-  std::string out = "To see a spread, sweep ";
-  for (std::size_t i = 0; i < axes.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == axes.size() ? " or " : ", ") + axes[i];
-  return out + ".";
+  return "To see a spread, sweep " + or_list(axes) + ".";
 }
 
 std::string joined(const std::vector<std::string>& items) {

@@ -13,7 +13,12 @@ namespace {
 std::string axis_name(SweepAxis a) { return std::string(name_of(kSweepAxes, a)); }
 
 // The flag that sweeps axis `a`.
-std::string axis_flag(SweepAxis a) { return a == SweepAxis::Scenario ? "--scenario" : "--" + axis_name(a); }
+// The option that sweeps axis `a`, as a message names it.
+std::string axis_flag(SweepAxis a) {
+  std::string key = axis_name(a);
+  for (char& c : key) c = c == '-' ? '_' : c;
+  return option_ref(key);
+}
 
 bool contains(const std::vector<SweepAxis>& v, SweepAxis a) { return std::find(v.begin(), v.end(), a) != v.end(); }
 
@@ -42,7 +47,7 @@ std::string joined_axes(const std::vector<SweepAxis>& axes) {
 }  // namespace
 
 RankSpec check_rank_spec(const VariantSpace& space, RankSpec spec) {
-  const SourcePos rank_flag{{}, 0, 0, "--rank-by"}, over_flag{{}, 0, 0, "--over"};
+  const SourcePos rank_flag = option_at("rank_by"), over_flag = option_at("over");
   if (space.axis_size(spec.axis) < 2)
     throw InputError(rank_flag, "the sweep has one value on axis " + axis_name(spec.axis) + ": sweep it (" +
                                     axis_flag(spec.axis) + ") to rank it");
@@ -53,11 +58,11 @@ RankSpec check_rank_spec(const VariantSpace& space, RankSpec spec) {
         spec.over.push_back(row.value);
   if (spec.over.empty())
     throw InputError(over_flag, "nothing to rank " + axis_name(spec.axis) +
-                                    " over: sweep an axis the operator cannot know, e.g. --qpn-base A:B, and "
-                                    "name it with --over");
+                                    " over: sweep an axis the operator cannot know, e.g. " + option_ref("qpn_base") + " A:B, and name it with " +
+                                    option_ref("over"));
   for (std::size_t i = 0; i < spec.over.size(); ++i) {
     const SweepAxis a = spec.over[i];
-    if (a == spec.axis) throw InputError(over_flag, axis_name(a) + " is the ranked axis (--rank-by), not a nuisance one");
+    if (a == spec.axis) throw InputError(over_flag, axis_name(a) + " is the ranked axis (" + option_ref("rank_by") + "), not a nuisance one");
     if (std::find(spec.over.begin(), spec.over.begin() + static_cast<std::ptrdiff_t>(i), a) !=
         spec.over.begin() + static_cast<std::ptrdiff_t>(i))
       throw InputError(over_flag, axis_name(a) + " is named twice");
@@ -69,8 +74,8 @@ RankSpec check_rank_spec(const VariantSpace& space, RankSpec spec) {
     if (row.value != spec.axis && !contains(spec.over, row.value) && !groups_by(row.value) &&
         space.axis_size(row.value) > 1)
       throw InputError(over_flag, "axis " + axis_name(row.value) + " has " + std::to_string(space.axis_size(row.value)) +
-                                      " values but is neither ranked nor in --over (" + joined_axes(spec.over) +
-                                      "): add it to --over");
+                                      " values but is neither ranked nor in " + option_ref("over") + " (" + joined_axes(spec.over) +
+                                      "): add it to " + option_ref("over"));
   // Nuisance axes in table order, whatever order they were named in.
   std::sort(spec.over.begin(), spec.over.end());
   return spec;

@@ -14,7 +14,7 @@ using namespace ecmpsim;
 
 namespace {
 
-const ByteLimit kNoLimit{~0ULL, "--max-test-bytes"};
+const ByteLimit kNoLimit{~0ULL, "max_test_bytes"};
 
 std::string error_of(const std::string& path) {
   try {
@@ -60,16 +60,16 @@ TEST_CASE("read_input_file: a regular file past the limit is refused unread, a d
   const auto path = std::filesystem::temp_directory_path() / "ecmpsim_input_limit_test.bin";
   std::ofstream(path, std::ios::binary) << std::string(1000, 'x');
   const std::string p = path.string();
-  CHECK(read_input_file(p, {p, 0, 0, {}}, "file", {1000, "--max-x"}).size() == 1000);  // at the limit: read
+  CHECK(read_input_file(p, {p, 0, 0, {}}, "file", {1000, "max_x"}).size() == 1000);  // at the limit: read
   try {
-    read_input_file(p, {p, 0, 0, {}}, "file", {999, "--max-x"});
+    read_input_file(p, {p, 0, 0, {}}, "file", {999, "max_x"});
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(e.describe() == p + ": --max-x: the file has 1000 bytes, more than the limit of 999");
   }
   std::filesystem::remove(path);
   try {
-    read_input_file("/dev/zero", {"/dev/zero", 0, 0, {}}, "the flows file", {1 << 20, "--max-capture-bytes"});
+    read_input_file("/dev/zero", {"/dev/zero", 0, 0, {}}, "the flows file", {1 << 20, "max_capture_bytes"});
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(e.describe() == "/dev/zero: --max-capture-bytes: the flows file holds more than the limit of 1048576 bytes");

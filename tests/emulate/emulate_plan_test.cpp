@@ -4,6 +4,7 @@
 #include "sim/emulate/emulate_plan.h"
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
+#include "tests/support/fabrics.h"
 
 namespace emulate_plan_test {
 
@@ -203,9 +204,7 @@ TEST_CASE("a static table becomes one /32 route per destination endpoint") {
 }
 
 TEST_CASE("a static route that depends on the source cannot be a kernel route") {
-  FabricSpec f;
-  f.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
-  const Fabric fabric = build_fabric(f);
+  const Fabric fabric = test_support::leaf_spine(2, 2, 2);
   const EqualCostSets sets = compute_equal_cost_sets(fabric);
   ScenarioSpec sc;
   sc.routing = RoutingKind::Static;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/emulate/emulate.h"
+#include "tests/support/fabrics.h"
 
 namespace emulate_time_test {
 
@@ -13,11 +14,7 @@ namespace {
 // 2 leaves x 2 spines, 1 host per leaf, 100 Gb/s everywhere; links host0-leaf0
 // 0/1, host1-leaf1 2/3, leaf0-spine0 4/5, leaf0-spine1 6/7, leaf1-spine0 8/9,
 // leaf1-spine1 10/11.
-Fabric small() {
-  FabricSpec f;
-  f.leaf_spine = {2, 2, 1, 1, Gbps{100}, Gbps{100}};
-  return build_fabric(f);
-}
+Fabric small() { return test_support::leaf_spine(2, 2, 1); }
 
 // One flow host0 -> host1 over spine0: links 0, 4, 9, 3.
 Trace one_path() {

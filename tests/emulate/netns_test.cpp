@@ -10,6 +10,7 @@
 #include "sim/base/error.h"
 #include "sim/fabric/fabric.h"
 #include "sim/emulate/netns.h"
+#include "tests/support/fabrics.h"
 
 namespace netns_test {
 
@@ -85,9 +86,7 @@ TEST_CASE("a namespace left behind under this process's prefix is an input error
     CHECK_FALSE_MESSAGE(required, "needs root and `ip netns add`");
     return;
   }
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
-  const Fabric fabric = build_fabric(spec);
+  const Fabric fabric = test_support::leaf_spine(2, 2, 2);
   NetnsPlan plan;
   plan.prefix = prefix;
   CHECK_THROWS_WITH_AS(EmulatedFabric(fabric, plan, nullptr),

@@ -5,6 +5,7 @@
 
 #include "sim/fabric/failures.h"
 #include "sim/routing/routes.h"
+#include "tests/support/fabrics.h"
 
 namespace failures_test {
 
@@ -19,11 +20,7 @@ std::vector<std::string> names(const Fabric& f, std::span<const LinkId> links) {
 }
 
 // 2 leaves, 3 spines, 2 parallel cables per leaf-spine pair, 1 host per leaf.
-Fabric fabric() {
-  FabricSpec spec;
-  spec.leaf_spine = {2, 3, 1, 2, Gbps{400}, Gbps{400}};
-  return build_fabric(spec);
-}
+Fabric fabric() { return test_support::leaf_spine(2, 3, 1, 2, 400); }
 
 std::vector<std::string> up_set(const Fabric& f, const std::vector<LinkRef>& down, const char* from = "leaf0",
                                 const char* to = "leaf1") {
@@ -63,9 +60,7 @@ TEST_CASE("a failed cable leaves exactly its members") {
 
 TEST_CASE("every link's id names exactly its own cable for down, and no other link has it") {
   // The parallel fabric above and one with a single cable per pair (no "#k").
-  FabricSpec single;
-  single.leaf_spine = {2, 2, 1, 1, Gbps{400}, Gbps{400}};
-  for (const Fabric& f : {fabric(), build_fabric(single)}) {
+  for (const Fabric& f : {fabric(), test_support::leaf_spine(2, 2, 1, 1, 400)}) {
     std::set<std::string> ids;
     for (LinkId l = 0; l < f.links().size(); ++l) {
       const Link& link = f.link(l);

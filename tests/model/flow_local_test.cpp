@@ -19,7 +19,7 @@
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
 #include "tests/support/flow_compare.h"
-#include "tests/support/flow_model_reference.h"
+#include "sim/model/reference_models.h"
 #include "tests/support/random_flow_nets.h"
 
 namespace flow_local_test {

@@ -1,6 +1,6 @@
 // The grouped flow model (flows on identical paths solved as one variable,
 // issue 36) against the model before grouping, kept verbatim as
-// tests/support/flow_level_model.h: every flow's start rate and finish time,
+// sim/model/reference_models.h: every flow's start rate and finish time,
 // and every job's completion (its last finish), must agree to 1e-9 relative,
 // on random networks where many flows share paths with distinct random sizes,
 // on paper16's routed paths carrying thousands of randomly sized flows, and on
@@ -21,7 +21,7 @@
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
 #include "tests/support/flow_compare.h"
-#include "tests/support/flow_level_model.h"
+#include "sim/model/reference_models.h"
 
 namespace flow_model_groups_test {
 

@@ -1,5 +1,5 @@
 // The incremental flow model against the from-scratch reference
-// (tests/support/flow_model_reference.h) on randomized networks and on
+// (sim/model/reference_models.h) on randomized networks and on
 // randomized simulated clusters: leaf-spine and fat-tree fabrics, random
 // placement, several jobs of different collectives and sizes, failures,
 // WCMP weights and spraying (split flows), and multi-job mixes (a ring and an
@@ -22,7 +22,7 @@
 #include "sim/model/flow_model.h"
 #include "sim/model/simulation.h"
 #include "tests/support/flow_compare.h"
-#include "tests/support/flow_model_reference.h"
+#include "sim/model/reference_models.h"
 #include "tests/support/random_flow_nets.h"
 
 namespace flow_model_reference_test {

@@ -13,6 +13,7 @@
 #include "sim/model/link_metrics.h"
 #include "sim/model/prediction.h"
 #include "sim/model/simulation.h"
+#include "tests/support/fabrics.h"
 
 namespace flow_model_test {
 
@@ -52,11 +53,7 @@ std::vector<Gbps> capacities(const Fabric& fabric) {
 }
 
 // 2 leaves x 2 spines, 2 hosts per leaf (host0, host1 on leaf0; host2, host3 on leaf1), all links 100 Gb/s.
-Fabric small_fabric() {
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
-  return build_fabric(spec);
-}
+Fabric small_fabric() { return test_support::leaf_spine(2, 2, 2); }
 
 workloads::FlowRecord flow(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint16_t job = 0) {
   workloads::FlowRecord r;
@@ -110,83 +107,8 @@ TEST_CASE("two flows sharing one link of a two-link group: half rate each, slowd
   CHECK(colliding_pairs(fabric, compute_equal_cost_sets(fabric), flows, trace) == 1);
 }
 
-TEST_CASE("three flows, unequal bottlenecks: max-min rates re-computed as flows finish") {
-  // Link A = 10 Gb/s, link B = 4 Gb/s. f1 crosses A, f2 crosses A and B, f3 crosses B.
-  // f1 sends 16 Gbit, f2 10 Gbit, f3 3 Gbit.
-  // t = 0: fair shares A 10/2 = 5, B 4/2 = 2 -> B is the bottleneck: f2 = f3 = 2.
-  //   A has 10 - 2 = 8 left for f1 alone: f1 = 8.
-  //   Times to finish: f1 16/8 = 2, f2 10/2 = 5, f3 3/2 = 1.5 -> f3 finishes at 1.5 s.
-  //   Sent by then: f1 12 (4 left), f2 3 (7 left).
-  // t = 1.5: A 10/2 = 5, B 4/1 = 4 -> B: f2 = 4; A has 6 left: f1 = 6.
-  //   Times: f1 4/6 = 2/3, f2 7/4 -> f1 finishes at 1.5 + 2/3 = 13/6 s; f2 has 7 - 8/3 = 13/3 left.
-  // t = 13/6: f2 alone, min(10, 4) = 4 -> 13/12 s more: finishes at 13/6 + 13/12 = 39/12 = 3.25 s.
-  const std::vector<Gbps> cap{Gbps{10}, Gbps{4}};
-  const std::vector<std::uint64_t> bytes{2'000'000'000, 1'250'000'000, 375'000'000};
-  const std::vector<std::uint32_t> begin{0, 1, 3, 4};
-  const std::vector<LinkId> links{0, 0, 1, 1};
-  FlowTimes t;
-  FlowModel model;
-  model.run({cap, bytes, begin, links}, t);
-  CHECK(t.start_rate[0].value == doctest::Approx(8));
-  CHECK(t.start_rate[1].value == doctest::Approx(2));
-  CHECK(t.start_rate[2].value == doctest::Approx(2));
-  CHECK(t.finish[2].value == doctest::Approx(1.5));
-  CHECK(t.finish[0].value == doctest::Approx(13.0 / 6));
-  CHECK(t.finish[1].value == doctest::Approx(3.25));
-  CHECK(t.events == 3);
-
-  SUBCASE("the same model object gives the same answer again") {
-    FlowTimes again;
-    model.run({cap, bytes, begin, links}, again);
-    CHECK(again.finish == t.finish);
-    CHECK(again.start_rate == t.start_rate);
-  }
-  SUBCASE("a zero-byte flow finishes at 0; a flow over a dead link never") {
-    const std::vector<Gbps> cap2{Gbps{10}, Gbps{0}};
-    const std::vector<std::uint64_t> bytes2{0, 1'250'000'000, 375'000'000};
-    FlowTimes u;
-    model.run({cap2, bytes2, begin, links}, u);
-    CHECK(u.finish[0].value == 0);
-    CHECK(u.start_rate[0].value == 0);
-    CHECK(u.finish[1].value == std::numeric_limits<double>::infinity());
-    CHECK(u.finish[2].value == std::numeric_limits<double>::infinity());
-  }
-}
-
-TEST_CASE("split flows: a link's share is its capacity over the sum of its flows' fractions") {
-  // Links L0, L1 = 100 Gb/s, L2 = 10, L3 = 100. A sprays half on L0, half on
-  // L1 (30 Gbit); B sends on L0 only (10 Gbit); C puts 1/4 on L2, 3/4 on L3
-  // (40 Gbit).
-  // t = 0: weights L0 1.5, L1 0.5, L2 0.25, L3 0.75 -> shares 66.7, 200, 40,
-  //   133.3. L2 first: C = 40. Then L0: A = B = 200/3 (L0 carries
-  //   0.5 x 200/3 + 200/3 = 100, full). B finishes at 10 / (200/3) = 0.15 s,
-  //   when A has 20 Gbit left; C finishes at 40 / 40 = 1 s.
-  // t = 0.15: A alone, L0 and L1 offer 100 / 0.5 = 200: A = 200, done after
-  //   another 0.1 s, at 0.25 s.
-  const std::vector<Gbps> cap{Gbps{100}, Gbps{100}, Gbps{10}, Gbps{100}};
-  const std::vector<std::uint64_t> bytes{3'750'000'000, 1'250'000'000, 5'000'000'000};
-  const std::vector<std::uint32_t> begin{0, 2, 3, 5};
-  const std::vector<LinkId> links{0, 1, 0, 2, 3};
-  const std::vector<double> fraction{0.5, 0.5, 1.0, 0.25, 0.75};
-  for (const std::size_t scan : {std::numeric_limits<std::size_t>::max(), std::size_t{0}}) {
-    FlowModel model(scan);
-    FlowTimes t;
-    model.run({cap, bytes, begin, links, fraction}, t);
-    CAPTURE(scan);
-    CHECK(t.start_rate[0].value == doctest::Approx(200.0 / 3));
-    CHECK(t.start_rate[1].value == doctest::Approx(200.0 / 3));
-    CHECK(t.start_rate[2].value == doctest::Approx(40));
-    CHECK(t.finish[1].value == doctest::Approx(0.15));
-    CHECK(t.finish[0].value == doctest::Approx(0.25));
-    CHECK(t.finish[2].value == doctest::Approx(1.0));
-    CHECK(t.events == 3);
-    // Negative control: the same paths taken whole give other rates (A and B 50 on L0).
-    FlowTimes whole;
-    model.run({cap, bytes, begin, links}, whole);
-    CHECK(whole.start_rate[0].value == doctest::Approx(50));
-    CHECK(whole.start_rate[2].value == doctest::Approx(10));
-  }
-}
+// Hand-worked max-min rates and finish times for every solver, this one
+// among them, split flows too: tests/model/max_min_solvers_test.cpp.
 
 TEST_CASE("ring all-reduce on a perfectly balanced fabric: slowdown 1, busbw = NIC speed") {
   // Strided placement puts the ring host0 -> host2 -> host1 -> host3 -> host0, every hop

@@ -10,6 +10,7 @@
 
 #include "sim/model/flows_import.h"
 #include "workloads/import/import_csv.h"
+#include "workloads/import/importers.h"
 
 namespace flows_import_test {
 
@@ -33,15 +34,15 @@ std::string place_error(const std::string& csv) {
 
 }  // namespace
 
-TEST_CASE("the input format is recognised by magic number, JSON start or extension") {
+TEST_CASE("the input format is recognised by magic number, rdma's keys or text, or extension") {
   using workloads::detect_flows_format;
   using workloads::FlowsFormat;
   CHECK(detect_flows_format("\xd4\xc3\xb2\xa1\x02\x00", "x") == FlowsFormat::Pcap);  // little-endian µs pcap
   CHECK(detect_flows_format("\xa1\xb2\xc3\xd4", "x") == FlowsFormat::Pcap);          // big-endian
   CHECK(detect_flows_format("\x4d\x3c\xb2\xa1", "x") == FlowsFormat::Pcap);          // ns pcap
   CHECK(detect_flows_format("\x0a\x0d\x0d\x0a", "x.csv") == FlowsFormat::Pcap);      // pcapng
-  CHECK(detect_flows_format(" \n[{\"ifname\":", "x") == FlowsFormat::Rdma);
-  CHECK(detect_flows_format("{}", "x") == FlowsFormat::Rdma);
+  CHECK(detect_flows_format(" \n[{\"ifindex\":0,\"ifname\":\"mlx5_0\",\"port\":1,\"lqpn\":1,", "x") == FlowsFormat::Rdma);
+  CHECK(detect_flows_format("{}", "x") == std::nullopt);  // JSON, but no dump: no importer reads it
   CHECK(detect_flows_format("", "x.pcapng") == FlowsFormat::Pcap);
   CHECK(detect_flows_format("", "x.json") == FlowsFormat::Rdma);
   CHECK(detect_flows_format("src_ip,dst_ip", "x.txt") == FlowsFormat::Csv);

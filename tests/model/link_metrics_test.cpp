@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/model/link_metrics.h"
+#include "tests/support/fabrics.h"
 
 namespace link_metrics_test {
 
@@ -25,9 +26,7 @@ struct Case {
   Trace trace;
 
   Case() {
-    FabricSpec spec;
-    spec.leaf_spine = {2, 3, 3, 1, Gbps{100}, Gbps{100}};
-    fabric = build_fabric(spec);
+    fabric = test_support::leaf_spine(2, 3, 3);
     trace.link_flows.assign(fabric.links().size(), 0);
     trace.link_bytes.assign(fabric.links().size(), 0);
     trace.path_begin.assign(1, 0);
@@ -101,15 +100,7 @@ TEST_CASE("colliding pairs: same job, same link, an idle equal-cost alternative"
 
 TEST_CASE("tiers are named by node tier and ordered low to high, up before down") {
   // leaf0 - spine0 - core0, one host; each tier pair holds one cable (two directions).
-  Fabric f;
-  const NodeId core = f.add_node("core0", Tier::Core);
-  const NodeId spine = f.add_node("spine0", Tier::Spine);
-  const NodeId leaf = f.add_node("leaf0", Tier::Leaf);
-  const NodeId host = f.add_node("host0", Tier::Host);
-  f.add_cable(spine, core, Gbps{100});
-  f.add_cable(host, leaf, Gbps{100});
-  f.add_cable(leaf, spine, Gbps{100});
-  f.finalize(0x0A000000);
+  const Fabric f = test_support::tier_line();
   Trace t;
   t.link_flows.assign(f.links().size(), 0);
   t.link_bytes.assign(f.links().size(), 0);

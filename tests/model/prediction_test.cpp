@@ -5,6 +5,7 @@
 #include "sim/config/config.h"
 #include "sim/model/prediction.h"
 #include "sim/model/simulation.h"
+#include "tests/support/fabrics.h"
 
 namespace prediction_test {
 
@@ -36,9 +37,7 @@ TEST_CASE("nccl-tests bus bandwidth factors") {
 TEST_CASE("ideal time: the tightest cut decides") {
   SUBCASE("2:1 oversubscribed leaf: the leaf cut, not the NICs") {
     // 2 leaves, 1 spine, 2 hosts per leaf; NICs 100 Gb/s, leaf-spine 100 Gb/s.
-    FabricSpec spec;
-    spec.leaf_spine = {2, 1, 2, 1, Gbps{100}, Gbps{100}};
-    const Fabric fabric = build_fabric(spec);
+    const Fabric fabric = test_support::leaf_spine(2, 1, 2);
     workloads::Flows flows;
     flows.push_back(flow(0, 2, 125'000'000));  // 1 Gbit each
     flows.push_back(flow(1, 3, 125'000'000));
@@ -52,18 +51,7 @@ TEST_CASE("ideal time: the tightest cut decides") {
   SUBCASE("three tiers: a thin core makes the pod cut the bound") {
     // Pod A: hostA - leafA - spineA; pod B likewise; spineA and spineB joined by core
     // over 10 Gb/s links; everything else 100 Gb/s.
-    Fabric f;
-    const NodeId la = f.add_node("leafA", Tier::Leaf), lb = f.add_node("leafB", Tier::Leaf);
-    const NodeId sa = f.add_node("spineA", Tier::Spine), sb = f.add_node("spineB", Tier::Spine);
-    const NodeId core = f.add_node("core", Tier::Core);
-    const NodeId ha = f.add_node("hostA", Tier::Host), hb = f.add_node("hostB", Tier::Host);
-    f.add_cable(ha, la, Gbps{100});
-    f.add_cable(hb, lb, Gbps{100});
-    f.add_cable(la, sa, Gbps{100});
-    f.add_cable(lb, sb, Gbps{100});
-    f.add_cable(sa, core, Gbps{10});
-    f.add_cable(sb, core, Gbps{10});
-    f.finalize(0x0A000000);
+    const Fabric f = test_support::two_pods_thin_core();
     const CutBounds cuts(f);
     CHECK(cuts.levels() == 3);
     workloads::Flows flows;

@@ -189,6 +189,11 @@ TEST_CASE("bad traces are refused naming the file and the cause") {
   CHECK_THROWS_WITH_AS(workloads::read_pytorch_trace("{\"traceEvents\": 3}", "t.json"),
                        "traceEvents is not a list of events", InputError);
   CHECK_THROWS_AS(workloads::read_pytorch_trace("{not json", "t.json"), InputError);
+  // Events whose cat or name is not text are not kernels (the fuzzer's find:
+  // json's value() threw a type_error past the InputError handlers).
+  const auto odd = workloads::read_pytorch_trace(R"({"traceEvents": [{"cat": 5, "name": 7, "ts": 1, "dur": 2}]})", "t.json");
+  CHECK(odd.kernels.empty());
+  CHECK(odd.compute.empty());
   // Two ranks disagreeing on what collective 0 of group 0 is.
   std::vector<workloads::RankTrace> two;
   two.push_back(workloads::read_pytorch_trace(hand_trace(0, {allreduce("0", "[0, 1]", 100, 0)}), "r0.json"));

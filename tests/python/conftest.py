@@ -3,6 +3,7 @@ build tree ($ECMPSIM, set by tests/CMakeLists.txt) and its JSON, so every
 Python result is checked against what the command line prints for the same
 input. Run from the source tree (configs/ paths are relative to it)."""
 import json
+import re
 import os
 import pathlib
 import subprocess
@@ -25,6 +26,12 @@ def cli(*args, check=True):
 
 def cli_json(*args):
     return json.loads(cli(*args, "-f", "json")[1])
+
+
+def as_keywords(message):
+    """The CLI's message as Python words it: each option named by its keyword
+    (--max-flows is max_flows=), the one difference between the two doors."""
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_") + "=", message)
 
 
 def cli_error(*args):

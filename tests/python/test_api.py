@@ -2,6 +2,7 @@
 documents (every number), the columns equal to the documents' values, and bad
 input raising ecmpsim.InputError with the CLI's one-line message."""
 import csv
+import json
 import io
 import random
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import ecmpsim
-from conftest import PAPER16, cli, cli_error, cli_json
+from conftest import PAPER16, as_keywords, cli, cli_error, cli_json
 
 
 def test_run_equals_cli_json(paper16):
@@ -25,6 +26,44 @@ def test_run_overrides_equal_cli_flags(paper16):
     assert r.json == expected
     # Negative control: the overrides changed the document (else the test above proves nothing about them).
     assert r.json != paper16.run(scenario="ecmp").json
+
+
+def test_run_size_tables_equal_cli_json(paper16):
+    """run's size options by their flags' names: the same document, size tables included."""
+    r = paper16.run(minbytes=8, maxbytes=1 << 20, stepfactor=4, nccl_algo="Ring")
+    expected = cli_json("run", PAPER16, "-b", "8", "-e", "1M", "--stepfactor", "4", "--nccl-algo", "Ring")
+    assert r.json == expected
+    sizes = [row["size"] for row in r.json["scenarios"][0]["sizes"]]
+    # nccl-tests' sizes: 8 * 4^k while <= 1 MiB, so 512 KiB is the last (the factor 4 took effect).
+    assert sizes[0] == 8 and sizes[1] == 32 and sizes[-1] == 1 << 19 and len(sizes) == 9
+    # Negative control: without the options there is no size table.
+    assert "sizes" not in paper16.run().json["scenarios"][0]
+
+
+@pytest.mark.parametrize("config", ["configs/paper16.toml", "configs/paper16-ipv6.toml", "configs/multinic.toml",
+                                    "configs/rail.toml", "configs/fattree-k8.toml"])
+def test_run_notes_equal_cli_stderr(config):
+    """The notes `run` prints on stderr (idle NICs, the flow-label note) are the result's."""
+    _, out, err = cli("run", config, "-f", "json", "--no-slowdown")
+    r = ecmpsim.load(config).run(slowdown=False)
+    assert r.json == json.loads(out)
+    assert r.notes == [line[len("ecmpsim: "):] for line in err.splitlines()]
+
+
+def test_some_config_has_notes():
+    # Negative control for the test above: at least one shipped config prints a note, so the
+    # comparison is not between two empty lists everywhere.
+    assert any(ecmpsim.load(c).run(slowdown=False).notes
+               for c in ["configs/paper16-ipv6.toml", "configs/multinic.toml", "configs/rail.toml"])
+
+
+def test_calibrate_equals_cli_json():
+    data = "tests/data/nccl-tests/"
+    got = ecmpsim.calibrate(data + "vp-h100-4n-all_reduce.txt", config=data + "vp-h100-4n.toml", fit_sizes="256M:")
+    assert got == cli_json("calibrate", data + "vp-h100-4n-all_reduce.txt", "--config", data + "vp-h100-4n.toml",
+                           "--fit-sizes", "256M:")
+    # Negative control: fitting on other sizes changes the document.
+    assert got != ecmpsim.calibrate(data + "vp-h100-4n-all_reduce.txt", config=data + "vp-h100-4n.toml")
 
 
 def test_link_columns_are_the_json_links(paper16):
@@ -128,7 +167,8 @@ def test_bad_input_raises_the_cli_message(call, args):
     with pytest.raises(ecmpsim.InputError) as e:
         call()
     assert isinstance(e.value, ValueError)
-    assert str(e.value) == cli_error(*args)
+    assert str(e.value) == as_keywords(cli_error(*args))
+    assert "--" not in str(e.value)  # no flag spelt below the door
 
 
 def test_bad_config_text_names_line_and_column(tmp_path):
@@ -192,4 +232,5 @@ def test_fit_equals_cli_json(tmp_path):
         w = csv.writer(f)
         w.writerow(obs.keys())
         w.writerows(zip(*obs.values()))
-    assert str(e.value) == cli_error("fit", path2, "--members", "4", "--algos", "crc32").replace(str(path2), "<observations>")
+    assert str(e.value) == as_keywords(cli_error("fit", path2, "--members", "4", "--algos", "crc32")).replace(
+        str(path2), "<observations>")

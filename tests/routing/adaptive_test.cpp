@@ -4,6 +4,7 @@
 #include "sim/config/config.h"
 #include "sim/model/simulation.h"
 #include "sim/model/trace.h"
+#include "tests/support/fabrics.h"
 
 namespace adaptive_test {
 
@@ -12,11 +13,7 @@ using namespace ecmpsim;
 namespace {
 
 // 3 leaves x 2 spines x 2 hosts, every link 100 Gb/s: host 2l and 2l+1 sit on leaf l.
-Fabric small_fabric() {
-  FabricSpec spec;
-  spec.leaf_spine = {3, 2, 2, 1, Gbps{100}, Gbps{100}};
-  return build_fabric(spec);
-}
+Fabric small_fabric() { return test_support::leaf_spine(3, 2, 2); }
 
 workloads::Flows flows_of(const Fabric& f, std::initializer_list<std::array<std::uint32_t, 3>> list) {
   workloads::Flows out;

@@ -4,6 +4,7 @@
 #include "sim/config/config.h"
 #include "sim/routing/forwarding.h"
 #include "sim/model/simulation.h"
+#include "tests/support/fabrics.h"
 
 namespace balanced_test {
 
@@ -42,9 +43,7 @@ double max_fabric_load(const Fabric& f, const EqualCostSets& s, const workloads:
 }  // namespace
 
 TEST_CASE("balanced on a hand-worked leaf-spine: destinations by bytes, least-loaded member") {
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
-  const Fabric f = build_fabric(spec);
+  const Fabric f = test_support::leaf_spine(2, 2, 2);
   const EqualCostSets s = compute_equal_cost_sets(f);
   // host0 -> host2: 3 bytes; host0 -> host3: 1; host1 -> host3: 2. Both
   // destinations receive 3 bytes, all from leaf0; host2 (lower index) goes
@@ -64,9 +63,7 @@ TEST_CASE("balanced on a hand-worked leaf-spine: destinations by bytes, least-lo
 }
 
 TEST_CASE("balanced looks ahead along the forced path down to the destination") {
-  FabricSpec spec;
-  spec.leaf_spine = {3, 2, 1, 1, Gbps{100}, Gbps{100}};
-  const Fabric f = build_fabric(spec);
+  const Fabric f = test_support::leaf_spine(3, 2, 1);
   const EqualCostSets s = compute_equal_cost_sets(f);
   // host0 (leaf0) and host1 (leaf1) each send 4 bytes to host2 (leaf2).
   // leaf0 goes first (switch order) and takes spine0. For leaf1 both

@@ -7,6 +7,7 @@
 #include "sim/routing/forwarding.h"
 #include "sim/routing/seeds.h"
 #include "sim/model/simulation.h"
+#include "tests/support/fabrics.h"
 
 namespace forwarding_test {
 
@@ -14,11 +15,7 @@ using namespace ecmpsim;
 
 namespace {
 
-Fabric small(std::uint32_t hosts = 1) {
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, hosts, 1, Gbps{400}, Gbps{400}};
-  return build_fabric(spec);
-}
+Fabric small(std::uint32_t hosts = 1) { return test_support::leaf_spine(2, 2, hosts, 1, 400); }
 
 std::uint32_t up_group(const Fabric& f, const EqualCostSets& s) {
   return s.group(f.switch_index(f.find("leaf0")), f.tor_index(f.find("leaf1")));

@@ -9,6 +9,7 @@
 
 #include "sim/routing/forwarding.h"
 #include "sim/model/trace.h"
+#include "tests/support/fabrics.h"
 
 namespace polarization_test {
 
@@ -44,12 +45,7 @@ struct Setup {
       flows.push_back(r);
     }
   }
-  static Fabric make() {
-    FabricSpec spec;
-    spec.kind = FabricKind::FatTree;
-    spec.fat_tree_k = 8;
-    return build_fabric(spec);
-  }
+  static Fabric make() { return test_support::fat_tree(8); }
   CoreLoad run(const ScenarioSpec& sc) const {
     const Forwarding fwd(fabric, sets, sc, "polarization");
     Trace t;

@@ -2,6 +2,7 @@
 
 #include "sim/fabric/fabric.h"
 #include "sim/routing/routes.h"
+#include "tests/support/fabrics.h"
 
 namespace routes_test {
 
@@ -9,9 +10,7 @@ using namespace ecmpsim;
 
 namespace {
 Fabric leaf_spine(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts, std::uint32_t parallel) {
-  FabricSpec s;
-  s.leaf_spine = {leaves, spines, hosts, parallel, Gbps{400}, Gbps{400}};
-  return build_fabric(s);
+  return test_support::leaf_spine(leaves, spines, hosts, parallel, 400);
 }
 std::vector<std::string> names(const Fabric& f, std::span<const LinkId> links) {
   std::vector<std::string> out;

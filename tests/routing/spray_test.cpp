@@ -8,6 +8,7 @@
 #include "sim/model/simulation.h"
 #include "sim/model/trace.h"
 #include "sim/routing/spray.h"
+#include "tests/support/fabrics.h"
 
 namespace spray_test {
 
@@ -39,9 +40,7 @@ ScenarioSpec spray_scenario() {
 }  // namespace
 
 TEST_CASE("spray on a leaf-spine: equal halves, or 1:3 by WCMP weight") {
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, 2, 1, Gbps{100}, Gbps{100}};
-  const Fabric f = build_fabric(spec);
+  const Fabric f = test_support::leaf_spine(2, 2, 2);
   // host0 (leaf0) -> host2 (leaf1): half over each spine, whole on the access links.
   const auto even = spray_of(f, spray_scenario(), 0, 2);
   CHECK(even == std::map<std::string, double>{{"host0->leaf0", 1.0},
@@ -60,10 +59,7 @@ TEST_CASE("spray on a leaf-spine: equal halves, or 1:3 by WCMP weight") {
 }
 
 TEST_CASE("spray on a k = 4 fat-tree: an inter-pod flow over 2 aggregation switches and 4 cores") {
-  FabricSpec spec;
-  spec.kind = FabricKind::FatTree;
-  spec.fat_tree_k = 4;
-  const Fabric f = build_fabric(spec);
+  const Fabric f = test_support::fat_tree(4);
   // host0 sits in pod0, host15 in pod3: the edge splits 1/2 per aggregation
   // switch, each of those 1/2 per core (1/4 each); every core has one way
   // down to pod3, whose two aggregation switches each gather 1/2.

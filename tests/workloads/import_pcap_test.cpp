@@ -6,6 +6,7 @@
 #include "hashing/address.h"
 #include "workloads/import/import_pcap.h"
 #include "workloads/roce.h"
+#include "tests/support/test_data.h"
 
 namespace import_pcap_test {
 
@@ -16,13 +17,7 @@ using namespace ecmpsim::workloads;
 
 namespace {
 
-std::string slurp(const std::string& name) {
-  std::ifstream in(std::string(ECMPSIM_SOURCE_DIR "/tests/data/") + name, std::ios::binary);
-  REQUIRE(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const std::string& name) { return ecmpsim::test_support::test_data(name); }
 
 ImportResult read(const std::string& name) { return parse_pcap(slurp(name), name); }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "workloads/import/import_rdma.h"
+#include "tests/support/test_data.h"
 
 namespace import_rdma_test {
 
@@ -13,13 +14,7 @@ using namespace ecmpsim::workloads;
 namespace {
 
 // `name` relative to tests/data/rdma/ (or "../rdma_text/...").
-std::string slurp(const std::string& name) {
-  std::ifstream in(std::string(ECMPSIM_SOURCE_DIR "/tests/data/rdma/") + name, std::ios::binary);
-  REQUIRE(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const std::string& name) { return ecmpsim::test_support::test_data("rdma/" + name); }
 
 constexpr std::uint32_t ip(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
   return a << 24 | b << 16 | c << 8 | d;
@@ -40,17 +35,17 @@ const std::string kMap = "host,ifname,ip\na,mlx5_0,10.0.0.1\nb,mlx5_0,10.0.1.1\n
 
 ImportResult run(const std::vector<std::pair<std::string, std::string>>& hosts, const std::string& map = kMap,
                  bool allow_unpaired = false) {
-  std::vector<RdmaDump> dumps;
+  std::vector<ImportFile> dumps;
   for (const auto& [name, text] : hosts) dumps.push_back({name, text});
-  return parse_rdma(dumps, map, "map.csv", {4096, allow_unpaired});
+  return parse_rdma(dumps, {{"map.csv", map}, 4096, allow_unpaired});
 }
 
 }  // namespace
 
 TEST_CASE("QPs pair across two hosts; each RC QP in RTS is one flow with the kernel's source port") {
   const std::string h1 = slurp("host1.json"), h2 = slurp("host2.json"), map = slurp("map.csv");
-  const std::vector<RdmaDump> dumps{{"dumps/host1.json", h1}, {"dumps/host2.json", h2}};
-  const auto r = parse_rdma(dumps, map, "map.csv", {1 << 20, false});
+  const std::vector<ImportFile> dumps{{"dumps/host1.json", h1}, {"dumps/host2.json", h2}};
+  const auto r = parse_rdma(dumps, {{"map.csv", map}, 1 << 20, false});
   REQUIRE(std::holds_alternative<ImportedFlows>(r));
   const auto& im = std::get<ImportedFlows>(r);
   CHECK(im.format == "rdma");
@@ -94,8 +89,8 @@ TEST_CASE("QPs pair across two hosts; each RC QP in RTS is one flow with the ker
 TEST_CASE("the map's host matches a dump by path, file name or file name without extension") {
   for (const char* host : {"d/x.json", "x.json", "x"}) {
     const std::string map = std::string("host,ifname,ip\n") + host + ",mlx5_0,10.0.0.1\n" + host + ",mlx5_1,10.0.0.2\n";
-    const auto r = parse_rdma(std::vector<RdmaDump>{{"d/x.json", "[" + rc("mlx5_0", 7, 9) + "," + rc("mlx5_1", 9, 7) + "]"}},
-                              map, "m.csv", {1, false});
+    const auto r = parse_rdma(std::vector<ImportFile>{{"d/x.json", "[" + rc("mlx5_0", 7, 9) + "," + rc("mlx5_1", 9, 7) + "]"}},
+                              {{"m.csv", map}, 1, false});
     REQUIRE(std::holds_alternative<ImportedFlows>(r));
     // Two devices of one host connected through the network: two flows.
     CHECK(std::get<ImportedFlows>(r).flows.size() == 2);
@@ -173,10 +168,10 @@ TEST_CASE("bad dumps and maps name the file, the line:column or record, and the 
 
 TEST_CASE("a QP pair's traffic is counted once: its two directions share flow_bytes") {
   const std::string a = "[" + rc("mlx5_0", 10, 20) + "]", b = "[" + rc("mlx5_0", 20, 10) + "]";
-  const std::vector<RdmaDump> dumps{{"a.json", a}, {"b.json", b}};
+  const std::vector<ImportFile> dumps{{"a.json", a}, {"b.json", b}};
   for (const std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{5}, std::uint64_t{1}}) {
     CAPTURE(bytes);
-    const auto r = parse_rdma(dumps, kMap, "map.csv", {bytes, false});
+    const auto r = parse_rdma(dumps, {{"map.csv", kMap}, bytes, false});
     REQUIRE(std::holds_alternative<ImportedFlows>(r));
     const auto& f = std::get<ImportedFlows>(r).flows;
     REQUIRE(f.size() == 2);
@@ -195,12 +190,12 @@ TEST_CASE("the text `rdma resource show qp` prints reads to the same flows as it
   const std::string map = slurp("map.csv");
   const std::string j1 = slurp("host1.json"), j2 = slurp("host2.json");
   const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
-  const std::vector<RdmaDump> json{{"host1.json", j1}, {"host2.json", j2}};
-  const std::vector<RdmaDump> text{{"host1.txt", t1}, {"host2.txt", t2}};
-  const std::vector<RdmaDump> mixed{json[0], text[1]};
-  const auto a = parse_rdma(json, map, "map.csv", {1 << 20, false});
-  const auto b = parse_rdma(text, map, "map.csv", {1 << 20, false});
-  const auto c = parse_rdma(mixed, map, "map.csv", {1 << 20, false});
+  const std::vector<ImportFile> json{{"host1.json", j1}, {"host2.json", j2}};
+  const std::vector<ImportFile> text{{"host1.txt", t1}, {"host2.txt", t2}};
+  const std::vector<ImportFile> mixed{json[0], text[1]};
+  const auto a = parse_rdma(json, {{"map.csv", map}, 1 << 20, false});
+  const auto b = parse_rdma(text, {{"map.csv", map}, 1 << 20, false});
+  const auto c = parse_rdma(mixed, {{"map.csv", map}, 1 << 20, false});
   REQUIRE(std::holds_alternative<ImportedFlows>(a));
   REQUIRE(std::holds_alternative<ImportedFlows>(b));
   REQUIRE(std::holds_alternative<ImportedFlows>(c));
@@ -225,7 +220,7 @@ TEST_CASE("pasted sessions: prompts that run rdma are skipped, in text and above
   const std::string map = slurp("map.csv");
   const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
   const std::string j1 = slurp("host1.json"), j2 = slurp("host2.json");
-  const auto want = parse_rdma(std::vector<RdmaDump>{{"host1", t1}, {"host2", t2}}, map, "map.csv", {2, false});
+  const auto want = parse_rdma(std::vector<ImportFile>{{"host1", t1}, {"host2", t2}}, {{"map.csv", map}, 2, false});
   REQUIRE(std::holds_alternative<ImportedFlows>(want));
   const Flows& expected = std::get<ImportedFlows>(want).flows;
   REQUIRE(expected.size() == 4);
@@ -234,7 +229,7 @@ TEST_CASE("pasted sessions: prompts that run rdma are skipped, in text and above
     CAPTURE(prompt);
     const std::string p = std::string(prompt) + "\n";
     // JSON pasted below its prompt ("rdma -j ..."); the other host as text.
-    const auto r = parse_rdma(std::vector<RdmaDump>{{"host1", p + t1}, {"host2", p + j2}}, map, "map.csv", {2, false});
+    const auto r = parse_rdma(std::vector<ImportFile>{{"host1", p + t1}, {"host2", p + j2}}, {{"map.csv", map}, 2, false});
     REQUIRE(std::holds_alternative<ImportedFlows>(r));
     const Flows& got = std::get<ImportedFlows>(r).flows;
     CHECK(got.src_ip == expected.src_ip);
@@ -262,7 +257,7 @@ TEST_CASE("skipped QPs are counted by type and state; connected QPs that send da
       "link mlx5_0/1 lqpn 34 type UD state RTS sq-psn 0 pdn 3 pid 1 comm x\n"
       "link mlx5_0/1 lqpn 35 type XRC_TGT state RTR pdn 3 pid 1 comm x\n";
   const std::string b = "link mlx5_0/1 lqpn 9 rqpn 7 type RC state RTS sq-psn 0 pid 1 comm x\n";
-  const auto r = parse_rdma(std::vector<RdmaDump>{{"a", a}, {"b", b}}, kMap, "m.csv", {2, false});
+  const auto r = parse_rdma(std::vector<ImportFile>{{"a", a}, {"b", b}}, {{"m.csv", kMap}, 2, false});
   REQUIRE(std::holds_alternative<ImportedFlows>(r));
   const auto& im = std::get<ImportedFlows>(r);
   CHECK(im.flows.size() == 2);
@@ -273,8 +268,8 @@ TEST_CASE("skipped QPs are counted by type and state; connected QPs that send da
                                  "1 XRC_TGT in RTR"});
   // Negative control: with no sending QP there is no such note.
   CHECK(std::get<ImportedFlows>(
-            parse_rdma(std::vector<RdmaDump>{{"a", a.substr(0, a.find("link mlx5_0/1 lqpn 30"))}, {"b", b}}, kMap,
-                       "m.csv", {2, false}))
+            parse_rdma(std::vector<ImportFile>{{"a", a.substr(0, a.find("link mlx5_0/1 lqpn 30"))}, {"b", b}},
+                       {{"m.csv", kMap}, 2, false}))
             .notes == std::vector<std::string>{"a: skipped 1 QP not RC in RTS state: 1 GSI in RTS"});
 }
 
@@ -287,7 +282,7 @@ TEST_CASE("rdma -dd: indented driver fields are skipped in text; its broken JSON
   const std::string b =
       "link hns_0/1 lqpn 9 rqpn 8 type RC state RTS rq-psn 0 sq-psn 0 path-mig-state MIGRATED pdn 5 pid 78 comm ib_send_bw \\"
       "    drv_sq_wqe_cnt 128 drv_sq_max_gs 2 \n";  // -o: one line, driver fields after a backslash
-  const auto r = parse_rdma(std::vector<RdmaDump>{{"a", a}, {"b", b}}, map, "m.csv", {2, false});
+  const auto r = parse_rdma(std::vector<ImportFile>{{"a", a}, {"b", b}}, {{"m.csv", map}, 2, false});
   REQUIRE(std::holds_alternative<ImportedFlows>(r));
   CHECK(std::get<ImportedFlows>(r).flows.size() == 2);
   // iproute2 5.5-6.6 with -j -dd: the QP's object is closed before the driver fields.
@@ -295,7 +290,7 @@ TEST_CASE("rdma -dd: indented driver fields are skipped in text; its broken JSON
       "[{\"ifindex\":3,\"ifname\":\"hns_0\",\"port\":1,\"lqpn\":8,\"rqpn\":9,\"type\":\"RC\",\"state\":\"RTS\","
       "\"rq-psn\":0,\"sq-psn\":0,\"path-mig-state\":\"MIGRATED\",\"pdn\":5,\"pid\":77,\"comm\":\"ib_send_bw\"},"
       "\"drv_sq_wqe_cnt\":128,\"drv_sq_max_gs\":2}]";
-  const std::string e = error_of(parse_rdma(std::vector<RdmaDump>{{"a.json", broken}}, map, "m.csv", {2, false}));
+  const std::string e = error_of(parse_rdma(std::vector<ImportFile>{{"a.json", broken}}, {{"m.csv", map}, 2, false}));
   CHECK(e.rfind("a.json:1:", 0) == 0);
   CHECK(e.find("drop -dd") != std::string::npos);
   // Negative control: other broken JSON keeps the parser's own message.
@@ -327,7 +322,7 @@ TEST_CASE("every prefix of a text dump is read without crashing") {
   const std::string map = slurp("map.csv");
   for (std::size_t n = 0; n <= t1.size(); ++n) {
     const std::string cut = t1.substr(0, n);
-    const auto r = parse_rdma(std::vector<RdmaDump>{{"host1.txt", cut}, {"host2.txt", t2}}, map, "map.csv", {2, true});
+    const auto r = parse_rdma(std::vector<ImportFile>{{"host1.txt", cut}, {"host2.txt", t2}}, {{"map.csv", map}, 2, true});
     if (const auto* im = std::get_if<ImportedFlows>(&r)) CHECK(im->flows.size() <= 4);
   }
 }

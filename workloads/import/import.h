@@ -1,17 +1,15 @@
 // Flows imported from a real cluster instead of generated: what every importer
-// returns, and how the input format is recognised. Importers are pure functions
-// of the input bytes (no file system, no printing) so they can be fuzzed.
+// reads and returns. Importers are pure functions of the input bytes (no file
+// system, no printing) so they can be fuzzed; their table, with how each
+// format is recognised, is importers.h.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include "hashing/named.h"
 #include "sim/base/error.h"
 #include "workloads/flow.h"
 
@@ -27,7 +25,7 @@ struct ImportPos {
 };
 
 struct ImportedFlows {
-  std::string format;  // "csv", "rdma" or "pcap"
+  std::string format;  // its importer's name (importers.h)
   // Flows with src_ip/dst_ip set; the endpoint indices src/dst are left for
   // the simulation to fill from the fabric's address plan.
   Flows flows;
@@ -45,20 +43,21 @@ struct ImportedFlows {
 // field the column, key or header the problem is in (when it helps).
 using ImportResult = std::variant<ImportedFlows, InputError>;
 
-enum class FlowsFormat : std::uint8_t { Csv, Rdma, Pcap };
+// One input file: its name, for messages (and, for rdma dumps, the host the
+// map names), and its bytes.
+struct ImportFile {
+  std::string name;
+  std::string_view text;
+};
 
-inline constexpr std::array<Named<FlowsFormat>, 3> kFlowsFormats{
-    {{FlowsFormat::Csv, "csv"}, {FlowsFormat::Rdma, "rdma"}, {FlowsFormat::Pcap, "pcap"}}};
-constexpr std::optional<FlowsFormat> parse_flows_format(std::string_view name) noexcept {
-  return parse_name(kFlowsFormats, name);
-}
-constexpr std::string_view flows_format_name(FlowsFormat f) noexcept { return name_of(kFlowsFormats, f); }
-
-// From the first bytes of a file: pcap (any byte order, µs or ns) and pcapng
-// by magic number; as rdma, JSON (first non-blank byte '[' or '{') or the text
-// of `rdma resource show qp` (first line "link DEV/PORT ...", or a shell
-// prompt naming rdma); otherwise by the name's extension (.pcap .pcapng .cap,
-// .json), else CSV.
-FlowsFormat detect_flows_format(std::string_view head, std::string_view name) noexcept;
+// What an importer is given besides its files; its row in importers.h says
+// which of these it takes.
+struct ImportOptions {
+  ImportFile map;                // rdma: the host,ifname,ip map
+  std::uint64_t flow_bytes = 1;  // rdma: bytes per QP pair, half each way
+  // rdma: skip a QP whose partner is in none of the dumps (counted in a
+  // note) instead of failing.
+  bool allow_unpaired = false;
+};
 
 }  // namespace ecmpsim::workloads

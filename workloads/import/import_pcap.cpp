@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -157,6 +158,19 @@ struct PcapCloser {
 };
 
 }  // namespace
+
+bool is_capture(std::string_view head) noexcept {
+  if (head.size() < 4) return false;
+  // pcapng's block type is a palindrome: one entry serves both byte orders.
+  static constexpr std::array<std::array<unsigned char, 4>, 5> kMagics{{{0xa1, 0xb2, 0xc3, 0xd4},
+                                                                        {0xd4, 0xc3, 0xb2, 0xa1},
+                                                                        {0xa1, 0xb2, 0x3c, 0x4d},
+                                                                        {0x4d, 0x3c, 0xb2, 0xa1},
+                                                                        {0x0a, 0x0d, 0x0d, 0x0a}}};
+  for (const auto& m : kMagics)
+    if (std::memcmp(head.data(), m.data(), 4) == 0) return true;
+  return false;
+}
 
 ImportResult parse_pcap(std::string_view bytes, const std::string& name) {
   auto error = [&](std::uint32_t record, std::string message) {

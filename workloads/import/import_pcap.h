@@ -28,4 +28,9 @@ namespace ecmpsim::workloads {
 // says why (no packet to port 4791, all cut by the snap length, or none with data).
 ImportResult parse_pcap(std::string_view bytes, const std::string& name);
 
+// Whether `head`, the first bytes of a file, starts with a pcap magic number
+// (0xa1b2c3d4, or 0xa1b23c4d for nanosecond captures, in either byte order)
+// or pcapng's Section Header Block type 0x0a0d0d0a.
+bool is_capture(std::string_view head) noexcept;
+
 }  // namespace ecmpsim::workloads

@@ -66,7 +66,7 @@ std::string_view stem(std::string_view path) {
 }
 
 // (dump index, ifname) -> address, from the map file (file index `map_file`).
-std::map<std::pair<std::uint32_t, std::string>, MapEntry> read_map(std::span<const RdmaDump> dumps,
+std::map<std::pair<std::uint32_t, std::string>, MapEntry> read_map(std::span<const ImportFile> dumps,
                                                                   std::string_view text, const std::string& name,
                                                                   std::uint32_t map_file) {
   static constexpr std::string_view kHeader[] = {"host", "ifname", "ip"};
@@ -166,7 +166,43 @@ bool is_json(std::string_view text) {
   return first != std::string_view::npos && (text[first] == '[' || text[first] == '{');
 }
 
-void read_text_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
+// The keys of the first JSON object of a dump, when it sits inside arrays
+// only (rdma -j prints an array of QP objects, some versions one array per
+// device). A SAX handler: it stops at that object's end, and a head cut
+// short of it still yields the keys read so far.
+struct FirstQpKeys {
+  bool ifname = false, lqpn = false;
+  std::size_t open = 0;          // containers open
+  std::size_t object_level = 0;  // `open` inside the first object; 0 before it
+
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t) { return true; }
+  bool number_unsigned(json::number_unsigned_t) { return true; }
+  bool number_float(json::number_float_t, const json::string_t&) { return true; }
+  bool string(json::string_t&) { return true; }
+  bool binary(json::binary_t&) { return true; }
+  bool start_array(std::size_t) { return ++open > 0; }
+  bool end_array() { return --open, true; }
+  bool start_object(std::size_t) {
+    if (object_level == 0) {
+      if (open == 0) return false;  // a top-level object: no dump of QPs
+      object_level = open + 1;
+    }
+    return ++open > 0;
+  }
+  bool key(json::string_t& k) {
+    if (open == object_level) {
+      ifname = ifname || k == "ifname";
+      lqpn = lqpn || k == "lqpn";
+    }
+    return true;
+  }
+  bool end_object() { return open-- != object_level; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+};
+
+void read_text_dump(const ImportFile& dump, std::uint32_t index, std::vector<Qp>& out) {
   auto parsed = parse_rdma_text(dump.text, dump.name);
   if (auto* e = std::get_if<InputError>(&parsed)) throw std::move(*e);
   for (RdmaQp& r : std::get<std::vector<RdmaQp>>(parsed)) {
@@ -190,7 +226,7 @@ std::string blank_prompts(std::string_view text) {
   return out;
 }
 
-void read_dump(const RdmaDump& dump, std::uint32_t index, std::vector<Qp>& out) {
+void read_dump(const ImportFile& dump, std::uint32_t index, std::vector<Qp>& out) {
   const std::string text = blank_prompts(dump.text);
   if (!is_json(text)) return read_text_dump(dump, index, out);
   json doc;
@@ -236,7 +272,7 @@ using PairIndex = std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<
 
 // The index of QP i's partner: the QP whose (lqpn, rqpn) is i's reversed.
 // None (when allowed) or several are errors naming the QP.
-std::optional<std::size_t> find_partner(std::span<const RdmaDump> dumps, const std::vector<Qp>& qps,
+std::optional<std::size_t> find_partner(std::span<const ImportFile> dumps, const std::vector<Qp>& qps,
                                         const PairIndex& by_pair, std::size_t i, bool allow_unpaired) {
   const Qp& q = qps[i];
   std::vector<std::size_t> partners;
@@ -293,15 +329,15 @@ void note_skipped(const std::string& dump, const std::vector<const Qp*>& skipped
     notes.push_back(dump + ": skipped " + plural(total(plain), "QP") + " not RC in RTS state: " + kinds(plain));
 }
 
-ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, const std::string& map_name,
-                    const RdmaOptions& opt) {
+ImportedFlows parse(std::span<const ImportFile> dumps, const ImportOptions& opt) {
+  const std::string& map_name = opt.map.name;
   ImportedFlows out;
   out.format = "rdma";
   for (const auto& d : dumps) out.files.push_back(d.name);
   out.files.push_back(map_name);
   out.map = map_name;
   out.src_field = out.dst_field = "ip";
-  const auto map = read_map(dumps, map_text, map_name, static_cast<std::uint32_t>(dumps.size()));
+  const auto map = read_map(dumps, opt.map.text, map_name, static_cast<std::uint32_t>(dumps.size()));
 
   std::vector<Qp> qps;
   for (std::uint32_t d = 0; d < dumps.size(); ++d) read_dump(dumps[d], d, qps);
@@ -364,10 +400,18 @@ ImportedFlows parse(std::span<const RdmaDump> dumps, std::string_view map_text, 
 
 }  // namespace
 
-ImportResult parse_rdma(std::span<const RdmaDump> dumps, std::string_view map, const std::string& map_name,
-                        const RdmaOptions& options) {
+bool is_rdma_dump(std::string_view head) noexcept {
+  if (rdma_text_head(head)) return true;
+  if (!is_json(head)) return false;
+  FirstQpKeys keys;
+  // strict = false: the head is cut anywhere; the handler stops the parse.
+  json::sax_parse(head.begin(), head.end(), &keys, nlohmann::json::input_format_t::json, false);
+  return keys.ifname && keys.lqpn;
+}
+
+ImportResult parse_rdma(std::span<const ImportFile> dumps, const ImportOptions& options) {
   try {
-    return parse(dumps, map, map_name, options);
+    return parse(dumps, options);
   } catch (InputError& e) {
     return std::move(e);
   }

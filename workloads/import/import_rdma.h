@@ -23,7 +23,6 @@
 // (UD, GSI, not yet or no longer in RTS) are skipped and counted in a note.
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,19 +31,18 @@
 
 namespace ecmpsim::workloads {
 
-struct RdmaDump {
-  std::string name;       // for messages and for matching the map's `host`
-  std::string_view text;  // the JSON or text output
-};
+// `dumps` are the hosts' dumps; `options.map` the map, `options.flow_bytes`
+// what each QP pair carries (half each way), `options.allow_unpaired` skips
+// (and counts in a note) a QP whose partner is in none of the dumps instead
+// of failing.
+ImportResult parse_rdma(std::span<const ImportFile> dumps, const ImportOptions& options);
 
-struct RdmaOptions {
-  std::uint64_t flow_bytes = 1;  // per QP pair, half each way
-  // Skip a QP whose partner is in none of the dumps (counted in a note)
-  // instead of failing.
-  bool allow_unpaired = false;
-};
-
-ImportResult parse_rdma(std::span<const RdmaDump> dumps, std::string_view map, const std::string& map_name,
-                        const RdmaOptions& options);
+// Whether `head`, the first bytes of a file, is a dump: text whose first line
+// that is not blank is `link DEV/PORT ...` or a shell prompt running rdma
+// (rdma_text_head), or JSON whose first object, inside arrays only, has the
+// keys ifname and lqpn, as every QP rdma -j prints has (one array of QPs, or
+// one array per device). Other JSON (an object at the top, an array of
+// anything else) is not, whatever the file is called.
+bool is_rdma_dump(std::string_view head) noexcept;
 
 }  // namespace ecmpsim::workloads

@@ -1,5 +1,6 @@
 #include "workloads/import/import_rdma_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -99,6 +100,16 @@ bool rdma_prompt(std::string_view line) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const char last = t[i].text.back();
     if ((last == '$' || last == '#' || last == '>') && runs_rdma(t, i + 1)) return true;
+  }
+  return false;
+}
+
+bool rdma_text_head(std::string_view head) noexcept {
+  while (!head.empty()) {
+    std::string_view line = take_line(head);
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
+    if (line.empty()) continue;
+    return line.starts_with("link ") || rdma_prompt(line);
   }
   return false;
 }

@@ -43,6 +43,11 @@ using RdmaQps = std::variant<std::vector<RdmaQp>, InputError>;
 // whose file name is rdma.
 bool rdma_prompt(std::string_view line);
 
+// Whether `head`, the first bytes of a file, starts like this text: its first
+// line that is not blank starts "link " (a CSV flows file starts with its
+// header, src_ip,...), or is a shell prompt running rdma, as pasted.
+bool rdma_text_head(std::string_view head) noexcept;
+
 // The text form (import_rdma.cpp reads the JSON one and tells them apart).
 // Errors name the line and column.
 RdmaQps parse_rdma_text(std::string_view text, const std::string& name);

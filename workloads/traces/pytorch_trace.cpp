@@ -85,7 +85,7 @@ std::uint64_t count_arg(const json& args, const char* key, const std::string& fi
   const auto it = args.find(key);
   if (it == args.end()) return 0;
   const auto v = number(*it);
-  if (!v || *v < 0 || *v > 9.0e18 || *v != static_cast<double>(static_cast<std::uint64_t>(*v)))
+  if (!v || !(*v >= 0 && *v <= 9.0e18) || *v != static_cast<double>(static_cast<std::uint64_t>(*v)))
     fail(file, event, key, "not a count of elements: " + it->dump());
   return static_cast<std::uint64_t>(*v);
 }
@@ -94,6 +94,13 @@ std::string string_arg(const json& args, const char* key) {
   const auto it = args.find(key);
   if (it == args.end()) return {};
   return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// An event's text field, empty when absent or not text (json::value would
+// throw a type_error on a number, which is not an InputError).
+std::string text_of(const json& e, const char* key) {
+  const auto it = e.find(key);
+  return it != e.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // The ranks of a "Process Group Ranks" value or of pg_config's "ranks" (a
@@ -111,7 +118,7 @@ std::optional<RankList> ranks_of(const json& v) {
 
 TraceKernel read_kernel(const json& e, const json& args, const std::string& file, std::uint32_t event) {
   TraceKernel k;
-  k.name = e.value("name", "");
+  k.name = text_of(e, "name");
   k.collective = string_arg(args, "Collective name");
   k.op = trace_op(k.collective);
   k.in_nelems = count_arg(args, "In msg nelems", file, event);
@@ -128,14 +135,14 @@ TraceKernel read_kernel(const json& e, const json& args, const std::string& file
   k.group_size = static_cast<std::uint32_t>(count_arg(args, "Group size", file, event));
   for (const char* key : {"Dst Rank", "Src Rank"})
     if (const auto it = args.find(key); it != args.end())
-      if (const auto v = number(*it); v && *v >= 0) k.peer = static_cast<std::uint32_t>(*v);
+      if (const auto v = number(*it); v && *v >= 0 && *v < 4294967296.0) k.peer = static_cast<std::uint32_t>(*v);
   const double ts = field(e, "ts"), dur = field(e, "dur");
   if (!std::isfinite(ts)) fail(file, event, "ts", "a kernel without a start time");
   if (!std::isfinite(dur) || dur < 0) fail(file, event, "dur", "a kernel without a duration");
   k.ts_us = ts;
   k.dur_us = dur;
   if (const auto it = args.find("stream"); it != args.end())
-    if (const auto v = number(*it); v && *v >= 0) k.stream = static_cast<std::uint64_t>(*v);
+    if (const auto v = number(*it); v && *v >= 0 && *v <= 9.0e18) k.stream = static_cast<std::uint64_t>(*v);
   k.event = event;
   parse_kernel_name(k.name, k);
   return k;
@@ -187,7 +194,7 @@ std::string gunzip_if_compressed(std::string text, const std::string& file, cons
     out.append(buf.data(), buf.size() - z.avail_out);
     if (out.size() > limit.max) {  // a small file can inflate without bound
       inflateEnd(&z);
-      throw InputError({file, 0, 0, limit.flag},
+      throw InputError(option_at(limit.key, file),
                        "the file inflates to more than the limit of " + std::to_string(limit.max) + " bytes");
     }
   }
@@ -199,7 +206,7 @@ RankTrace read_pytorch_trace(std::string_view text, const std::string& file) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw InputError({file, 0, 0, ""}, std::string("not a JSON trace: ") + e.what());
   }
   RankTrace out;
@@ -217,8 +224,8 @@ RankTrace read_pytorch_trace(std::string_view text, const std::string& file) {
   for (const json& e : *events) {
     ++index;
     if (!e.is_object()) continue;
-    const std::string cat = e.value("cat", "");
-    const std::string name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : "";
+    const std::string cat = text_of(e, "cat");
+    const std::string name = text_of(e, "name");
     const auto a = e.find("args");
     const json& args = a != e.end() && a->is_object() ? *a : kNoArgs;
     if (name.starts_with("ProfilerStep#")) {

@@ -18,7 +18,7 @@ namespace ecmpsim::workloads {
 
 // The bytes, inflated when they start with gzip's magic (1f 8b); an
 // InputError naming `file` when the stream is corrupt or cut, and naming
-// `limit.flag` when it inflates past `limit.max` bytes (inflating stops there).
+// `limit.key` when it inflates past `limit.max` bytes (inflating stops there).
 std::string gunzip_if_compressed(std::string text, const std::string& file, const ByteLimit& limit);
 
 // One rank's trace from its JSON text (a {"traceEvents": [...]} document or

@@ -22,6 +22,17 @@ const json& member(const json& obj, const char* key, const std::string& file, st
   return *it;
 }
 
+// A whole number up to max. json's get<uint64_t>() on a float out of range
+// is undefined (the fuzzer found 4e52) and wraps a negative integer.
+std::uint64_t whole(const json& v, double max, const std::string& file, std::uint32_t line, const char* key) {
+  const bool ok = v.is_number_unsigned() ? static_cast<double>(v.get<std::uint64_t>()) <= max
+                  : v.is_number_float()  ? v.get<double>() >= 0 && v.get<double>() <= max &&
+                                              v.get<double>() == static_cast<double>(static_cast<std::uint64_t>(v.get<double>()))
+                                         : false;
+  if (!ok) throw InputError({file, line, 0, key}, "not a whole number in range: " + v.dump());
+  return v.is_number_unsigned() ? v.get<std::uint64_t>() : static_cast<std::uint64_t>(v.get<double>());
+}
+
 InspectorRecord record_of(const json& doc, const std::string& file, std::uint32_t line) {
   if (!doc.is_object()) throw InputError({file, line, 0, ""}, "an Inspector record is a JSON object");
   const json& header = member(doc, "header", file, line);
@@ -29,12 +40,12 @@ InspectorRecord record_of(const json& doc, const std::string& file, std::uint32_
   InspectorRecord r;
   r.line = line;
   try {
-    r.rank = member(header, "rank", file, line).get<std::uint32_t>();
+    r.rank = static_cast<std::uint32_t>(whole(member(header, "rank", file, line), 4294967295.0, file, line, "rank"));
     const json& id = member(header, "id", file, line);
     r.comm = id.is_string() ? id.get<std::string>() : id.dump();
     r.coll = member(perf, "coll", file, line).get<std::string>();
-    r.sn = member(perf, "coll_sn", file, line).get<std::uint64_t>();
-    r.bytes = member(perf, "coll_msg_size_bytes", file, line).get<std::uint64_t>();
+    r.sn = whole(member(perf, "coll_sn", file, line), 9.0e18, file, line, "coll_sn");
+    r.bytes = whole(member(perf, "coll_msg_size_bytes", file, line), 9.0e18, file, line, "coll_msg_size_bytes");
     r.exec_us = member(perf, "coll_exec_time_us", file, line).get<double>();
   } catch (const json::exception& e) {
     throw InputError({file, line, 0, ""}, std::string("an Inspector record with a value of the wrong type: ") + e.what());
@@ -77,7 +88,7 @@ std::vector<InspectorRecord> read_inspector(std::string_view text, const std::st
     json doc;
     try {
       doc = json::parse(text.substr(at, end + 1 - at));
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
       throw InputError({file, line, 0, ""}, std::string("not JSON: ") + e.what());
     }
     out.push_back(record_of(doc, file, line));
@@ -90,7 +101,7 @@ std::vector<TraceGroup> read_flight_recorder(std::string_view text, const std::s
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw InputError({file, 0, 0, ""}, std::string("not a JSON Flight Recorder dump: ") + e.what());
   }
   const auto pgs = doc.is_object() ? doc.find("pg_config") : doc.end();

@@ -1,9 +1,11 @@
-// `ecmpsim hash` for one flow, its flags as values: the query and tuple they
-// describe (checked with the flags' messages), the answer, and the JSON and
-// text the command prints. The command line fills HashOptions from its flags,
-// the Python module (python/) from keyword arguments, so both answer alike.
+// `hash`: one flow's hash and ECMP member (or a CSV of flows', or the
+// catalogue), its options as values: the query and tuple they describe
+// (checked with the options' messages), the answer, and the JSON and text
+// the command prints. The command line fills HashOptions from its flags, the
+// Python module (python/) from keyword arguments, so both answer alike.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,7 +13,7 @@
 #include "sim/base/limits.h"
 #include "sim/routing/hash_query.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 
 struct HashOptions {
   bool list = false;
@@ -22,8 +24,8 @@ struct HashOptions {
   std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
   std::vector<std::string> fields, weights;
   std::string members, select, buckets = "128";
-  std::string format, tuples, out;
-  std::uint64_t max_capture_bytes = Limits{}.max_capture_bytes;  // of --tuples
+  std::string tuples;  // a CSV of flows to hash ('-': standard input)
+  std::uint64_t max_capture_bytes = Limits{}.max_capture_bytes;  // of tuples
 };
 
 // One flow's answer: what `hash -f json` and `hash` print.
@@ -41,4 +43,12 @@ HashQuery make_query(const HashOptions& o);
 // naming the flag of a missing or bad value.
 HashOne hash_one(const HashOptions& o);
 
-}  // namespace ecmpsim::cli
+// What `hash` answers: the catalogue (list), one hash,member line per flow
+// of `tuples`, or one flow's answer.
+struct HashReport {
+  std::string text;            // list or tuples: the lines, as printed
+  std::optional<HashOne> one;  // else
+};
+HashReport hash(const HashOptions& o);
+
+}  // namespace ecmpsim::app

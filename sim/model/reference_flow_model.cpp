@@ -1,15 +1,14 @@
-#include "tests/support/flow_model_reference.h"
+// reference::ReferenceFlowModel (reference_models.h): the whole max-min
+// allocation re-solved from scratch at every finish.
+#include "sim/model/reference_models.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ecmpsim::reference {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}  // namespace
+using max_min::kInf;
 
-void ReferenceFlowModel::run(const FlowNetwork& net, FlowTimes& out) {
+void ReferenceFlowModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress*) {
   const std::size_t flows = net.bytes.size();
   out.start_rate.assign(flows, Gbps{0});
   out.finish.assign(flows, Seconds{0});

@@ -1,39 +1,12 @@
-#include "tests/support/flow_level_model.h"
+// reference::FlowLevelModel (reference_models.h): the incremental solver
+// with one variable per flow, as the production one was before grouping.
+#include "sim/model/reference_models.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
-#include <limits>
 
 namespace ecmpsim::reference {
 
-namespace {
-constexpr double kFlowLevelInf = std::numeric_limits<double>::infinity();
-// Flows within this relative margin below the lowest finishing rate are
-// re-solved too: they may sit at the same level, rounded one ulp lower, and
-// re-solving a flow that keeps its rate is only work, never an error.
-constexpr double kFlowLevelSlack = 1e-12;
-
-// Stable LSD radix sort of (share, link) pairs by share, a byte per pass,
-// skipping bytes that every key shares (the exponents mostly): pairs that
-// arrive in link order leave in (share, link) order, several times faster
-// than a comparison sort of the thousands of links a re-solve searches.
-// Shares are >= 0 (a -0 counts as 0), so their bits order as the values do.
-template <typename Pair>
-void radix_sort_level_shares(std::vector<Pair>& items, std::vector<Pair>& scratch) {
-  const auto key = [](const Pair& p) { return std::bit_cast<std::uint64_t>(p.share == 0 ? 0.0 : p.share); };
-  scratch.resize(items.size());
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    std::array<std::uint32_t, 257> start{};
-    for (const Pair& p : items) ++start[((key(p) >> shift) & 0xff) + 1];
-    if (std::find(start.begin() + 1, start.end(), items.size()) != start.end()) continue;
-    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    for (const Pair& p : items) scratch[start[(key(p) >> shift) & 0xff]++] = p;
-    items.swap(scratch);
-  }
-  scratch.clear();
-}
-}  // namespace
+using max_min::kInf;
 
 void FlowLevelModel::load(const FlowNetwork& net) {
   const std::size_t flows = net.bytes.size();
@@ -75,72 +48,22 @@ void FlowLevelModel::load(const FlowNetwork& net) {
   stamp_ = 0;
 }
 
-void FlowLevelModel::run(const FlowNetwork& net, FlowTimes& out) {
-  const std::size_t flows = net.bytes.size();
-  out.start_rate.assign(flows, Gbps{0});
-  out.finish.assign(flows, Seconds{0});
-  out.events = 0;
-  out.resolved = 0;
-  load(net);
-  out.groups = order_.size();  // one variable per flow
-  if (order_.empty()) return;
-  solve(0, 0.0);
-  out.events = 1;
-  out.resolved = order_.size();
-  for (std::uint32_t f : order_) out.start_rate[f] = Gbps{rate_[f]};
-  double now = 0;
-  while (!order_.empty()) {
-    const double lowest = finish_next(now, out);
-    if (lowest == 0) break;
-    // Every flow below the lowest finishing rate keeps its rate: re-solve
-    // the rest, without the flows that just finished.
-    const auto by_rate = [&](std::uint32_t f, double r) { return rate_[f] < r; };
-    const auto from = static_cast<std::size_t>(
-        std::lower_bound(order_.begin(), order_.end(), lowest * (1 - kFlowLevelSlack), by_rate) - order_.begin());
-    std::size_t kept = from;
-    for (std::size_t k = from; k < order_.size(); ++k)
-      if (!done_[order_[k]]) order_[kept++] = order_[k];
-    order_.resize(kept);
-    if (kept == 0) break;
-    ++out.events;
-    if (from == kept) continue;
-    solve(from, now);
-    out.resolved += kept - from;
-  }
+void FlowLevelModel::run(const FlowNetwork& net, FlowTimes& out, FlowProgress* progress) {
+  max_min::EventLoop::run(*this, net, out, progress);
 }
 
-double FlowLevelModel::finish_next(double& now, FlowTimes& out) {
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
-  const auto stale = [&](const Finish& e) { return e.version != version_[e.flow]; };
-  while (!finishes_.empty() && stale(finishes_.front())) {
-    std::pop_heap(finishes_.begin(), finishes_.end(), later);
-    finishes_.pop_back();
-  }
-  if (finishes_.empty()) {
-    // Only flows on a dead link are left: they never finish.
-    for (std::uint32_t f : order_) out.finish[f] = Seconds{kFlowLevelInf};
-    order_.clear();
-    return 0;
-  }
-  const double before = now;
-  const double step = finishes_.front().at - before;
-  const double finish_by = step * (1 + kFinishTolerance);
-  now += step;
-  double lowest = kFlowLevelInf;
-  while (!finishes_.empty() && finishes_.front().at - before <= finish_by) {
-    const Finish e = finishes_.front();
-    std::pop_heap(finishes_.begin(), finishes_.end(), later);
-    finishes_.pop_back();
-    if (stale(e)) continue;
-    const std::uint32_t f = e.flow;
-    out.finish[f] = Seconds{now};
-    done_[f] = 1;
-    ++version_[f];
-    lowest = std::min(lowest, rate_[f]);
-    if (loads_known_)
-      for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f] * frac(i);
-  }
-  return lowest;
+void FlowLevelModel::start_rates(FlowTimes& out) const {
+  for (std::uint32_t f : order_) out.start_rate[f] = Gbps{rate_[f]};
+}
+
+void FlowLevelModel::never_finish(std::uint32_t f, FlowTimes& out) const { out.finish[f] = Seconds{kInf}; }
+
+void FlowLevelModel::finish(std::uint32_t f, double now, FlowTimes& out) {
+  out.finish[f] = Seconds{now};
+  done_[f] = 1;
+  ++version_[f];
+  if (loads_known_)
+    for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] -= rate_[f] * frac(i);
 }
 
 void FlowLevelModel::build_subproblem(std::size_t from) {
@@ -205,7 +128,6 @@ void FlowLevelModel::solve(std::size_t from, double now) {
   else
     heap_fill(count);
 
-  const auto later = [](const Finish& a, const Finish& b) { return a.at > b.at || (a.at == b.at && a.flow > b.flow); };
   const std::size_t queued = finishes_.size();
   for (std::size_t k = 0; k < count; ++k) {
     const std::uint32_t f = order_[from + k];
@@ -214,18 +136,9 @@ void FlowLevelModel::solve(std::size_t from, double now) {
     if (loads_known_)
       for (std::uint32_t i = flow_begin_[f]; i < flow_begin_[f + 1]; ++i) used_[flow_links_[i]] += delta * frac(i);
     ++version_[f];
-    if (rate_[f] > 0) finishes_.push_back({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
+    if (rate_[f] > 0) finishes_.append({since_[f] + remaining_[f] / rate_[f], f, version_[f]});
   }
-  // Stale entries (superseded rates) outnumbering the live ones: drop them
-  // all, so the heap stays near the active flows' size. Many new entries: one
-  // heapify; a few: push them one by one.
-  if (finishes_.size() > 2 * order_.size() + 1024) {
-    std::erase_if(finishes_, [&](const Finish& e) { return e.version != version_[e.flow]; });
-    std::make_heap(finishes_.begin(), finishes_.end(), later);
-  } else if (finishes_.size() - queued > queued / 8)
-    std::make_heap(finishes_.begin(), finishes_.end(), later);
-  else
-    for (std::size_t k = queued + 1; k <= finishes_.size(); ++k) std::push_heap(finishes_.begin(), finishes_.begin() + static_cast<std::ptrdiff_t>(k), later);
+  finishes_.merge(queued, order_.size(), version_);
   // The filling froze the flows level by level, so by_rate_ (rate, flow) in
   // freeze order is nearly sorted by rate; ties in flow order number the next
   // sub-problem's links, and so the order its sums are rounded in, as they
@@ -304,7 +217,7 @@ std::size_t FlowLevelModel::freeze(std::uint32_t j, double rate, OnChange on_cha
 void FlowLevelModel::scan_fill(std::size_t left) {
   const auto share_of = [&](std::uint32_t j) { return std::max(rem_cap_[j], 0.0) / weight_[j]; };
   while (left > 0 && !live_.empty()) {
-    double best = kFlowLevelInf;
+    double best = kInf;
     std::size_t kept = 0;
     for (std::uint32_t j : live_) {
       if (unfrozen_[j] == 0) continue;
@@ -351,7 +264,7 @@ void FlowLevelModel::heap_fill(std::size_t left) {
     key_[j] = share_of(j);
     sorted_.push_back({key_[j], j});
   }
-  radix_sort_level_shares(sorted_, heap_);
+  max_min::radix_sort_by_share(sorted_, heap_);
   std::size_t next = 0;
   while (left > 0) {
     Share top{};
