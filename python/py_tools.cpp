@@ -120,7 +120,8 @@ py::object calibrate(const std::string& nccl_tests_output, const std::string& co
   std::string json;
   {
     py::gil_scoped_release release;
-    Result result = calibration_result(app::calibrate(q).report);
+    const app::CalibrateReport report = app::calibrate(q);  // outlives the result, which borrows it
+    Result result = calibration_result(report.report);
     result.json_indent = -1;
     json = write(Format::Json, result);
   }
@@ -136,7 +137,8 @@ py::object reproduce(const std::string& name) {
   std::string json;
   {
     py::gil_scoped_release release;
-    Result result = published_result(*app::reproduce(q).published);
+    const app::ReproduceReport report = app::reproduce(q);  // outlives the result, which borrows it
+    Result result = published_result(*report.published);
     result.json_indent = -1;
     json = write(Format::Json, result);
   }

@@ -27,9 +27,9 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startsw
 # name: (budget, what, why). A budget below the measured value is a ratchet
 # towards the issue's target, which `target` states when it is not met yet.
 BUDGETS = {
-    "spec_reach": {"budget": 128, "target": 69,
+    "spec_reach": {"budget": 131, "target": 69,
                    "what": "compiled files reaching sim/config/spec.h",
-                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it"},
+                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 more with the memory estimate (issue 47), which reads the config before anything is built (sim/model/memory.cpp, sim/sweep/sweep_memory.cpp and their test)"},
     "routing_kind_files": {"budget": 5, "target": 5,
                            "what": "files naming RoutingKind::",
                            "why": "the table, the scenario's default and the one dispatch read the enum; the rest read its traits"},
