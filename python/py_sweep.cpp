@@ -113,7 +113,7 @@ SweepResult sweep(const Config& c, const app::SweepRequest& q) {
   {
     py::gil_scoped_release release;
     const app::SweepSummaries summaries = job->summaries();
-    text = sweep_json(summaries.report(*job->sweep(), *job->result())).dump();
+    text = json_text(sweep_json(summaries.report(*job->sweep(), *job->result())), -1);
     job->finish(true);  // the result is whole in memory: a checkpoint's last save is synced
   }
   const std::lock_guard<std::mutex> hold(*lock);

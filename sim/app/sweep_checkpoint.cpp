@@ -16,6 +16,7 @@
 #include "sim/app/load.h"
 #include "sim/base/input_file.h"
 #include "sim/base/output_file.h"
+#include "sim/base/text.h"
 #include "sim/output/sweep_output.h"
 #include "sim/sweep/rank_checkpoints.h"
 
@@ -39,8 +40,8 @@ std::string one_field_line(std::string v) {
   return v;
 }
 
-std::string file_digest(const std::string& path) {
-  const std::string bytes = read_input_file(path, {path, 0, 0, {}}, "config input");
+std::string file_digest(const std::string& path, std::uint64_t max_bytes) {
+  const std::string bytes = read_input_file(path, {path, 0, 0, {}}, "config input", {max_bytes, "max_config_bytes"});
   return "xxh64:" + xxh64_text(XXH64(bytes.data(), bytes.size(), 0));
 }
 
@@ -131,10 +132,11 @@ std::string not_saved(const InputError& e) { return one_line(e.describe(option_r
 CheckpointId checkpoint_id(const Sweep& sweep, const SizeFlags& sizes) {
   const Spec& spec = sweep.base().spec();
   CheckpointId id{{"version", ECMPSIM_VERSION}, {"build", kBuildId}};
-  id.emplace_back("config", file_digest(spec.source));
-  if (!spec.fabric.topology.source.empty()) id.emplace_back("topology", file_digest(spec.fabric.topology.source));
+  const std::uint64_t max = spec.limits.max_config_bytes;
+  id.emplace_back("config", file_digest(spec.source, max));
+  if (!spec.fabric.topology.source.empty()) id.emplace_back("topology", file_digest(spec.fabric.topology.source, max));
   for (const ScenarioSpec& s : spec.scenarios)
-    if (s.routes_file) id.emplace_back("routes." + field_safe(s.name), file_digest(s.routes_file->path));
+    if (s.routes_file) id.emplace_back("routes." + field_safe(s.name), file_digest(s.routes_file->path, max));
   id.emplace_back("sizes", sizes_identity(sizes));
   const Json axes = axes_json(sweep.space());
   // A string as it is ("0:2000"), a list as JSON (["crc16-ccitt","xxh3"]).
@@ -209,7 +211,8 @@ SweepCheckpoint::SweepCheckpoint(const SweepCheckpointing& f, const std::string&
   std::uint64_t found = 0;
   for (const VariantRange& r : finished_) found += r.size();
   if (!sources.empty())
-    notice_("resuming from " + (sources.size() == 1 ? sources.front() : sources.front() + " and " + sources.back()) +
+    notice_("resuming from " +
+            escape_text(sources.size() == 1 ? sources.front() : sources.front() + " and " + sources.back()) +
             ": " + std::to_string(found) + " of " + std::to_string(total) + " variants done");
   // The other files stay where they are: this one gets only what this run evaluates.
   check_space(*path_, 4096);

@@ -3,6 +3,7 @@
 #include "sim/app/sweep_setup.h"
 
 #include "sim/base/error.h"
+#include "sim/base/parallel.h"
 #include "sim/base/parse.h"
 #include "sim/config/ranges.h"
 #include "sim/model/size_table.h"
@@ -93,7 +94,9 @@ std::unique_ptr<const Sweep> make_sweep(const SweepRequest& o, Spec spec, const 
   if (space.size() > axes.max_variants && !o.force)
     throw InputError(option_at("max_variants"), "the sweep has " + over_limit(space.size(), "variants", axes.max_variants) +
                                                  "; pass " + option_ref("force") + " to run it");
-  return std::make_unique<const Sweep>(std::move(spec), axes);
+  auto sweep = std::make_unique<const Sweep>(std::move(spec), axes);
+  check_sweep_memory(*sweep, o.threads != 0 ? o.threads : default_threads());
+  return sweep;
 }
 
 SweepSummaries summarize_sweep(const SweepRequest& o, const Sweep& sweep, const SweepRun& run,

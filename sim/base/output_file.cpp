@@ -59,8 +59,16 @@ std::string write_all(int fd, std::string_view text) {
   return {};
 }
 
+// Writes every piece `produce` makes to `fd`; after the first failure, whose
+// cause goes to `cause`, the rest are made but not written.
+void produce_into(int fd, const OutputProducer& produce, std::string& cause) {
+  produce([&](std::string_view piece) {
+    if (cause.empty()) cause = write_all(fd, piece);
+  });
+}
+
 // A device, FIFO or socket: written in place, never replaced.
-void write_direct(const std::string& path, const fs::path& target, bool socket, const std::string& text) {
+void write_direct(const std::string& path, const fs::path& target, bool socket, const OutputProducer& produce) {
   int fd = -1;
   if (socket) {
     fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -82,7 +90,13 @@ void write_direct(const std::string& path, const fs::path& target, bool socket, 
     fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
   }
   if (fd < 0) fail(path, std::strerror(errno));
-  std::string cause = write_all(fd, text);
+  std::string cause;
+  try {
+    produce_into(fd, produce, cause);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   if (::close(fd) != 0 && cause.empty() && errno != EINTR) cause = std::strerror(errno);
   if (!cause.empty()) fail(path, cause);
 }
@@ -94,12 +108,6 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
-// Writes every part in turn to `fd`; "" or why it failed.
-std::string write_all_parts(int fd, std::span<const std::string_view> parts) {
-  for (const std::string_view part : parts)
-    if (std::string cause = write_all(fd, part); !cause.empty()) return cause;
-  return {};
-}
 
 // The temporary being written, for the signal handler below to remove: a
 // handler can reach nothing else, hence this one process-wide buffer (one
@@ -181,7 +189,7 @@ int locked_temp(const std::string& path, const fs::path& dir, const fs::path& ta
 
 // A regular file or a new one: a temporary beside it, renamed over it when whole.
 void replace_atomically(const std::string& path, const fs::path& target, mode_t mode,
-                        std::span<const std::string_view> parts) {
+                        const OutputProducer& produce) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   remove_stale_temps(dir, target.filename().string());
   std::string tmpl;
@@ -200,7 +208,14 @@ void replace_atomically(const std::string& path, const fs::path& target, mode_t 
   }
   const TempGuard guard(tmpl);
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  std::string cause = write_all_parts(fd, parts);
+  std::string cause;
+  try {
+    produce_into(fd, produce, cause);
+  } catch (...) {
+    ::unlink(tmpl.c_str());
+    ::close(fd);
+    throw;
+  }
   if (cause.empty() && ::fchmod(fd, mode) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::rename(tmpl.c_str(), target.c_str()) != 0) cause = std::strerror(errno);
@@ -216,6 +231,26 @@ void refuse_inputs(const std::string& path, const struct stat& st, std::span<con
     if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
       fail(path, "it is this command's input '" + input + "'; choose another file");
   }
+}
+
+// Standard output: each piece as it comes. A failure other than EPIPE is an
+// error; after EPIPE (the reader went away) the pieces are made but dropped.
+void write_stdout(const OutputProducer& produce, std::ostream& out) {
+  bool gone = false;
+  produce([&](std::string_view piece) {
+    if (gone) return;
+    errno = 0;
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    if (out) return;
+    if (errno != EPIPE)
+      throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
+    gone = true;
+  });
+  if (gone) return;
+  errno = 0;
+  out.flush();
+  if (!out && errno != EPIPE)
+    throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
 }
 
 }  // namespace
@@ -278,34 +313,37 @@ OutputKind output_kind(const std::string& path) {
 
 void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
                   std::span<const std::string> inputs) {
+  write_output(path, [&](const std::function<void(std::string_view)>& put) { put(text); }, stdout_stream, inputs);
+}
+
+void write_output(const std::string& path, const OutputProducer& produce, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs) {
   if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd == 1) {
-    errno = 0;
-    stdout_stream << text << std::flush;
-    if (!stdout_stream && errno != EPIPE)
-      throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
+    write_stdout(produce, stdout_stream);
     return;
   }
   if (fd) {
     if (::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
-    if (const std::string cause = write_all(*fd, text); !cause.empty()) fail(path, cause);
+    std::string cause;
+    produce_into(*fd, produce, cause);
+    if (!cause.empty()) fail(path, cause);
     return;
   }
   const fs::path target = follow_links(path);
-  const std::string_view one[] = {text};
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0) {
     if (errno != ENOENT) fail(path, std::strerror(errno));
-    replace_atomically(path, target, new_file_mode(), one);
+    replace_atomically(path, target, new_file_mode(), produce);
   } else if (S_ISDIR(st.st_mode)) {
     fail(path, std::strerror(EISDIR));
   } else if (S_ISREG(st.st_mode)) {
     refuse_inputs(path, st, inputs);
     if (::access(target.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
-    replace_atomically(path, target, st.st_mode & 07777, one);
+    replace_atomically(path, target, st.st_mode & 07777, produce);
   } else {
-    write_direct(path, target, S_ISSOCK(st.st_mode), text);
+    write_direct(path, target, S_ISSOCK(st.st_mode), produce);
   }
 }
 
@@ -314,14 +352,17 @@ void replace_file(const std::string& path, std::span<const std::string_view> par
   if (path.empty()) throw InputError({"", 0, 0, {}}, "no file given");
   const fs::path target = follow_links(path);
   struct stat st {};
+  const OutputProducer produce = [&](const std::function<void(std::string_view)>& put) {
+    for (const std::string_view part : parts) put(part);
+  };
   if (::stat(target.c_str(), &st) != 0) {
     if (errno != ENOENT) fail(path, std::strerror(errno));
-    replace_atomically(path, target, new_file_mode(), parts);
+    replace_atomically(path, target, new_file_mode(), produce);
   } else if (!S_ISREG(st.st_mode)) {
     fail(path, "not a regular file");
   } else {
     refuse_inputs(path, st, inputs);
-    replace_atomically(path, target, st.st_mode & 07777, parts);
+    replace_atomically(path, target, st.st_mode & 07777, produce);
   }
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -28,6 +29,16 @@ namespace ecmpsim {
 // whatever the path, link or hard link) is refused: a command never writes
 // over what it reads.
 void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs = {});
+
+// Makes an output piece by piece, handing each piece to the function it is given.
+using OutputProducer = std::function<void(const std::function<void(std::string_view)>&)>;
+
+// The same for an output too large to hold: each piece `produce` makes is
+// written as it comes. A regular file is still replaced only when whole (the
+// temporary is removed if `produce` throws); a reader of standard output that
+// went away (EPIPE) ends the writing quietly, as it does above.
+void write_output(const std::string& path, const OutputProducer& produce, std::ostream& stdout_stream,
                   std::span<const std::string> inputs = {});
 
 // `parts`, one after the other, as the whole new content of the regular file

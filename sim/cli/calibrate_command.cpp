@@ -37,11 +37,11 @@ Action add_calibrate_command(CLI::App& app) {
       ->check(file_role(FileRole::Output));
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   return [opt](Io io) {
     const app::CalibrateReport r = app::calibrate(*opt);
     if (!opt->snippet.empty()) write_output(opt->snippet, calibration_snippet(r.report), io.out, r.inputs);
-    emit(io, write(chosen_format(opt->format), calibration_result(r.report)), opt->out, r.inputs);
+    emit(io, chosen_format(opt->format), calibration_result(r.report), opt->out, r.inputs);
     return 0;
   };
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sim/app/sweep.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/size_flags.h"
 #include "sim/routing/seeds.h"
@@ -176,7 +177,7 @@ void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
 // The shard's one line on stderr: what it holds, and how to go on.
 int shard_done(Io io, const app::Shard& s, const app::ShardRun& r, int stopped_code) {
   io.err << "ecmpsim: shard " << s.index << " of " << s.count << ": " << r.held + r.evaluated << " of " << r.variants
-         << " variants saved in " << r.path << " (" << r.evaluated << " evaluated now)"
+         << " variants saved in " << escape_text(r.path) << " (" << r.evaluated << " evaluated now)"
          << (r.stopped ? "; interrupted: run the same command again to continue"
                        : "; merge the shards with --resume and the --checkpoint FILE")
          << "\n";
@@ -191,7 +192,7 @@ int report(const SweepOptions& o, app::SweepJob& job, int stopped_code, Io io) {
   const SweepRun& run = *job.result();
   const app::SweepSummaries summaries = job.summaries();
   try {
-    emit(io, write(chosen_format(o.format), sweep_result(summaries.report(sweep, run))), o.q.out, job.inputs());
+    emit(io, chosen_format(o.format), sweep_result(summaries.report(sweep, run)), o.q.out, job.inputs());
   } catch (...) {
     job.finish(false);
     throw;
@@ -200,7 +201,7 @@ int report(const SweepOptions& o, app::SweepJob& job, int stopped_code, Io io) {
   if (!run.interrupted) return 0;
   const auto& checkpoint = job.checkpoint();
   io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << sweep.space().size() << " variants"
-         << (checkpoint ? "; saved to " + *checkpoint + ": run the same command again to continue" : std::string())
+         << (checkpoint ? "; saved to " + escape_text(*checkpoint) + ": run the same command again to continue" : std::string())
          << "\n";
   return stopped_code;
 }

@@ -7,11 +7,14 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string_view>
 #include <thread>
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/text.h"
 #include "sim/base/output_file.h"
 #include "sim/base/csv_reader.h"
 
@@ -35,11 +38,21 @@ constexpr std::size_t kRecordHead = 4 * sizeof(std::uint64_t);
 constexpr std::array<std::string_view, 3> kLayoutFields{"width", "rank", "ranks"};
 // The share of a sweep's time its periodic saves may take (CheckpointPacer).
 constexpr double kCheckpointShare = 0.015;
+// Room for the header lines beyond the identity: rows, width, rank lines and more.
+constexpr std::uint64_t kHeaderRoom = 1 << 16;
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
-
-// A value as an error line quotes it (printable: bounded, control characters escaped).
-std::string checkpoint_quote(const std::string& v) { return "'" + printable(v) + "'"; }
+// A value as an error line quotes it (printable: bounded, control characters
+// escaped), from a little before byte `from`, where it differs from the value
+// it is compared with: two long values that share their first 40 bytes would
+// otherwise print alike and hide the difference (issue 47, D10).
+std::string checkpoint_quote(const std::string& v, std::size_t from = 0) {
+  constexpr std::size_t kMax = 40, kBefore = 16;
+  if (v.size() <= kMax || from <= kBefore) return "'" + printable(v, kMax) + "'";
+  std::size_t start = from - kBefore;  // below v.size(): `from` is at most its length
+  while (start > 0 && (static_cast<unsigned char>(v[start]) & 0xC0) == 0x80) --start;  // a whole character
+  return "'..." + printable(std::string_view(v).substr(start), kMax) + "'";
+}
 
 std::uint64_t checkpoint_number(const std::string& path, std::string_view key, const std::string* text) {
   std::uint64_t v = 0;
@@ -84,9 +97,13 @@ void append_record(std::string& out, std::uint64_t seed, VariantRange range, Val
 // message says which).
 void check_identity(const std::string& path, const Fields& fields, const CheckpointId& id) {
   const auto mismatch = [&](const std::string& name, const std::string* theirs, const std::string* ours) {
+    std::size_t from = 0;  // the first byte where the two differ
+    if (theirs && ours)
+      while (from < theirs->size() && from < ours->size() && (*theirs)[from] == (*ours)[from]) ++from;
     throw InputError({path, 0, 0, name}, "the checkpoint is of another sweep: its " + name + " is " +
-                                             (theirs ? checkpoint_quote(*theirs) : std::string("absent")) +
-                                             ", this sweep's " + (ours ? checkpoint_quote(*ours) : std::string("absent")));
+                                             (theirs ? checkpoint_quote(*theirs, from) : std::string("absent")) +
+                                             ", this sweep's " +
+                                             (ours ? checkpoint_quote(*ours, from) : std::string("absent")));
   };
   // Plain loop variables, not structured bindings: clang 14 cannot capture those in a lambda.
   for (const auto& ours : id) {
@@ -99,6 +116,25 @@ void check_identity(const std::string& path, const Fields& fields, const Checkpo
     if (std::none_of(id.begin(), id.end(), [&](const auto& f) { return f.first == theirs.first; }))
       mismatch(theirs.first, &theirs.second, nullptr);
   }
+}
+
+// The header's "NAME VALUE" lines after the magic, up to the empty line,
+// whose offset is left in `end`; InputError when `bytes` holds no empty line.
+Fields header_fields(std::string_view bytes, const SourcePos& at, std::size_t& end) {
+  Fields fields;
+  std::size_t pos = kCheckpointMagic.size();
+  for (;;) {
+    const std::size_t nl = bytes.find('\n', pos);
+    if (nl == std::string_view::npos) throw InputError(at, "truncated or not a checkpoint: its header has no end");
+    if (nl == pos) break;
+    const std::string_view line = bytes.substr(pos, nl - pos);
+    const std::size_t space = line.find(' ');
+    fields.emplace_back(std::string(line.substr(0, space)),
+                        space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
+    pos = nl + 1;
+  }
+  end = pos;
+  return fields;
 }
 
 struct Header {
@@ -120,17 +156,8 @@ Header parse_header(const std::string& path, std::string_view bytes) {
                                                                 : "not a checkpoint: it does not begin with '" +
                                                                       std::string(kCheckpointMagic.substr(0, 26)) + "'");
   Header h;
-  std::size_t pos = kCheckpointMagic.size();
-  for (;;) {
-    const std::size_t nl = bytes.find('\n', pos);
-    if (nl == std::string_view::npos) throw InputError(at, "truncated or not a checkpoint: its header has no end");
-    if (nl == pos) break;
-    const std::string_view line = bytes.substr(pos, nl - pos);
-    const std::size_t space = line.find(' ');
-    h.fields.emplace_back(std::string(line.substr(0, space)),
-                          space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
-    pos = nl + 1;
-  }
+  std::size_t pos = 0;
+  h.fields = header_fields(bytes, at, pos);
   const std::size_t head = pos + 1;
   const std::string_view line = bytes.substr(head, kChecksumLine);
   if (line.size() < kChecksumLine || line.substr(0, kChecksumKey.size()) != kChecksumKey || line.back() != '\n')
@@ -194,6 +221,35 @@ void cover(std::vector<VariantRange>& covered, VariantRange r) {
 std::string share_not_prefix(const CheckpointShare& share) {
   return "the checkpoint is rank (or shard) " + std::to_string(share.rank) + " of " + std::to_string(share.ranks) +
          "'s share: give --resume the name before '.rank-', which merges the shares";
+}
+
+// The most a checkpoint of a sweep of `total` variants and `jobs` jobs can
+// hold: its header, then a record per variant (its head, row and checksum).
+ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  std::uint64_t header = kCheckpointMagic.size() + kChecksumLine + kHeaderRoom;
+  for (const auto& [name, value] : id) header += name.size() + value.size() + 2;
+  const std::uint64_t per_variant = kRecordHead + sizeof(std::uint64_t) + ValueTable(jobs).width() * sizeof(double);
+  const std::uint64_t variants = std::min<std::uint64_t>(total, (~0ULL - header) / per_variant);
+  return {header + variants * per_variant, "checkpoint"};
+}
+
+// A file past this sweep's limit may be a larger sweep's checkpoint: its
+// header, read alone, says whether it is, and which field differs.
+// Only a regular file: a FIFO's bytes, once read, are gone.
+void check_identity_of_prefix(const std::string& path, const CheckpointId& id, std::uint64_t limit) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  // Within the limit, parse_checkpoint checks the header's checksum first.
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size <= limit) return;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(limit, kHeaderRoom)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!head.starts_with(kCheckpointMagic) || head.find("\n\n", kCheckpointMagic.size() - 1) == std::string::npos)
+    return;  // no header to compare: read_input_file refuses the size
+  std::size_t end = 0;
+  check_identity(path, header_fields(head, {path, 0, 0, {}}, end), id);
 }
 
 }  // namespace
@@ -288,8 +344,15 @@ CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes
   return share;
 }
 
+CheckpointShare load_checkpoint_share(const std::string& path, const CheckpointId& id, std::size_t jobs,
+                                      std::uint64_t total) {
+  const ByteLimit limit = checkpoint_limit(id, jobs, total);
+  check_identity_of_prefix(path, id, limit.max);
+  return parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint", limit), id, jobs, total);
+}
+
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  CheckpointShare share = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
+  CheckpointShare share = load_checkpoint_share(path, id, jobs, total);
   if (share.ranks > 0) throw InputError({path, 0, 0, "rank"}, share_not_prefix(share));
   SweepRun run;
   run.decisions = share.decisions;

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/base/input_file.h"
 #include "sim/sweep/sweep.h"
 
 namespace ecmpsim {
@@ -99,6 +100,13 @@ void write_checkpoint(const std::string& path, const CheckpointId& id, const Swe
 // InputError naming `path` as parse_checkpoint, or when it is an MPI rank's
 // or a shard's share (not a prefix: resume it under mpirun or merge it).
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total);
+// The share in the checkpoint file at `path`, read and parsed
+// (parse_checkpoint). It is read up to the most a checkpoint of this sweep can
+// hold (its header, a range and a row per variant): a file, FIFO or device
+// holding more is not read past that; but a checkpoint of another sweep (a
+// larger one, say) is refused naming the field that differs, as when it fits.
+CheckpointShare load_checkpoint_share(const std::string& path, const CheckpointId& id, std::size_t jobs,
+                                      std::uint64_t total);
 
 // A checkpoint file a running sweep adds to (sim/base/output_file.h,
 // AppendFile): created with its header when it does not exist, else read

@@ -114,7 +114,7 @@ RankCheckpoints read_rank_checkpoints(const std::string& base, const CheckpointI
   std::vector<Piece> pieces;
   RankCheckpoints out;
   for (const std::string& path : paths) {
-    CheckpointShare s = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
+    CheckpointShare s = load_checkpoint_share(path, id, jobs, total);
     const bool named = path == base ? s.ranks == 0 : path == rank_checkpoint_path(base, s.rank, s.ranks);
     if (!named)
       throw InputError({path, 0, 0, "rank"}, "the checkpoint holds rank " + std::to_string(s.rank) + " of " +

@@ -95,6 +95,34 @@ TEST_CASE("stopped at every save and resumed from the file: the values of one un
   CHECK_FALSE(same_rows(run.values, whole.values, total));
 }
 
+// D10: the refusal quoted each value's first 40 bytes, so two axes that
+// differed only further on were printed alike.
+TEST_CASE("a checkpoint whose long field differs past 40 bytes is refused showing where the two differ") {
+  const Sweep sweep = seeds_sweep(4);
+  const std::uint64_t total = sweep.space().size();
+  const TempFile file;
+  const std::string common(60, 'a');
+  write_checkpoint(file.path, {{"version", "test"}, {"axis.algos", common + ",crc32-lo,xxh3"}},
+                   run_sweep(sweep, 0, total, 1));
+  const std::size_t jobs = sweep.base().jobs().size();
+  try {
+    read_checkpoint(file.path, {{"version", "test"}, {"axis.algos", common + ",crc16-ccitt,xxh3"}}, jobs, total);
+    FAIL("another axis was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "the checkpoint is of another sweep: its axis.algos is '...aaaaaaaaaaaa,crc32-lo,xxh3', this sweep's "
+          "'...aaaaaaaaaaaa,crc16-ccitt,xxh3'");
+  }
+  // Negative control: short values are quoted whole, from their start.
+  try {
+    read_checkpoint(file.path, {{"version", "test"}, {"axis.algos", "xxh3"}}, jobs, total);
+    FAIL("another axis was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).ends_with("this sweep's 'xxh3'"));
+    CHECK(std::string(e.what()).find("its axis.algos is '" + common.substr(0, 40) + "...'") != std::string::npos);
+  }
+}
+
 TEST_CASE("another sweep's checkpoint is refused naming the field; a damaged record is dropped with all after it") {
   const Sweep sweep = seeds_sweep(40);
   const std::uint64_t total = sweep.space().size();
