@@ -108,13 +108,14 @@ py::object fit_columns(const py::object& observations, const py::object& members
 
 // calibrate(): `ecmpsim calibrate -f json` from keyword arguments.
 py::object calibrate(const std::string& nccl_tests_output, const std::string& config, const std::string& scenario,
-                     const std::string& job, const std::string& fit_sizes) {
+                     const std::string& job, const std::string& fit_sizes, std::uint32_t run) {
   app::CalibrateRequest q;
   q.input = nccl_tests_output;
   q.config = config;
   q.scenario = scenario;
   q.job = job;
   q.fit_sizes = fit_sizes;
+  q.run = run;
   std::string json;
   {
     py::gil_scoped_release release;
@@ -141,9 +142,9 @@ py::object reproduce(const std::string& name) {
 
 void add_tools(py::module_& m) {
   m.def("calibrate", &calibrate, py::arg("nccl_tests_output"), py::kw_only(), py::arg("config") = "",
-        py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "",
+        py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "", py::arg("run") = 0,
         "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric, as `ecmpsim "
-        "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes)");
+        "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes; run=N as --run)");
   m.def("reproduce", &reproduce, py::arg("name"),
         "A published experiment of the catalogue by name, as `ecmpsim reproduce NAME -f json` prints it");
   m.def(

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/app/load.h"
+#include "sim/app/run.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
 #include "sim/base/parse.h"
@@ -11,6 +12,7 @@
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
 #include "workloads/generators/collective.h"
+#include "workloads/generators/locality.h"
 
 namespace ecmpsim::app {
 namespace {
@@ -60,6 +62,20 @@ void check_match(const NcclTestsTable& t, const JobComm& c, const JobSpec& js) {
                              std::to_string(c.routed.nodes));
 }
 
+// What bound_causes needs of the job.
+CalibrationContext context_of(const Spec& spec, const JobSpec& js, const JobComm& jc) {
+  const FabricSpec& fs = spec.fabric;
+  CalibrationContext c;
+  c.nodes = jc.routed.nodes;
+  c.nics = static_cast<std::uint32_t>(workloads::search_nic_order(fs.gpu_nics, fs.gpus_per_node, fs.nics_per_node).size());
+  const std::uint32_t p = js.search_channels ? js.search_channels : workloads::default_search_channels(js.channels);
+  c.nics_used = js.graphs ? c.nics : std::min(p, c.nics);
+  c.gpu = spec.hosts.gpu.has_value();
+  c.line_busbw = fs.nics_per_node * fs.host_speed.value / 8;
+  c.routed_busbw = jc.routed.net_busbw;
+  return c;
+}
+
 }  // namespace
 
 CalibrateReport calibrate(const CalibrateRequest& o) {
@@ -67,7 +83,7 @@ CalibrateReport calibrate(const CalibrateRequest& o) {
   CalibrationOptions copt;
   if (!o.fit_sizes.empty()) read_fit_sizes(o.fit_sizes, copt);
   CalibrationReport& report = out.report;
-  report.table = parse_nccl_tests(o.input, read_input_file(o.input, {o.input, 0, 0, {}}, "file"));
+  report.table = parse_nccl_tests(o.input, read_input_file(o.input, {o.input, 0, 0, {}}, "file"), o.run);
   Spec spec = load_spec(o.config, o.limits);
   // The table, the config and every file it reads: what neither output may replace.
   std::vector<std::string>& inputs = out.inputs;
@@ -75,9 +91,11 @@ CalibrateReport calibrate(const CalibrateRequest& o) {
   inputs.push_back(o.input);
   if (!o.snippet.empty()) check_out(o.snippet, inputs);
   check_out(o.out, inputs);
-  // The two fitted keys start from NCCL's own values, whatever the config's [calibration] says.
+  // The fitted keys start from NCCL's own values and the hardware's ceiling,
+  // whatever the config's [calibration] says.
   spec.hosts.nic_efficiency = 1;
   spec.hosts.net_latency_us = 0;
+  spec.hosts.intra_busbw = 0;
   const std::size_t which = pick_scenario(spec, o.scenario);
   const Simulation sim(std::move(spec));
   const ScenarioSpec& scenario = sim.spec().scenarios[which];
@@ -88,6 +106,8 @@ CalibrateReport calibrate(const CalibrateRequest& o) {
   copt.algo = js.nccl.algo;
   copt.proto = js.nccl.proto;
   report.fit = ecmpsim::calibrate(jc.routed, report.table, copt);
+  report.causes = bound_causes(report.fit, report.table, copt, context_of(sim.spec(), js, jc));
+  out.notes = workload_notes(sim);
   report.options = copt;
   report.config = sim.spec().source;
   report.scenario = scenario.name;
@@ -96,6 +116,5 @@ CalibrateReport calibrate(const CalibrateRequest& o) {
   report.intra_busbw = jc.routed.host.intra_busbw;
   return out;
 }
-
 
 }  // namespace ecmpsim::app

@@ -25,6 +25,10 @@ Action add_calibrate_command(CLI::App& app) {
       ->check(file_role(FileRole::Input));
   sub->add_option("--scenario", opt->scenario, "The scenario to route (default: the config's first)");
   sub->add_option("--job", opt->job, "The job the table measured (default: the first NCCL prices)");
+  sub->add_option("--run", opt->run,
+                  "The run to fit of a file holding several (1 for the first; a file of several is refused "
+                  "with their list)")
+      ->check(CLI::Range(1u, 1000000u));
   sub->add_option("--fit-sizes", opt->fit_sizes,
                   "Fit on the sizes from MIN to MAX only, predict the rest (e.g. 256M: or 8:1M; default all)");
   sub->add_option("--snippet", opt->snippet,
@@ -36,6 +40,7 @@ Action add_calibrate_command(CLI::App& app) {
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
     const app::CalibrateReport r = app::calibrate(*opt);
+    for (const auto& n : r.notes) io.err << "ecmpsim: " << n << "\n";
     if (!opt->snippet.empty()) write_output(opt->snippet, calibration_snippet(r.report), io.out, r.inputs);
     emit(io, write(chosen_format(opt->format), calibration_result(r.report)), opt->out, r.inputs);
     return 0;

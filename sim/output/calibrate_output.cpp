@@ -24,11 +24,20 @@ std::string header(const CalibrationReport& r) {
   if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
   out += ")\nmodel: " + r.config + ", scenario " + r.scenario + ", " + r.job + ": routed RoCEv2 goodput busbw " +
          fixed(r.goodput_busbw, 2) + " GB/s, intra-node cap " + fixed(r.intra_busbw, 1) + " GB/s\n";
-  out += "fit: nic_efficiency " + fixed(r.fit.nic_efficiency, 4) +
-         (r.fit.efficiency_at_bound ? " (at its bound: the measured table is faster than the routed fabric allows)" : "") +
-         ", net_latency_us " + fixed(r.fit.net_latency_us, 2) + "\n";
+  out += "fit (90% interval over " + std::to_string(r.fit.resamples) + " resamples of the sizes):\n";
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = r.fit.params[k];
+    const int d = k == 0 ? 4 : 2;
+    out += "  " + pad_right(std::string(kCalibParamKeys[k]), 16) + pad_left(fixed(p.value, d), 9) + "  [" +
+           fixed(p.lo, d) + ", " + fixed(p.hi, d) + "]";
+    if (p.bound != Bound::None) out += p.bound == Bound::Upper ? "  at its upper bound" : "  at its lower bound";
+    if (!r.causes[k].empty()) out += ": " + r.causes[k];
+    out += "\n";
+  }
   return out;
 }
+
+std::string_view bound_name(Bound b) { return b == Bound::Upper ? "upper" : b == Bound::Lower ? "lower" : "none"; }
 
 std::string rows_text(const CalibrationReport& r) {
   std::string out =
@@ -60,11 +69,22 @@ Json json_of(const CalibrationReport& r) {
   j["job"] = r.job;
   j["goodput_busbw_gbs"] = r.goodput_busbw;
   j["intra_busbw_gbs"] = r.intra_busbw;
-  j["fit"] = {{"nic_efficiency", r.fit.nic_efficiency},
-              {"net_latency_us", r.fit.net_latency_us},
-              {"efficiency_at_bound", r.fit.efficiency_at_bound},
+  const FittedParam& eff = r.fit[CalibParam::Efficiency];
+  j["fit"] = {{"nic_efficiency", eff.value},
+              {"intra_busbw_gbs", r.fit[CalibParam::Ceiling].value},
+              {"net_latency_us", r.fit[CalibParam::Latency].value},
+              {"efficiency_at_bound", eff.bound == Bound::Upper},
               {"fit_min", r.options.fit_min},
-              {"fit_max", r.options.fit_max}};
+              {"fit_max", r.options.fit_max},
+              {"resamples", r.fit.resamples}};
+  Json params = Json::array();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = r.fit.params[k];
+    params.push_back({{"key", kCalibParamKeys[k]}, {"value", p.value}, {"lo", p.lo}, {"hi", p.hi}, {"min", p.min},
+                      {"max", p.max}, {"bound", bound_name(p.bound)}, {"constrained", p.constrains},
+                      {"cause", r.causes[k]}});
+  }
+  j["parameters"] = std::move(params);
   j["median_abs_error"] = {{"ge_1MiB", median_abs_error(r.fit.rows, kMB, ~0ULL)},
                            {"lt_1MiB", median_abs_error(r.fit.rows, 0, kMB)}};
   Json rows = Json::array();
@@ -107,8 +127,11 @@ std::string calibration_snippet(const CalibrationReport& r) {
                     ", scenario " + r.scenario + ", " + r.job + ".\n";
   out += "# Append to any config (TOML has no include): cat THIS_FILE >> config.toml; its keys override [hosts].\n";
   out += "[calibration]\n";
-  out += "nic_efficiency = " + format_number(r.fit.nic_efficiency) + "\n";
-  out += "net_latency_us = " + format_number(r.fit.net_latency_us) + "\n";
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = r.fit.params[k];
+    out += std::string(kCalibParamKeys[k]) + " = " + format_number(p.value) + "  # 90% [" + format_number(p.lo) +
+           ", " + format_number(p.hi) + "]" + (r.causes[k].empty() ? "" : "; " + r.causes[k]) + "\n";
+  }
   return out;
 }
 

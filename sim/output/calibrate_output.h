@@ -3,6 +3,7 @@
 // snippet it writes for a config to take (docs/prediction.md, "Calibration").
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "sim/base/format.h"
@@ -13,6 +14,7 @@ namespace ecmpsim {
 struct CalibrationReport {
   NcclTestsTable table;
   CalibrationFit fit;
+  std::array<std::string, 3> causes;  // bound_causes, by CalibParam
   CalibrationOptions options;
   std::string config, scenario, job;
   double goodput_busbw = 0;  // GB/s: the routed RoCEv2 goodput, before nic_efficiency
