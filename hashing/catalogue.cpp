@@ -5,6 +5,7 @@
 #include "hashing/crc.h"
 #include "hashing/hasher.h"
 #include "hashing/jenkins.h"
+#include "hashing/key.h"
 #include "hashing/linux_multipath.h"
 #include "hashing/toeplitz.h"
 #include "hashing/xor_fold.h"
@@ -88,27 +89,43 @@ constexpr std::array kVendorDefined{
 // The full enum spelling (saiswitch.h): "SAI_HASH_ALGORITHM_CRC_CCITT" names CRC_CCITT.
 constexpr std::string_view kSaiAlgorithmPrefix = "SAI_HASH_ALGORITHM_";
 
-constexpr std::string_view sai_short_name(std::string_view name) noexcept {
-  return name.starts_with(kSaiAlgorithmPrefix) ? name.substr(kSaiAlgorithmPrefix.size()) : name;
-}
-
 constexpr char upper(char c) noexcept { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
+// `name` is the SAI name `sai`, short or in full, as SAI spells it or wholly
+// in lower case as SONiC's APP_DB writes it (sonic-net/sonic-pins
+// p4rt_app/sonic/hashing.cc: SAI_HASH_ALGORITHM_CRC_32LO -> "crc_32lo").
+constexpr bool names_sai(std::string_view name, std::string_view sai) noexcept {
+  for (const bool lower : {false, true}) {
+    std::string_view stem = name;
+    if (sai_spelt(stem.substr(0, kSaiAlgorithmPrefix.size()), kSaiAlgorithmPrefix, lower))
+      stem.remove_prefix(kSaiAlgorithmPrefix.size());
+    if (sai_spelt(stem, sai, lower)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
 std::span<const Algorithm> catalogue() noexcept { return kAlgorithms; }
 
 const Algorithm* find(std::string_view name) noexcept {
-  const std::string_view sai = sai_short_name(name);
   for (const Algorithm& a : kAlgorithms)
-    if (a.name == name || (!a.sai.empty() && a.sai == sai)) return &a;
+    if (a.name == name || (!a.sai.empty() && names_sai(name, a.sai))) return &a;
   return nullptr;
+}
+
+bool sai_spelling(std::string_view name) noexcept {
+  const Algorithm* a = find(name);
+  return a != nullptr && a->name != name;
 }
 
 std::span<const VendorDefined> vendor_defined() noexcept { return kVendorDefined; }
 
 const VendorDefined* find_vendor_defined(std::string_view name) noexcept {
-  name = sai_short_name(name);
+  if (name.size() >= kSaiAlgorithmPrefix.size() &&
+      std::equal(kSaiAlgorithmPrefix.begin(), kSaiAlgorithmPrefix.end(), name.begin(),
+                 [](char a, char b) { return a == upper(b); }))
+    name.remove_prefix(kSaiAlgorithmPrefix.size());
   for (const VendorDefined& v : kVendorDefined)
     if (v.name.size() == name.size() &&
         std::equal(name.begin(), name.end(), v.name.begin(), [](char a, char b) { return upper(a) == b; }))

@@ -54,8 +54,12 @@ struct VendorDefined {
 std::span<const Algorithm> catalogue() noexcept;
 
 // The algorithm with that catalogue or SAI name ("CRC_CCITT" or
-// "SAI_HASH_ALGORITHM_CRC_CCITT"); nullptr when none has it.
+// "SAI_HASH_ALGORITHM_CRC_CCITT", or either wholly in lower case as SONiC's
+// APP_DB writes them: "crc_ccitt"); nullptr when none has it.
 const Algorithm* find(std::string_view name) noexcept;
+// Whether `name` names its algorithm by the SAI name (the SONiC vocabulary,
+// whose seed convention is its own: hashing/vocabulary.h).
+bool sai_spelling(std::string_view name) noexcept;
 
 // Every vendor-defined SAI name, and the row for `name` (any letter case,
 // short or with the SAI_HASH_ALGORITHM_ prefix); nullptr when it is not one.

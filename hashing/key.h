@@ -34,9 +34,14 @@ inline constexpr std::array<Named<Field>, 12> kFields{{{Field::SrcIp, "src-ip"},
                                                       {Field::VlanId, "vlan-id"}}};
 
 // The same fields as SONiC's ECMP_HASH lists name them (SAI_NATIVE_HASH_FIELD_<name>,
-// opencomputeproject/SAI inc/saihash.h), accepted wherever a field is named;
-// outputs print the names above. The tunnel (INNER_*) fields have no row.
-inline constexpr std::array<Named<Field>, 12> kSonicFields{{{Field::SrcIp, "SRC_IP"},
+// opencomputeproject/SAI inc/saihash.h), accepted wherever a field is named,
+// upper case as SAI spells them or lower case as SONiC's APP_DB does
+// (sonic-net/sonic-pins p4rt_app/sonic/hashing.cc: "src_ip", "l4_src_port");
+// outputs print the names above. SRC_IPV4 / SRC_IPV6 (and DST_) are the
+// family-specific spellings of the address fields (SAI's IPv4 and IPv6 hash
+// objects; SONiC's SAI-P4 program uses them): a field list applies to the
+// flows' own family. The tunnel (INNER_*) fields have no row: tunnel_field().
+inline constexpr std::array<Named<Field>, 16> kSonicFields{{{Field::SrcIp, "SRC_IP"},
                                                            {Field::DstIp, "DST_IP"},
                                                            {Field::Proto, "IP_PROTOCOL"},
                                                            {Field::SrcPort, "L4_SRC_PORT"},
@@ -47,7 +52,11 @@ inline constexpr std::array<Named<Field>, 12> kSonicFields{{{Field::SrcIp, "SRC_
                                                            {Field::SrcMac, "SRC_MAC"},
                                                            {Field::DstMac, "DST_MAC"},
                                                            {Field::EtherType, "ETHERTYPE"},
-                                                           {Field::VlanId, "VLAN_ID"}}};
+                                                           {Field::VlanId, "VLAN_ID"},
+                                                           {Field::SrcIp, "SRC_IPV4"},
+                                                           {Field::DstIp, "DST_IPV4"},
+                                                           {Field::SrcIp, "SRC_IPV6"},
+                                                           {Field::DstIp, "DST_IPV6"}}};
 
 // The same fields as Cumulus Linux's NVUE names them (`nv set system forwarding
 // ecmp-hash|lag-hash NAME`; NVIDIA, NVUE Command Reference, "System
@@ -68,15 +77,74 @@ inline constexpr std::array<Named<Field>, 11> kNvueFields{{{Field::SrcIp, "sourc
                                                           {Field::EtherType, "ether-type"},
                                                           {Field::VlanId, "vlan"}}};
 
+// The same fields as Arista EOS's load-balance commands name them, as public
+// EOS configurations write them: `port-channel load-balance trident fields ip
+// source-ip destination-ip source-port destination-port` and `... fields mac
+// src-mac dst-mac` (an EOS-4.23.0F running configuration, Cray-HPE/docs-csm),
+// and the Jericho `load-balance sand profile` keywords `fields ipv6 outer dst-ip
+// flow-label next-header src-ip` and `fields l4 outer dst-port src-port`
+// (openconfig/featureprofiles); the EOS User Manual, Port Channels and LACP,
+// "Load Balancing", documents both commands
+// (www.arista.com/en/um-eos/eos-port-channels-and-lacp). next-header is the IPv6
+// header's protocol field. Only the keywords quoted there have rows.
+inline constexpr std::array<Named<Field>, 12> kEosFields{{{Field::SrcIp, "source-ip"},
+                                                         {Field::DstIp, "destination-ip"},
+                                                         {Field::SrcPort, "source-port"},
+                                                         {Field::DstPort, "destination-port"},
+                                                         {Field::SrcMac, "src-mac"},
+                                                         {Field::DstMac, "dst-mac"},
+                                                         {Field::SrcIp, "src-ip"},
+                                                         {Field::DstIp, "dst-ip"},
+                                                         {Field::FlowLabel, "flow-label"},
+                                                         {Field::Proto, "next-header"},
+                                                         {Field::SrcPort, "src-port"},
+                                                         {Field::DstPort, "dst-port"}}};
+
 // saihash.h's full spelling of a SONiC name: SAI_NATIVE_HASH_FIELD_SRC_IP.
 inline constexpr std::string_view kSaiFieldPrefix = "SAI_NATIVE_HASH_FIELD_";
 
+constexpr char lower_ascii(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+// `s` is `upper` as SAI writes it, or (lower) wholly in lower case.
+constexpr bool sai_spelt(std::string_view s, std::string_view upper, bool lower) noexcept {
+  if (!lower) return s == upper;
+  if (s.size() != upper.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] != lower_ascii(upper[i])) return false;
+  return true;
+}
+// A SAI field name in one case throughout, short or in full; `inner`: as
+// INNER_<name>.
+constexpr std::optional<Field> parse_sai_field(std::string_view name, bool inner = false) noexcept {
+  for (const bool lower : {false, true}) {
+    std::string_view stem = name;
+    if (sai_spelt(stem.substr(0, kSaiFieldPrefix.size()), kSaiFieldPrefix, lower))
+      stem.remove_prefix(kSaiFieldPrefix.size());
+    if (inner) {
+      if (!sai_spelt(stem.substr(0, 6), "INNER_", lower)) continue;
+      stem.remove_prefix(6);
+    }
+    for (const auto& row : kSonicFields)
+      if (sai_spelt(stem, row.name, lower)) return row.value;
+  }
+  return std::nullopt;
+}
+
 constexpr std::string_view field_name(Field f) noexcept { return name_of(kFields, f); }
 constexpr std::optional<Field> parse_field(std::string_view name) noexcept {
+  if (name.empty()) return std::nullopt;
   if (const auto f = parse_name(kFields, name)) return f;
   if (const auto f = parse_name(kNvueFields, name)) return f;
-  if (name.starts_with(kSaiFieldPrefix)) name.remove_prefix(kSaiFieldPrefix.size());
-  return parse_name(kSonicFields, name);
+  if (const auto f = parse_name(kEosFields, name)) return f;
+  return parse_sai_field(name);
+}
+// A tunnel field: SAI's INNER_<field> (either case, short or in full) or
+// NVUE's inner-<field>: the header of an encapsulated packet. Non-tunnelled
+// RoCEv2 has none, so a field list may name them and they add no key bytes
+// (a switch hashes an absent header as nothing); parse_field does not
+// return them.
+constexpr bool tunnel_field(std::string_view name) noexcept {
+  return parse_sai_field(name, true).has_value() ||
+         (name.starts_with("inner-") && parse_name(kNvueFields, name.substr(6)).has_value());
 }
 // Whether the field's value changes from hop to hop (the port a packet came
 // in on, the MACs of the link it came over): a key with one is built per hop.

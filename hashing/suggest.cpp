@@ -1,6 +1,7 @@
 #include "hashing/suggest.h"
 
 #include <algorithm>
+#include <array>
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
@@ -37,6 +38,16 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string_v
   }
   std::string out;
   if (!best.empty()) out = "did you mean '" + std::string(best) + "'?";
+  // Too short to be a typo of a longer name that begins with it as a whole
+  // word ("qps" for "qps_per_connection", as the --qps flag spells it).
+  std::vector<std::string_view> longer;
+  for (std::string_view n : names)
+    if (best.empty() && !given.empty() && n.size() > given.size() && n.starts_with(given) &&
+        (n[given.size()] == '_' || n[given.size()] == '-'))
+      longer.push_back(n);
+  for (std::size_t i = 0; i < longer.size(); ++i)
+    out += std::string(i == 0 ? "did you mean " : i + 1 == longer.size() ? " or " : ", ") + "'" +
+           std::string(longer[i]) + "'" + (i + 1 == longer.size() ? "?" : "");
   if (!names.empty() && names.size() <= list_max) {
     out += out.empty() ? "one of " : " one of ";
     for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
@@ -70,17 +81,52 @@ std::string unknown_algorithm(std::string_view given) {
   return "unknown hash algorithm '" + std::string(given) + "'" + hint;
 }
 
+namespace {
+
+// Fields vendors hash that no RoCEv2 packet carries (or that no flow keeps
+// from packet to packet): naming one is an error that says why.
+struct Uncarried {
+  std::string_view name;  // as the vocabulary spells it; a trailing '*' matches a prefix
+  std::string_view why;
+};
+constexpr std::array<Uncarried, 3> kUncarried{{
+    {"gtp-teid",
+     "is the GTP-U tunnel endpoint identifier of mobile user-plane traffic (NVUE): no RoCEv2 packet carries a GTP "
+     "header"},
+    {"MPLS_LABEL_*", "is an MPLS label (SAI): a RoCEv2 fabric routes IP, and its packets carry no label stack"},
+    {"RDMA_BTH_OPCODE", "is not modelled: a flow's BTH opcode changes from packet to packet"},
+}};
+
+}  // namespace
+
 std::string unknown_field(std::string_view given) {
-  std::string_view sonic = given;
-  if (sonic.starts_with(hashing::kSaiFieldPrefix)) sonic.remove_prefix(hashing::kSaiFieldPrefix.size());
-  if (sonic.starts_with("INNER_") || given.starts_with("inner-"))
-    return "hash field '" + std::string(given) +
-           "' is a tunnel field (the encapsulated packet's header): the fabric carries no tunnels";
-  if (sonic == "RDMA_BTH_OPCODE")
-    return "hash field '" + std::string(given) + "' is not modelled: a flow's BTH opcode changes from packet to packet";
+  std::string_view bare = given;
+  if (bare.starts_with(hashing::kSaiFieldPrefix)) bare.remove_prefix(hashing::kSaiFieldPrefix.size());
+  for (const Uncarried& u : kUncarried) {
+    const bool prefix = u.name.ends_with('*');
+    const std::string_view stem = prefix ? u.name.substr(0, u.name.size() - 1) : u.name;
+    if (prefix ? bare.starts_with(stem) : bare == stem)
+      return "hash field '" + std::string(given) + "' " + std::string(u.why);
+  }
   std::vector<std::string_view> names;
   for (const auto& f : hashing::kFields) names.push_back(f.name);
   return "unknown hash field '" + std::string(given) + "'" + did_you_mean(given, names);
+}
+
+std::optional<std::string> parse_field_list(std::span<const std::string> names, std::vector<hashing::Field>& out) {
+  out.clear();
+  for (const std::string& name : names) {
+    if (hashing::tunnel_field(name)) continue;
+    const auto f = hashing::parse_field(name);
+    if (!f) return unknown_field(name);
+    out.push_back(*f);
+  }
+  if (const auto r = hashing::repeated_field(out))
+    return "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice";
+  if (out.empty() && !names.empty())
+    return "every field listed is a tunnel field (INNER_*, inner-*), which non-tunnelled RoCEv2 does not carry: "
+           "no key is left to hash";
+  return std::nullopt;
 }
 
 }  // namespace ecmpsim

@@ -1,4 +1,4 @@
-// ecmpsim.hash(), algorithms(), fit(), calibrate(), reproduce() and
+// ecmpsim.hash(), algorithms(), fit(), calibrate(), validate(), reproduce() and
 // catalogue(): the commands from keyword arguments named like their flags,
 // filling the same app:: requests (sim/app/*.h), so the answers, the JSON and
 // the messages are the commands'.
@@ -13,6 +13,8 @@
 #include "sim/app/fit.h"
 #include "sim/app/hash.h"
 #include "sim/app/reproduce.h"
+#include "sim/app/topology.h"
+#include "sim/app/validate.h"
 #include "sim/base/error.h"
 
 namespace ecmpsim::python {
@@ -35,6 +37,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
                         : k == "sport"      ? &o.sport
                         : k == "dport"      ? &o.dport
                         : k == "seed"       ? &o.seed
+                        : k == "seed_as"    ? &o.seed_as
                         : k == "offset"     ? &o.offset
                         : k == "dst_qp"     ? &o.dst_qp
                         : k == "flow_label" ? &o.flow_label
@@ -65,7 +68,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
 py::object fit_columns(const py::object& observations, const py::object& members, const py::object& algos,
                const py::object& fields, const std::string& seeds, std::uint32_t threads, std::uint32_t top,
                bool exhaustive, const std::vector<std::uint32_t>& weights, std::uint32_t buckets,
-               const std::string& only_switch) {
+               const std::string& only_switch, const std::string& seed_as) {
   app::FitOptions o;
   if (!members.is_none()) o.members = py::str(members);
   const auto names = [](py::object v, std::vector<std::string>& out) {
@@ -82,6 +85,7 @@ py::object fit_columns(const py::object& observations, const py::object& members
   o.weights = weights;
   o.buckets = buckets;
   o.only_switch = only_switch;
+  o.seed_as = seed_as;
   std::string name, text;
   if (py::isinstance<py::dict>(observations)) {
     name = "<observations>";
@@ -124,6 +128,65 @@ py::object calibrate(const std::string& nccl_tests_output, const std::string& co
   return to_python(json);
 }
 
+// topology(): `ecmpsim topology -f json` from keyword arguments, with the
+// topology file `--out` would write as "topology" (its text).
+py::object topology(const std::vector<std::string>& files, const std::vector<std::string>& tier,
+                    const std::string& device, const std::string& lldp_format, double speed, bool no_lags,
+                    const std::string& against) {
+  app::TopologyRequest q;
+  q.files = files;
+  q.tiers = tier;
+  q.device = device;
+  q.lldp_format = lldp_format;
+  q.speed = speed;
+  q.no_lags = no_lags;
+  q.against = against;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    app::TopologyReport r = app::topology(q);
+    r.spell(keyword_spelling);
+    Json doc = r.result().json();
+    doc["topology"] = r.discovered.csv;
+    json = doc.dump();
+  }
+  return to_python(json);
+}
+
+// validate(): `ecmpsim validate -f json`; `tables` one path, or a list of
+// paths and (table, config) pairs, a pair's config standing for `config`.
+py::object validate(const py::object& tables, const std::string& config, const std::string& scenario,
+                    const std::string& job, const std::string& calibration, const std::string& fit_on,
+                    const std::string& fit_config, const std::string& fit_sizes) {
+  app::ValidateRequest q;
+  const auto add = [&q](const py::handle item) {
+    if (py::isinstance<py::str>(item)) {
+      q.tables.push_back({py::str(item), {}, {}, {}, {}});
+      return;
+    }
+    const auto pair = py::cast<std::pair<std::string, std::string>>(item);
+    q.tables.push_back({pair.first, pair.second, {}, {}, {}});
+  };
+  if (py::isinstance<py::str>(tables)) {
+    add(tables);
+  } else {
+    for (const py::handle item : py::iter(tables)) add(item);
+  }
+  q.config = config;
+  q.scenario = scenario;
+  q.job = job;
+  q.calibration = calibration;
+  q.fit_on.table = fit_on;
+  q.fit_on.config = fit_config;
+  q.fit_sizes = fit_sizes;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    json = validation_result(app::validate(q).report).json().dump();
+  }
+  return to_python(json);
+}
+
 // reproduce(): a catalogue experiment's result as `ecmpsim reproduce NAME -f json` prints it.
 py::object reproduce(const std::string& name) {
   if (find_published(name) == nullptr)
@@ -141,10 +204,22 @@ py::object reproduce(const std::string& name) {
 }  // namespace
 
 void add_tools(py::module_& m) {
+  m.def("topology", &topology, py::arg("files"), py::kw_only(), py::arg("tier") = std::vector<std::string>{},
+        py::arg("device") = "", py::arg("lldp_format") = "", py::arg("speed") = 400.0, py::arg("no_lags") = false,
+        py::arg("against") = "",
+        "A topology file from LLDP neighbour tables, as `ecmpsim topology -f json` prints it, the file's text as "
+        "'topology' (files: the tables' paths; tier=['SRV-*=host'], device, lldp_format, speed, no_lags, "
+        "against=CONFIG as the command's flags; the comparison is the document's 'against')");
   m.def("calibrate", &calibrate, py::arg("nccl_tests_output"), py::kw_only(), py::arg("config") = "",
         py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "", py::arg("run") = 0,
         "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric, as `ecmpsim "
         "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes; run=N as --run)");
+  m.def("validate", &validate, py::arg("tables"), py::kw_only(), py::arg("config") = "", py::arg("scenario") = "",
+        py::arg("job") = "", py::arg("calibration") = "", py::arg("fit_on") = "", py::arg("fit_config") = "",
+        py::arg("fit_sizes") = "",
+        "Score the predicted against measured nccl-tests tables, as `ecmpsim validate -f json` prints it "
+        "(tables: a path, or a list of paths and (table, config) pairs; fit_on='t.txt', fit_sizes='64M:' as "
+        "--fit-on, --fit-sizes)");
   m.def("reproduce", &reproduce, py::arg("name"),
         "A published experiment of the catalogue by name, as `ecmpsim reproduce NAME -f json` prints it");
   m.def(
@@ -159,14 +234,15 @@ void add_tools(py::module_& m) {
         py::arg("algos") = py::none(), py::arg("fields") = py::none(), py::arg("seeds") = "0:65536",
         py::arg("threads") = 0, py::arg("top") = 20, py::arg("exhaustive") = false,
         py::arg("weights") = std::vector<std::uint32_t>{}, py::arg("buckets") = 128, py::arg("switch") = "",
+        py::arg("seed_as") = "",
         "Learn a switch's hash from the members its flows took, as `ecmpsim fit -f json` prints it: "
         "observations are columns (src, dst, proto, sport, dport, member, ...) or a CSV file's path; the "
         "keywords are the command's flags (members=4 or 'leaf0=4,...', algos, fields, seeds='A:B', threads "
-        "(0: every core), top, exhaustive, weights, buckets, switch)");
+        "(0: every core), top, exhaustive, weights, buckets, switch, seed_as)");
   m.def("hash", &hash, py::arg("algo"),
         "One flow's hash and ECMP member, as `ecmpsim hash -f json` prints it: "
         "hash('crc16-ccitt', src='10.0.0.1', dst='10.0.0.2', sport=49152, members=4); the other keywords are "
-        "the command's flags (proto, dport, seed, offset, dst_qp, flow_label, in_port, rss_key, src_mac, dst_mac, "
+        "the command's flags (proto, dport, seed, seed_as, offset, dst_qp, flow_label, in_port, rss_key, src_mac, dst_mac, "
         "ethertype, vlan_id, select, buckets, fields=[...], weights=[...])");
   m.def(
       "algorithms",

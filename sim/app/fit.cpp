@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/suggest.h"
+#include "hashing/vocabulary.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
 #include "sim/base/parallel.h"
@@ -36,22 +37,29 @@ fit::FitOptions fit_options(const FitOptions& o, const fit::Observations& obs, s
     throw InputError(option_at("weights"), "expected " + std::to_string(members) + " weights, one per member");
   if (!o.weights.empty() && o.buckets < members)
     throw InputError(option_at("buckets"), "need at least one bucket per member");
+  bool all_sai = !o.algos.empty();
   for (const std::string& name : o.algos) {
     const hashing::Algorithm* a = hashing::find(name);
     if (a == nullptr) throw InputError(option_at("algos"), unknown_algorithm(name));
     f.algos.push_back(a);
+    all_sai = all_sai && hashing::algorithm_vocabulary(name) == hashing::Vocabulary::Sai;
   }
+  // Seeds are searched and reported in the convention of the vocabulary the
+  // algorithms are named in (SAI names: SONiC's prefix), unless seed_as says.
+  const auto seed_as = !o.seed_as.empty() ? hashing::parse_seed_as(o.seed_as)
+                       : all_sai          ? std::optional(hashing::vocabulary(hashing::Vocabulary::Sai).seed_as)
+                                          : std::optional(hashing::SeedAs::Register);
+  if (!seed_as)
+    throw InputError(option_at("seed_as"),
+                     "unknown convention '" + o.seed_as + "' (" + quoted_choices(hashing::kSeedAs) + ")");
+  f.seed_as = *seed_as;
   if (!o.fields.empty()) {
     std::vector<hashing::Field> list;
-    for (const std::string& name : o.fields) {
-      const auto field = hashing::parse_field(name);
-      if (!field) throw InputError(option_at("fields"), unknown_field(name));
-      if (std::find(obs.fields.begin(), obs.fields.end(), *field) == obs.fields.end())
-        throw InputError(option_at("fields"), "'" + name + "' is not a column of " + obs.source);
-      list.push_back(*field);
-    }
-    if (const auto r = hashing::repeated_field(list))
-      throw InputError(option_at("fields"), "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+    if (const auto why = parse_field_list(o.fields, list)) throw InputError(option_at("fields"), *why);
+    for (const hashing::Field field : list)
+      if (std::find(obs.fields.begin(), obs.fields.end(), field) == obs.fields.end())
+        throw InputError(option_at("fields"),
+                         "'" + std::string(hashing::field_name(field)) + "' is not a column of " + obs.source);
     f.fields = std::move(list);
   }
   const UintRange seeds = parse_range(o.seeds, 0xFFFFFFFFu, option_at("seeds"));

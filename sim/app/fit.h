@@ -22,6 +22,7 @@ namespace ecmpsim::app {
 
 struct FitOptions {
   std::string observations, predict, seeds = "0:65536", only_switch, members;
+  std::string seed_as;  // register, prefix or xor; empty: the --algos names' vocabulary's
   std::uint32_t buckets = 128, threads = 0, top = 20;
   std::vector<std::uint32_t> weights;
   std::vector<std::string> algos, fields;

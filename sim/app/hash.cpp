@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/suggest.h"
+#include "hashing/vocabulary.h"
 #include "sim/base/error.h"
 #include "sim/routing/hash_query.h"
 #include "sim/base/input_file.h"
@@ -74,17 +75,14 @@ HashQuery make_query(const HashOptions& o) {
   HashQuery q;
   q.algo = hashing::find(o.algo);
   if (q.algo == nullptr) throw InputError(option_at("algo"), unknown_algorithm(o.algo));
-  if (!o.fields.empty()) {
-    q.fields.clear();
-    for (const auto& name : o.fields) {
-      const auto f = hashing::parse_field(name);
-      if (!f) throw InputError(option_at("fields"), unknown_field(name));
-      q.fields.push_back(*f);
-    }
-    if (const auto r = hashing::repeated_field(q.fields))
-      throw InputError(option_at("fields"), "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
-  }
+  if (!o.fields.empty())
+    if (const auto why = parse_field_list(o.fields, q.fields)) throw InputError(option_at("fields"), *why);
   q.seed = static_cast<std::uint32_t>(number("seed", o.seed, 0xFFFFFFFFu));
+  const auto seed_as = o.seed_as.empty() ? hashing::default_seed_as(o.algo) : hashing::parse_seed_as(o.seed_as);
+  if (!seed_as)
+    throw InputError(option_at("seed_as"),
+                     "unknown convention '" + o.seed_as + "' (" + quoted_choices(hashing::kSeedAs) + ")");
+  q.seed_as = *seed_as;
   q.offset = static_cast<std::uint32_t>(number("offset", o.offset, 63));
   const auto sel = o.select.empty() ? hashing::default_selection(*q.algo) : hashing::parse_selection(o.select);
   if (!sel) throw InputError(option_at("select"), "unknown selection '" + o.select + "' (modulo, threshold, resilient)");
@@ -143,13 +141,16 @@ Json HashOne::json() const {
               {"members", q.members},
               {"select", hashing::selection_name(q.select)},
               {"seed", q.seed},
+              {"seed_as", hashing::seed_as_name(q.seed_as)},
               {"key", key_hex(q, tuple)}};
 }
 
 std::string HashOne::text() const {
   const HashQuery& q = query;
   return "algo    " + std::string(q.algo->name) + " (" + std::to_string(q.algo->bits) + " bits, seed " +
-         std::to_string(q.seed) + ")\nkey     " + key_hex(q, tuple) + "\nhash    " +
+         std::to_string(q.seed) +
+         (q.seed_as == hashing::SeedAs::Register ? "" : " as " + std::string(hashing::seed_as_name(q.seed_as))) +
+         ")\nkey     " + key_hex(q, tuple) + "\nhash    " +
          format_hash(answer.hash, q.algo->bits) + "\nmember  " + std::to_string(answer.member) + " of " +
          std::to_string(q.members) + " (" + std::string(hashing::selection_name(q.select)) + ")\n";
 }

@@ -18,7 +18,7 @@ struct HashOptions {
   bool list = false;
   std::string algo;
   std::string src, dst;
-  std::string proto = "17", sport, dport = "4791", seed = "0", offset = "0";
+  std::string proto = "17", sport, dport = "4791", seed = "0", seed_as, offset = "0";
   std::string dst_qp = "0", flow_label = "0", in_port = "0", rss_key;
   std::string src_mac = "00:00:00:00:00:00", dst_mac = "00:00:00:00:00:00", ethertype, vlan_id = "0";
   std::vector<std::string> fields, weights;

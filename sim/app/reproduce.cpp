@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "sim/app/catalogue.h"
 #include "sim/app/load.h"
 #include "sim/app/run_data.h"
 #include "sim/base/error.h"

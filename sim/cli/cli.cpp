@@ -122,7 +122,17 @@ CLI::Option* add_format_flag(CLI::App* sub, std::string& format, std::initialize
     if (!doc.empty()) help += " (" + std::string(doc) + ")";
   }
   if (!note.empty()) help += "; " + note;
-  return sub->add_option("-f,--format", format, help)->check(CLI::IsMember(names))->default_str(format);
+  // nccl-tests' -f is the size step factor: `-f 2` pasted from an
+  // nccl-tests command line is told where that went.
+  const CLI::Validator stepfactor(
+      [sub](const std::string& v) -> std::string {
+        if (v.empty() || v.find_first_not_of("0123456789.") != std::string::npos) return {};
+        const bool here = sub->get_option_no_throw("--stepfactor") != nullptr;
+        return "'" + v + "' is a number: nccl-tests' -f is --stepfactor " +
+               (here ? std::string("here") : "(`ecmpsim run`, `sweep` and `report` take it)") + "; -f is --format";
+      },
+      "");
+  return sub->add_option("-f,--format", format, help)->check(stepfactor)->check(CLI::IsMember(names))->default_str(format);
 }
 
 Format chosen_format(const std::string& name) { return *parse_name(formats(), name); }
@@ -156,6 +166,7 @@ std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app) {
   std::vector<std::pair<CLI::App*, Action>> commands;
   for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command,
                    add_reproduce_command, add_emulate_command, add_fit_command, add_calibrate_command,
+                   add_topology_command, add_validate_command,
                    add_replay_command, add_init_command}) {
     const auto before = app.get_subcommands({}).size();
     Action action = add(app);
@@ -178,7 +189,9 @@ int run(int argc, const char* const* argv, Io io) {
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     std::vector<std::string_view> names;
     for (const auto& [sub, _] : commands) names.push_back(sub->get_name());
-    io.err << "ecmpsim: " << one_line("unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names))
+    // Every command listed, however many (the default cap of 12 is for long vocabularies).
+    io.err << "ecmpsim: "
+           << one_line("unknown command '" + std::string(argv[1]) + "'" + did_you_mean(argv[1], names, names.size()))
            << "\n";
     return 2;
   }

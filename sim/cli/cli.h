@@ -34,6 +34,8 @@ Action add_emulate_command(CLI::App& app);
 Action add_init_command(CLI::App& app);
 Action add_fit_command(CLI::App& app);
 Action add_calibrate_command(CLI::App& app);
+Action add_topology_command(CLI::App& app);
+Action add_validate_command(CLI::App& app);  // in calibrate_command.cpp
 Action add_replay_command(CLI::App& app);
 
 // Every subcommand registered on `app`, with its body, in --help's order.

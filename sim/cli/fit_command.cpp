@@ -34,6 +34,9 @@ Action add_fit_command(CLI::App& app) {
       ->check(integer_in(1, 1u << 20));
   sub->add_option("--algos", o->algos, "Only these catalogue algorithms, comma-separated (default all)")->delimiter(',');
   sub->add_option("--fields", o->fields, "Only this key field list, in order (default every subset)")->delimiter(',');
+  sub->add_option("--seed-as", o->seed_as,
+                  "Search and report seeds as register, prefix or xor seeds (default prefix when every --algos name "
+                  "is a SAI name, else register)");
   sub->add_option("--seeds", o->seeds, "Seeds A:B (half-open) tried one by one for algorithms whose seed is not "
                                        "affine; 0:4294967296 is the full space")
       ->capture_default_str();

@@ -31,6 +31,9 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--ethertype", o->ethertype, "Ethertype (the ethertype field); default the address family's, 2048 (IPv4) or 34525 (IPv6)");
   sub->add_option("--vlan-id", o->vlan_id, "VLAN ID, 0 untagged (the vlan-id field)")->default_str("0");
   sub->add_option("--seed", o->seed, "Hash seed (32-bit)")->default_str("0");
+  sub->add_option("--seed-as", o->seed_as,
+                  "Where the seed enters: register, prefix (4 key bytes, SONiC's SAI-P4 program) or xor; default "
+                  "prefix for a SAI algorithm name (CRC_32LO), else register");
   sub->add_option("--rss-key", o->rss_key, "toeplitz: a 40-byte key as 80 hex digits (default the standard RSS key)");
   sub->add_option("--offset", o->offset, "Rotate the hash right by N bits before selection")->default_str("0");
   sub->add_option("--fields", o->fields,

@@ -37,7 +37,10 @@ std::string value_name(const CLI::Option* opt, const std::string& type) {
       {"scale", "1/N|X"},          {"qps", "N"},
       {"select", "MODE"},          {"flows-format", "FORMAT"},
       {"flow-bytes", "SIZE"},      {"metric", "METRIC"},
-      {"seed-mode", "MODE"}};
+      {"seed-mode", "MODE"},       {"calibration", "FILE"},
+      {"fit-on", "FILE"},          {"fit-config", "FILE"},
+      {"fit-sizes", "MIN:MAX"},    {"tables", "FILE"},
+      {"job", "NAME"}};
   const std::vector<std::string> names = opt->get_lnames();
   const std::string name = names.empty() ? opt->get_name() : names.front();
   const auto it = kByName.find(name);

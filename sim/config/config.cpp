@@ -189,6 +189,21 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
   return spec;
 }
 
+void read_calibration(std::string_view text, const std::string& path, HostSpec& hosts) {
+  const toml::table root = config::parse_toml(text, path);
+  const toml::node* calibration = nullptr;
+  for (const auto& [k, node] : root) {
+    if (k.str() != "calibration")
+      throw InputError(config::pos_of(node, path, k.str()),
+                       "a calibration file holds only a [calibration] table (as `calibrate` writes it), not '" +
+                           std::string(k.str()) + "'");
+    calibration = &node;
+  }
+  if (calibration == nullptr) throw InputError({path, 0, 0, {}}, "no [calibration] table");
+  config::read_section<HostSpec>(expect_table(*calibration, config::pos_of(*calibration, path, "calibration")),
+                                 host_knobs(), hosts, path, "calibration");
+}
+
 std::string config_reference() {
   std::string out;
   config::for_each_section([&](std::string_view header, auto knobs) { config::append_reference(out, header, knobs); });

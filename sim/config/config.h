@@ -14,6 +14,11 @@ namespace ecmpsim {
 Spec load_config(const std::string& path, const Limits& limits = {});
 Spec parse_config(std::string_view text, const std::string& path, const Limits& limits = {});
 
+// A calibration file (`ecmpsim calibrate --snippet` writes one): a
+// [calibration] table and nothing else, read over `hosts` as a config's own
+// [calibration] is. InputError at the file's line for anything else.
+void read_calibration(std::string_view text, const std::string& path, HostSpec& hosts);
+
 // Every config key with its type, default and meaning, for --help (docs/config-reference.md
 // is rendered from the same tables by sim/config/reference_docs.h).
 std::string config_reference();

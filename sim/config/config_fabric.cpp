@@ -14,7 +14,7 @@ struct Applies {
 };
 constexpr std::array kApplies{
     Applies{"leaves", LS},           Applies{"spines", LS | RL},           Applies{"hosts_per_leaf", LS},
-    Applies{"links_per_pair", LS | RL}, Applies{"host_speed_gbps", LS | FT | RL},
+    Applies{"links_per_pair", LS | RL}, Applies{"lag", LS | RL}, Applies{"host_speed_gbps", LS | FT | RL},
     Applies{"fabric_speed_gbps", LS | FT | RL}, Applies{"core_speed_gbps", FT}, Applies{"k", FT},
     Applies{"nodes", RL},            Applies{"nics_per_node", LS | FT | RL | 8}, Applies{"rail_leaf_nodes", RL},
     Applies{"file", 8},
@@ -88,8 +88,13 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
                             [](auto& s) -> auto& { return s.leaf_spine.hosts_per_leaf; }),
       uint_knob<FabricSpec>("links_per_pair",
                             "leaf-spine, rail: parallel links between each leaf and each spine; each is its own "
-                            "ECMP member.",
+                            "ECMP member, unless `lag` makes them one port-channel.",
                             1, 64, [](auto& s) -> auto& { return s.leaf_spine.links_per_pair; }),
+      bool_knob<FabricSpec>("lag",
+                            "leaf-spine, rail: the links_per_pair links of a leaf and a spine are one port-channel "
+                            "(LAG) each way: one next hop, the member chosen by the switch's LAG hash "
+                            "([scenario.hash.lag]; docs/fabrics-and-routing.md#port-channels-lags-and-mlag).",
+                            [](auto& s) -> auto& { return s.leaf_spine.lag; }),
       gbps_knob<FabricSpec>("host_speed_gbps", "Speed of each NIC-to-leaf (edge) link.",
                             [](auto& s) -> auto& { return s.leaf_spine.host_speed; }),
       gbps_knob<FabricSpec>("fabric_speed_gbps",

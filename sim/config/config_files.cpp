@@ -84,6 +84,18 @@ std::uint32_t topology_nic_index(std::string_view v, const TopologyNode& node, c
   return static_cast<std::uint32_t>(*n);
 }
 
+// An endpoint's own address (the address column or key): one IPv4 or IPv6
+// address; the family and uniqueness are checked on the fabric.
+void topology_address(std::string_view v, TopologyNode& node, const SourcePos& at) {
+  if (node.tier != Tier::Host)
+    throw InputError(at, "address applies to endpoints only, not the " + std::string(name_of(kTiers, node.tier)) + " '" +
+                             node.name + "'");
+  const auto ip = hashing::parse_ip(v);
+  if (!ip) throw InputError(at, "invalid address '" + std::string(v) + "' (IPv4 10.0.1.5 or IPv6 fd00::1:5)");
+  node.address = *ip;
+  node.address_at = at;
+}
+
 std::string topology_line(const SourcePos& at) { return "line " + std::to_string(at.line); }
 
 // One server's NICs in NIC order: by their `nic` indices (all or none of them
@@ -155,24 +167,34 @@ TopologySpec topology_csv(const std::string& path, const std::string& text) {
     auto at = [&](std::size_t i) { return SourcePos{path, n, cells[std::min(i, cells.size() - 1)].column, {}}; };
     const std::string_view kind = cells[0].text;
     if (kind == "node") {
-      if (cells.size() < 3 || cells.size() > 5) throw InputError(at(0), "expected node,NAME,TIER[,SERVER[,NIC]]");
+      if (cells.size() < 3 || cells.size() > 6)
+        throw InputError(at(0), "expected node,NAME,TIER[,SERVER[,NIC[,ADDRESS]]]");
       const auto tier = parse_tier(cells[2].text);
       if (cells[1].text.empty()) throw InputError(at(1), "empty node name");
       if (!tier) throw InputError(at(2), "unknown tier '" + std::string(cells[2].text) + "', expected " + std::string(kTierChoices));
       TopologyNode node{std::string(cells[1].text), *tier, cells.size() >= 4 ? std::string(cells[3].text) : "",
-                        kNicUnset, at(1), at(4)};
-      if (cells.size() == 5) node.nic = topology_nic_index(cells[4].text, node, at(4));
+                        kNicUnset, at(1), at(4), std::nullopt, {}};
+      // An empty NIC cell leaves it unset, so an address can follow it alone.
+      if (cells.size() >= 5 && !(cells.size() == 6 && cells[4].text.empty()))
+        node.nic = topology_nic_index(cells[4].text, node, at(4));
+      if (cells.size() == 6) topology_address(cells[5].text, node, at(5));
       t.nodes.push_back(std::move(node));
     } else if (kind == "link") {
-      if (cells.size() < 4 || cells.size() > 6) throw InputError(at(0), "expected link,A,B,SPEED_GBPS[,COUNT[,WEIGHT]]");
-      TopologyLink l{std::string(cells[1].text), std::string(cells[2].text), Gbps{0}, 1, 1, at(0)};
+      // A fifth cell that is no number names A's port-channel; COUNT and WEIGHT follow it.
+      const bool lag = cells.size() >= 5 && !cells[4].text.empty() &&
+                       cells[4].text.find_first_not_of("0123456789") != std::string_view::npos;
+      const std::size_t k = lag ? 5 : 4;
+      if (cells.size() < 4 || cells.size() > k + 2)
+        throw InputError(at(0), "expected link,A,B,SPEED_GBPS[,LAG][,COUNT[,WEIGHT]]");
+      TopologyLink l{std::string(cells[1].text), std::string(cells[2].text), Gbps{0}, 1, 1, at(0), {}};
       char* end = nullptr;
       const std::string speed(cells[3].text);
       const double v = std::strtod(speed.c_str(), &end);
       if (speed.empty() || *end != '\0' || !(v > 0) || v > 1e6) throw InputError(at(3), "speed must be in (0, 1e6] Gb/s, got '" + speed + "'");
       l.speed = Gbps{v};
-      if (cells.size() >= 5) l.count = positive(cells[4].text, 1024, at(4), "count");
-      if (cells.size() >= 6) l.weight = positive(cells[5].text, 65535, at(5), "weight");
+      if (lag) l.lag = std::string(cells[4].text);
+      if (cells.size() > k) l.count = positive(cells[k].text, 1024, at(k), "count");
+      if (cells.size() > k + 1) l.weight = positive(cells[k + 1].text, 65535, at(k + 1), "weight");
       t.links.push_back(std::move(l));
     } else {
       throw InputError(at(0), "expected a 'node' or 'link' row, got '" + std::string(kind) + "'");
@@ -207,8 +229,8 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
       const SourcePos row_at = pos_of(e, path, key);
       const auto& row = expect_table(e, row_at);
       for (const auto& [rk, rv] : row) {
-        static const std::vector<std::string_view> node_keys{"name", "tier", "server", "nic"};
-        static const std::vector<std::string_view> link_keys{"a", "b", "speed_gbps", "count", "weight"};
+        static const std::vector<std::string_view> node_keys{"name", "tier", "server", "nic", "address"};
+        static const std::vector<std::string_view> link_keys{"a", "b", "speed_gbps", "count", "weight", "lag"};
         const auto& allowed = key == "node" ? node_keys : link_keys;
         if (std::find(allowed.begin(), allowed.end(), rk.str()) == allowed.end())
           throw InputError(pos_of(rv, path, key + "." + std::string(rk.str())),
@@ -219,16 +241,22 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
         const auto tier = parse_tier(tier_text);
         if (!tier) throw InputError(pos_of(*row.get("tier"), path, "node.tier"), "unknown tier '" + tier_text + "', expected " + std::string(kTierChoices));
         TopologyNode n{str(row, "name", row_at), *tier, row.contains("server") ? str(row, "server", row_at) : "",
-                       kNicUnset, row_at, row_at};
+                       kNicUnset, row_at, row_at, std::nullopt, {}};
         if (const auto* nic = row.get("nic")) {
           n.nic_at = pos_of(*nic, path, "node.nic");
           const auto v = nic->value<std::int64_t>();
           if (!nic->is_integer() || !v || *v < 0) throw InputError(n.nic_at, "nic must be an integer in [0, 253]");
           n.nic = topology_nic_index(std::to_string(*v), n, n.nic_at);
         }
+        if (const auto* addr = row.get("address")) {
+          const SourcePos aat = pos_of(*addr, path, "node.address");
+          const auto v = addr->value<std::string>();
+          if (!addr->is_string() || !v) throw InputError(aat, "expected an address string");
+          topology_address(*v, n, aat);
+        }
         t.nodes.push_back(std::move(n));
       } else {
-        TopologyLink l{str(row, "a", row_at), str(row, "b", row_at), Gbps{0}, 1, 1, row_at};
+        TopologyLink l{str(row, "a", row_at), str(row, "b", row_at), Gbps{0}, 1, 1, row_at, {}};
         const auto* sp = row.get("speed_gbps");
         if (!sp) throw InputError(row_at, "missing key 'speed_gbps'");
         const auto v = sp->value<double>();
@@ -237,6 +265,7 @@ TopologySpec topology_toml(const std::string& path, const std::string& text) {
         l.speed = Gbps{*v};
         l.count = uint(row, "count", 1024, 1);
         l.weight = uint(row, "weight", 65535, 1);
+        if (row.contains("lag")) l.lag = str(row, "lag", row_at);
         t.links.push_back(std::move(l));
       }
     }

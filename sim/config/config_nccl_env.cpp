@@ -97,7 +97,8 @@ void read_env(const toml::node& n, JobSpec& s, const SourcePos& at) {
   std::vector<std::pair<std::uint32_t JobSpec::*, std::uint32_t>> folded;
   for (const auto& [k, v] : t) {
     const SourcePos pos{at.file, v.source().begin.line, v.source().begin.column, at.field + "." + std::string(k.str())};
-    const auto row = std::find_if(kNcclEnv.begin(), kNcclEnv.end(), [&](const NcclEnvRow& r) { return r.env == k.str(); });
+    const std::string_view env_name = k.str();  // clang 14 cannot capture a structured binding
+    const auto row = std::find_if(kNcclEnv.begin(), kNcclEnv.end(), [env_name](const NcclEnvRow& r) { return r.env == env_name; });
     if (row == kNcclEnv.end()) {
       std::vector<std::string_view> names;
       for (const NcclEnvRow& r : kNcclEnv) names.push_back(r.env);

@@ -2,6 +2,7 @@
 
 #include "hashing/suggest.h"
 #include "hashing/hasher.h"
+#include "hashing/vocabulary.h"
 
 namespace ecmpsim::config {
 namespace {
@@ -17,8 +18,19 @@ std::vector<std::string_view> hash_key_names(bool with_overrides) {
     for (const auto& t : kTiers)
       if (t.value != Tier::Host) names.push_back(t.name);
     names.push_back("switch");
+    names.push_back("lag");
+    names.push_back("bond");
   }
   return names;
+}
+
+// A table that names its algorithm without saying where the seed enters
+// takes the convention of the vocabulary the name is in (SAI's: prefix); an
+// override that sets `algo` carries it with it (apply_override).
+void vocabulary_seed_as(const toml::table& t, HashSpec& h) {
+  const auto* algo = t.get("algo");
+  if (algo == nullptr || t.contains("seed_as") || !algo->is_string()) return;
+  h.seed_as = hashing::default_seed_as(algo->value<std::string>().value_or(""));
 }
 
 const Knob<HashSpec>* hash_knob(std::string_view key) {
@@ -47,6 +59,7 @@ HashOverride read_override(const toml::table& t, HashSpec base, const SourcePos&
     knob->read(node, o.values, kat);
     o.keys |= hash_key_bit(k.str());
   }
+  vocabulary_seed_as(t, o.values);
   if (named && o.switch_name.empty()) throw InputError(at, "a per-switch hash needs name = \"SWITCH\"");
   return o;
 }
@@ -111,6 +124,18 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
       HashOverride o = read_override(expect_table(node, at), s.hash, at, file, key, false);
       o.tier = *tier;
       add_override(s.hash_tiers, std::move(o));
+    } else if (name == "lag" || name == "bond") {
+      // A refinement of the base scenario's keeps the keys the base set.
+      HashOverride& to = name == "lag" ? s.lag_hash : s.bond_hash;
+      HashOverride o = read_override(expect_table(node, at), name == "lag" ? s.hash : bond_hash_default(), at, file,
+                                     key, false);
+      if (to.keys != 0) {
+        HashSpec merged = to.values;
+        apply_override(merged, o);
+        o.values = merged;
+        o.keys |= to.keys;
+      }
+      to = std::move(o);
     } else if (name == "switch") {
       const auto* arr = node.as_array();
       if (!arr) throw InputError(at, "expected [[" + key + "]] tables");
@@ -124,6 +149,7 @@ void read_hash(const toml::table& table, ScenarioSpec& s, const std::string& fil
       throw InputError(at, "unknown key" + did_you_mean(name, hash_key_names(true), 0));
     }
   }
+  vocabulary_seed_as(table, s.hash);
 }
 
 const std::vector<Knob<HashSpec>>& hash_knobs() {
@@ -143,20 +169,16 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
       {"fields", "array of strings",
        "Header fields hashed, in order: src-ip, dst-ip, proto, src-port, dst-port, flow-label, in-port, dst-qp, "
        "src-mac, dst-mac, ethertype, vlan-id, or their SONiC ECMP_HASH names (SRC_IP, L4_SRC_PORT, IN_PORT, ..., "
-       "also as SAI_NATIVE_HASH_FIELD_SRC_IP) or Cumulus NVUE names (source-ip, ingress-interface, ...; "
-       "docs/hash-catalogue.md). The MACs are those of the hop (docs/hash-models.md).",
+       "also as SAI_NATIVE_HASH_FIELD_SRC_IP, or in lower case as SONiC's APP_DB: src_ip), Cumulus NVUE names "
+       "(source-ip, ingress-interface, ...) or Arista EOS load-balance keywords (next-header, ...; "
+       "docs/hash-catalogue.md). Tunnel fields (INNER_*, inner-*) are accepted and add nothing: non-tunnelled "
+       "RoCEv2 has no inner header. The MACs are those of the hop (docs/hash-models.md).",
        [](const toml::node& n, HashSpec& s, const SourcePos& at) {
          const auto* arr = n.as_array();
          if (!arr || arr->empty()) throw InputError(at, "expected a non-empty array of field names");
-         s.fields.clear();
-         for (const auto& e : *arr) {
-           const auto v = e.value<std::string>();
-           const auto f = v ? hashing::parse_field(*v) : std::nullopt;
-           if (!f) throw InputError(at, unknown_field(v.value_or("?")));
-           s.fields.push_back(*f);
-         }
-         if (const auto r = hashing::repeated_field(s.fields))
-           throw InputError(at, "hash field '" + std::string(hashing::field_name(*r)) + "' listed twice");
+         std::vector<std::string> names;
+         for (const auto& e : *arr) names.push_back(e.value<std::string>().value_or("?"));
+         if (const auto why = parse_field_list(names, s.fields)) throw InputError(at, *why);
        },
        [](const HashSpec& s) {
          std::string r = "[";
@@ -169,6 +191,12 @@ const std::vector<Knob<HashSpec>>& hash_knobs() {
                           "Every switch uses `seed`, or each tier / switch a seed derived from it "
                           "(SplitMix64; see docs/sweeps.md).",
                           kSeedModes, [](auto& s) -> auto& { return s.seed_mode; }),
+      enum_knob<HashSpec>("seed_as",
+                          "Where the seed enters: the algorithm's own register (each family's rule), prepended "
+                          "to the key as 4 bytes (SONiC's SAI-P4 program), or XORed into the result. Default: "
+                          "the convention of the vocabulary `algo` is named in (\"prefix\" for a SAI name such "
+                          "as CRC_32LO, else \"register\"; docs/hash-models.md#seeds).",
+                          hashing::kSeedAs, [](auto& s) -> auto& { return s.seed_as; }),
       uint_knob<HashSpec>("offset", "Rotate the hash right by this many bits before member selection.", 0, 63,
                           [](auto& s) -> auto& { return s.offset; }),
       enum_knob<HashSpec>("select", "How the hash picks a member of the equal-cost set.", hashing::kSelections,
@@ -273,7 +301,9 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
           kStaticPolicies, [](auto& s) -> auto& { return s.policy; }),
       {"hash", "table",
        "The ECMP hash of every switch: [scenario.hash] keys below; [scenario.hash.leaf], .spine, .core and "
-       "[[scenario.hash.switch]] (with name) override some keys per tier / per switch.",
+       "[[scenario.hash.switch]] (with name) override some keys per tier / per switch; [scenario.hash.lag] the "
+       "keys a switch's port-channel member choice changes from its own hash (none by default), "
+       "[scenario.hash.bond] a host bond's hash (default linux-bond-l34).",
        [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
          read_hash(expect_table(n, at), s, at.file, at.field);
        },

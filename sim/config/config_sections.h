@@ -6,6 +6,7 @@
 
 #include "sim/config/knobs.h"
 #include "sim/config/spec.h"
+#include "sim/config/topology_file.h"
 
 namespace ecmpsim::config {
 
@@ -43,9 +44,13 @@ void for_each_section(Visit&& visit) {
 
 // The per-tier and per-switch hash tables, which reuse [scenario.hash]'s keys.
 inline constexpr std::string_view kHashOverrideTables =
-    "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name)";
+    "[scenario.hash.leaf], [scenario.hash.spine], [scenario.hash.core], [[scenario.hash.switch]] (+ name), "
+    "[scenario.hash.lag], [scenario.hash.bond]";
 inline constexpr std::string_view kHashOverrideDoc =
-    "The keys of [scenario.hash], replacing the scenario's default for that tier or switch.";
+    "The keys of [scenario.hash], replacing the scenario's default for that tier or switch; in .lag, what a "
+    "switch's port-channel (LAG) member choice changes from that switch's hash (nothing by default: SONiC writes "
+    "one seed to ecmp_hash_seed and lag_hash_seed); in .bond, a host bond's hash, over linux-bond-l34 (Linux "
+    "bonding's layer3+4) by default.";
 
 // After [fabric] is read: keys that do not apply to the chosen kind, and
 // constraints between keys, are errors at the offending key; a topology
@@ -75,9 +80,8 @@ bool read_route_dst(std::string_view text, StaticRoute& r);
 std::string relative_to(const std::string& config_path, const std::string& path);
 TopologySpec load_topology(const std::string& path, const SourcePos& key_at);
 std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at);
-// The same from text already read (`path` names it in errors; for topologies
-// its ending, .csv or otherwise TOML, picks the format).
-TopologySpec parse_topology(const std::string& path, const std::string& text);
+// The same from text already read (`path` names it in errors; parse_topology
+// is in sim/config/topology_file.h).
 std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text);
 
 }  // namespace ecmpsim::config

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct LeafSpineSpec {
   std::uint32_t links_per_pair = 1;  // parallel links between each leaf and spine
   Gbps host_speed{400};
   Gbps fabric_speed{400};
+  bool lag = false;  // the links_per_pair links one LAG (one next hop) each way instead of ECMP members
 };
 
 // An explicit topology (kind = "file"): nodes with tiers and links with speeds.
@@ -47,6 +49,9 @@ struct TopologyNode {
   std::uint32_t nic = kNicUnset;  // endpoints only: the NIC's index in its server (NCCL's NET/IB/N)
   SourcePos where;
   SourcePos nic_at;  // the nic column or key, for its errors
+  // endpoints only: its own address instead of the plan's (the address column)
+  std::optional<hashing::IpAddr> address;
+  SourcePos address_at;
 };
 // A server (compute node) of a topology file: its NICs as node indices, NIC k = nics[k].
 struct TopologyServer {
@@ -56,9 +61,13 @@ struct TopologyServer {
 struct TopologyLink {
   std::string a, b;
   Gbps speed;
-  std::uint32_t count = 1;   // parallel cables, each its own equal-cost member
+  std::uint32_t count = 1;   // parallel cables, each its own equal-cost member (unless in a LAG)
   std::uint32_t weight = 1;  // WCMP weight of each of them, both directions
   SourcePos where;
+  // The port-channel (LAG) of `a` the cables belong to ("" for none): the
+  // cables of one port-channel of a node are one next hop of it, even to two
+  // MLAG peers; each peer's cables back to `a` are one next hop of that peer.
+  std::string lag = {};
 };
 struct TopologySpec {
   std::string source;  // the topology file, for messages

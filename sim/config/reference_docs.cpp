@@ -6,6 +6,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
+#include "hashing/vocabulary.h"
 #include "sim/config/config_sections.h"
 
 namespace ecmpsim {
@@ -101,21 +102,38 @@ std::string hash_catalogue_markdown() {
   out += "\n## Key fields\n\n"
          "The fields a `fields` list (and `ecmpsim hash --fields`, `ecmpsim fit --fields`) names, by\n"
          "ecmpsim name, by the name SONiC's `ECMP_HASH` lists use (short, or in full as\n"
-         "`SAI_NATIVE_HASH_FIELD_` + it, opencomputeproject/SAI `inc/saihash.h`) or by the name\n"
-         "Cumulus Linux's NVUE gives it (`nv set system forwarding ecmp-hash NAME`; NVIDIA's NVUE\n"
-         "Command Reference, *System Forwarding*). Outputs print the ecmpsim name. Tunnel fields\n"
-         "(`INNER_*`, `inner-*`) are an error: the fabric carries no tunnels. Fields marked *per hop*\n"
-         "take the value the hop sees ([Hash models](hash-models.md#per-hop-fields)).\n\n"
-         "| field | SONiC name | Cumulus NVUE name | bytes in the key | per hop |\n|---|---|---|---|---|\n";
+         "`SAI_NATIVE_HASH_FIELD_` + it, opencomputeproject/SAI `inc/saihash.h`, either wholly in lower\n"
+         "case as SONiC's APP_DB writes them; `SRC_IPV4`, `DST_IPV4`, `SRC_IPV6` and `DST_IPV6` are the\n"
+         "address fields too), by the name Cumulus Linux's NVUE gives it (`nv set system forwarding\n"
+         "ecmp-hash NAME`; NVIDIA's NVUE Command Reference, *System Forwarding*) or by Arista EOS's\n"
+         "load-balance keyword (every EOS keyword listed is accepted; the first is shown). Outputs\n"
+         "print the ecmpsim name. Tunnel fields (`INNER_*`, `inner-*`) are accepted and add nothing to\n"
+         "the key: non-tunnelled RoCEv2 has no inner header. Fields marked *per hop* take the value the\n"
+         "hop sees ([Hash models](hash-models.md#per-hop-fields)).\n\n"
+         "| field | SONiC name | Cumulus NVUE name | Arista EOS keywords | bytes in the key | per hop |\n"
+         "|---|---|---|---|---|---|\n";
   for (const auto& f : hashing::kFields) {
     hashing::KeyBuffer key;
     const hashing::Field one[] = {f.value};
     const std::size_t bytes = hashing::build_key(hashing::KeyLayout::Fields, one, hashing::Tuple{}, key);
     const std::string_view nvue = name_of(hashing::kNvueFields, f.value);
+    std::string eos;
+    for (const auto& e : hashing::kEosFields)
+      if (e.value == f.value) eos += (eos.empty() ? "`" : ", `") + std::string(e.name) + "`";
     out += "| `" + std::string(f.name) + "` | `" + std::string(name_of(hashing::kSonicFields, f.value)) + "` | " +
-           (nvue == "?" ? std::string() : "`" + std::string(nvue) + "`") + " | " + std::to_string(bytes) + " | " +
-           (hashing::per_hop(f.value) ? "yes" : "") + " |\n";
+           (nvue == "?" ? std::string() : "`" + std::string(nvue) + "`") + " | " + eos + " | " +
+           std::to_string(bytes) + " | " + (hashing::per_hop(f.value) ? "yes" : "") + " |\n";
   }
+  out += "\n## Where the seed enters\n\n"
+         "`seed_as` (`[scenario.hash]`, `ecmpsim hash --seed-as`, `ecmpsim fit --seed-as`): the same seed is\n"
+         "a different switch in each convention ([Hash models](hash-models.md#seeds)).\n\n"
+         "| seed_as | the seed is |\n|---|---|\n";
+  for (const auto& c : hashing::kSeedAs) out += "| `" + std::string(c.name) + "` | " + cell(c.doc) + " |\n";
+  out += "\nEach vocabulary's default, taken when the algorithm is named in it and `seed_as` is not given:\n\n"
+         "| vocabulary | names | default seed_as | why |\n|---|---|---|---|\n";
+  for (const auto& v : hashing::kVocabularies)
+    out += "| " + std::string(v.name) + " | " + cell(v.who) + " | `" + std::string(hashing::seed_as_name(v.seed_as)) +
+           "` | " + cell(v.seed_source) + " |\n";
   return out;
 }
 

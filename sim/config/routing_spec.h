@@ -17,6 +17,7 @@
 #include "hashing/address.h"
 #include "hashing/key.h"
 #include "hashing/named.h"
+#include "hashing/seed_as.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
 #include "sim/base/error.h"
@@ -38,6 +39,9 @@ struct HashSpec {
   std::vector<hashing::Field> fields = hashing::default_fields();
   std::uint32_t seed = 0;
   SeedMode seed_mode = SeedMode::Same;
+  // Where the seed enters (hashing/seed_as.h); when the table does not say,
+  // the convention of the vocabulary `algo` is named in (hashing/vocabulary.h).
+  hashing::SeedAs seed_as = hashing::SeedAs::Register;
   std::uint32_t offset = 0;  // rotate right by this many bits before selection
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t buckets = 128;  // resilient selection only
@@ -47,13 +51,14 @@ struct HashSpec {
 // Keys of HashSpec as bits, for overrides that set only some of them.
 enum HashKey : std::uint32_t {
   kHashAlgo = 1, kHashFields = 2, kHashSeed = 4, kHashOffset = 8, kHashSelect = 16, kHashBuckets = 32,
-  kHashSeedMode = 64, kHashRssKey = 128
+  kHashSeedMode = 64, kHashRssKey = 128, kHashSeedAs = 256
 };
 // Each bit's config key, in the order outputs list them.
-inline constexpr std::array<Named<HashKey>, 8> kHashKeys{{{kHashAlgo, "algo"},
+inline constexpr std::array<Named<HashKey>, 9> kHashKeys{{{kHashAlgo, "algo"},
                                                           {kHashFields, "fields"},
                                                           {kHashSeed, "seed"},
                                                           {kHashSeedMode, "seed_mode"},
+                                                          {kHashSeedAs, "seed_as"},
                                                           {kHashOffset, "offset"},
                                                           {kHashSelect, "select"},
                                                           {kHashBuckets, "buckets"},
@@ -69,6 +74,14 @@ struct HashOverride {
   SourcePos where;
 };
 
+// A host bond's hash unless [scenario.hash.bond] says otherwise: Linux
+// bonding's layer3+4 policy (hashing/bonding.h), its own modulo.
+inline HashSpec bond_hash_default() {
+  HashSpec h;
+  h.algo = "linux-bond-l34";
+  return h;
+}
+
 // The keys `o` sets, written over `to` (a switch's hash, or an earlier
 // override of the same tier or switch that `o` refines).
 inline void apply_override(HashSpec& to, const HashOverride& o) {
@@ -76,6 +89,8 @@ inline void apply_override(HashSpec& to, const HashOverride& o) {
   if (o.keys & kHashFields) to.fields = o.values.fields;
   if (o.keys & kHashSeed) to.seed = o.values.seed;
   if (o.keys & kHashSeedMode) to.seed_mode = o.values.seed_mode;
+  // An algorithm brings its vocabulary's seed convention unless seed_as is given.
+  if (o.keys & (kHashAlgo | kHashSeedAs)) to.seed_as = o.values.seed_as;
   if (o.keys & kHashOffset) to.offset = o.values.offset;
   if (o.keys & kHashSelect) to.select = o.values.select;
   if (o.keys & kHashBuckets) to.buckets = o.values.buckets;
@@ -142,6 +157,13 @@ struct ScenarioSpec {
   HashSpec hash;                         // every switch
   std::vector<HashOverride> hash_tiers;  // per tier, then per switch (later wins)
   std::vector<HashOverride> hash_switches;
+  // [scenario.hash.lag]: what a switch's port-channel member choice changes
+  // from its own ECMP hash (keys unset: the same; SONiC writes one seed to
+  // both, sonic-buildimage dockers/docker-orchagent/switch.json.j2).
+  HashOverride lag_hash;
+  // [scenario.hash.bond]: a host bond's hash, over kBondHash (Linux bonding,
+  // xmit_hash_policy=layer3+4).
+  HashOverride bond_hash;
   StaticPolicy policy = StaticPolicy::Table;
   std::vector<StaticRoute> routes;  // consulted before the policy when both are given
   std::shared_ptr<const RouteFile> routes_file;  // routes_file = "x.csv", after `routes`

@@ -113,6 +113,11 @@ EmulateReport emulate(const Simulation& sim, const EmulateOptions& opt) {
   if (opt.hash && !is_linux(*opt.hash))
     throw InputError(option_at("hash"), "expected linux-l3 or linux-l4, got '" + *opt.hash + "'");
   if (opt.seed && *opt.seed == 0) throw InputError(option_at("seed"), "the kernel treats seed 0 as random; use 1..2^32-1");
+  if (!fabric.lags().empty())
+    throw InputError({spec.source, 0, 0, {}}, "the fabric has port-channels (" + fabric.lags()[0].name +
+                                                   " of " + fabric.node(fabric.lags()[0].node).name +
+                                                   ", ...): the emulator routes every cable as a kernel next hop "
+                                                   "and does not build bonds");
   EmulateReport r;
   const ScenarioSpec kernel_sc = as_linux(pick_scenario(spec, opt.scenario, "scenario"), opt, &r.note);
   ScenarioSpec predict_sc =

@@ -13,9 +13,18 @@ NodeId Fabric::add_node(std::string name, Tier tier) {
 
 LinkId Fabric::add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight) {
   const auto id = static_cast<LinkId>(links_.size());
-  links_.push_back({a, b, speed, id + 1, weight});
-  links_.push_back({b, a, speed, id, weight});
+  links_.push_back({a, b, speed, id + 1, weight, kNone});
+  links_.push_back({b, a, speed, id, weight, kNone});
   return id;
+}
+
+void Fabric::join_lag(LinkId l, const std::string& name) {
+  const NodeId node = links_[l].from;
+  std::uint32_t k = 0;
+  while (k < lags_.size() && !(lags_[k].node == node && lags_[k].name == name)) ++k;
+  if (k == lags_.size()) lags_.push_back({node, name, {}});
+  lags_[k].members.push_back(l);
+  links_[l].lag = k;
 }
 
 void Fabric::add_server(std::string name, std::vector<NodeId> nics) {
@@ -69,9 +78,13 @@ void Fabric::finalize(hashing::IpAddr address_base) {
   tor_of_.assign(ne, kNone);
   for (std::uint32_t e = 0; e < ne; ++e) {
     const auto out = out_links(endpoints_[e]);
-    if (out.size() != 1 || !is_switch(links_[out[0]].to))
-      throw InputError({}, "endpoint '" + nodes_[endpoints_[e]].name + "' needs exactly one link, to a switch (has " +
-                               std::to_string(out.size()) + ")");
+    // One link to a switch, or a bond: every link in one port-channel, to one switch.
+    const bool bond = out.size() > 1 && std::all_of(out.begin(), out.end(), [&](LinkId l) {
+      return links_[l].lag != kNone && links_[l].lag == links_[out[0]].lag && links_[l].to == links_[out[0]].to;
+    });
+    if ((out.size() != 1 && !bond) || !is_switch(links_[out[0]].to))
+      throw InputError({}, "endpoint '" + nodes_[endpoints_[e]].name + "' needs exactly one link, to a switch, or " +
+                               "a bond to one switch (has " + std::to_string(out.size()) + ")");
     uplink_[e] = out[0];
     const NodeId tor = links_[out[0]].to;
     if (tor_index_[tor] == kNone) {
@@ -107,6 +120,7 @@ void Fabric::finalize(hashing::IpAddr address_base) {
   base_ = address_base;
   stride_ = static_cast<std::uint32_t>(stride);
   for (std::uint32_t e = 0; e < ne; ++e) nodes_[endpoints_[e]].ip = *block_base(tor_of_[e]).plus(tor_pos_[e] + 1);
+  for (const auto& [node, ip] : explicit_ip_) nodes_[node].ip = ip;
 
   if (server_names_.empty())
     for (NodeId v : endpoints_) add_server(nodes_[v].name, {v});

@@ -32,6 +32,16 @@ struct Link {
   Gbps speed;
   LinkId reverse = kNone;
   std::uint32_t weight = 1;  // WCMP weight when this link is an equal-cost member
+  std::uint32_t lag = kNone;  // the port-channel it is a member of (Fabric::lags), kNone for none
+};
+
+// A port-channel (LAG): links leaving one node that are one next hop of it,
+// to one neighbour or to the two switches of an MLAG pair. Which member a
+// flow takes is the node's LAG hash's choice (sim/routing/next_link.h).
+struct Lag {
+  NodeId node = 0;
+  std::string name;
+  std::vector<LinkId> members;  // in the order they joined
 };
 
 class Fabric {
@@ -39,6 +49,16 @@ class Fabric {
   NodeId add_node(std::string name, Tier tier);
   // Adds a cable: two directed links. Returns the id of a->b (b->a is id + 1).
   LinkId add_cable(NodeId a, NodeId b, Gbps speed, std::uint32_t weight = 1);
+  // Puts link l in the port-channel `name` of the node it leaves, made on
+  // first use. Call before finalize(). An endpoint's links may form one
+  // port-channel (a host bond) to one switch.
+  void join_lag(LinkId l, const std::string& name);
+  std::span<const Lag> lags() const noexcept { return lags_; }
+  std::uint32_t lag_of(LinkId l) const { return links_[l].lag; }
+  // Gives an endpoint its own address instead of the plan's (a topology
+  // file's address column). Call before finalize(), which keeps it.
+  void set_address(NodeId endpoint, hashing::IpAddr ip) { explicit_ip_.emplace_back(endpoint, ip); }
+  bool has_explicit_addresses() const noexcept { return !explicit_ip_.empty(); }
   // Declares a server (a "node" in NCCL and in the config) owning the given
   // endpoint nodes as its NICs, NIC k = nics[k]. Call before finalize();
   // when no server is declared, every endpoint is a server of its own.
@@ -61,7 +81,8 @@ class Fabric {
   // Endpoints (NICs), dense 0..E-1, in creation order.
   std::span<const NodeId> endpoints() const noexcept { return endpoints_; }
   NodeId endpoint_node(std::uint32_t e) const { return endpoints_[e]; }
-  // The single access link of an endpoint, up to its ToR, and back down.
+  // The access link of an endpoint, up to its ToR, and back down (a bonded
+  // endpoint's first member; the walk picks the member, next_link.h).
   LinkId uplink(std::uint32_t e) const { return uplink_[e]; }
   LinkId downlink(std::uint32_t e) const { return links_[uplink_[e]].reverse; }
   // The endpoint's ToR as a dense ToR index, and ToR index -> node.
@@ -74,7 +95,9 @@ class Fabric {
     return {tor_members_.data() + tor_begin_[t], tor_members_.data() + tor_begin_[t + 1]};
   }
   std::uint32_t tor_position(std::uint32_t e) const { return tor_pos_[e]; }
-  // Address plan: ToR t's endpoints are block_base(t) + 1 + position.
+  // Address plan: ToR t's endpoints are block_base(t) + 1 + position, but
+  // for those given their own address (set_address). ToRs are numbered in
+  // the order their first endpoint was created (a topology file's order).
   std::uint32_t address_stride() const noexcept { return stride_; }
   // The plan never overflows (finalize checks), so the sums are in range.
   hashing::IpAddr block_base(std::uint32_t t) const { return *base_.plus(std::uint64_t{t} * stride_); }
@@ -142,6 +165,8 @@ class Fabric {
   std::vector<std::uint32_t> switch_after_, switch_tor_;
   std::vector<std::uint16_t> in_port_;
   std::vector<std::uint64_t> mac_;
+  std::vector<std::pair<NodeId, hashing::IpAddr>> explicit_ip_;
+  std::vector<Lag> lags_;
 
   void index_hops();
   hashing::IpAddr base_;

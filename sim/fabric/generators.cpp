@@ -12,6 +12,19 @@ namespace {
 
 std::string num(std::string prefix, std::uint32_t i) { return prefix + std::to_string(i); }
 
+// The links_per_pair cables between a leaf and a spine: each its own
+// equal-cost member, or (lag = true) one port-channel each way, named after
+// the switch at its other end.
+void leaf_spine_cables(const FabricSpec& spec, Fabric& f, NodeId leaf, NodeId spine) {
+  const LeafSpineSpec& ls = spec.leaf_spine;
+  for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) {
+    const LinkId up = f.add_cable(leaf, spine, ls.fabric_speed);
+    if (!ls.lag) continue;
+    f.join_lag(up, "po-" + f.node(spine).name);
+    f.join_lag(up + 1, "po-" + f.node(leaf).name);
+  }
+}
+
 // Endpoint K (global) of a generator that puts a node's NICs on one leaf:
 // with one NIC per node the NIC and its node are "hostK"; with P > 1 node n
 // is "nodeN" and its NICs "nodeN.nicI" (endpoints n*P .. n*P+P-1).
@@ -37,8 +50,7 @@ void leaf_spine(const FabricSpec& spec, Fabric& f) {
     for (std::uint32_t h = 0; h < ls.hosts_per_leaf; ++h)
       f.add_cable(add_endpoint(f, t * ls.hosts_per_leaf + h, spec.nics_per_node, nics), leaves[t], ls.host_speed);
   for (std::uint32_t t = 0; t < ls.leaves; ++t)
-    for (std::uint32_t s = 0; s < ls.spines; ++s)
-      for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) f.add_cable(leaves[t], spines[s], ls.fabric_speed);
+    for (std::uint32_t s = 0; s < ls.spines; ++s) leaf_spine_cables(spec, f, leaves[t], spines[s]);
 }
 
 // Al-Fares k-ary fat-tree: pods p < k with edges "podP-edgeI" and aggregation
@@ -90,19 +102,26 @@ void rail(const FabricSpec& spec, Fabric& f) {
     f.add_server(num("node", node), std::move(nics));
   }
   for (NodeId leaf : leaves)
-    for (NodeId s : spines)
-      for (std::uint32_t p = 0; p < ls.links_per_pair; ++p) f.add_cable(leaf, s, ls.fabric_speed);
+    for (NodeId s : spines) leaf_spine_cables(spec, f, leaf, s);
 }
 
 // A topology file's nodes in file order (node i is NodeId i) and its servers
 // as the reader grouped and ordered them (TopologySpec::servers).
-void from_file(const TopologySpec& topo, Fabric& f) {
+void from_file(const TopologySpec& topo, hashing::Family family, Fabric& f) {
   std::unordered_map<std::string, NodeId> ids;
   std::vector<std::uint32_t> degree;
+  std::vector<bool> bonded(topo.nodes.size(), false);  // an endpoint with a bond (finalize checks it)
   for (const TopologyNode& n : topo.nodes) {
     const NodeId id = f.add_node(n.name, n.tier);
     if (!ids.try_emplace(n.name, id).second) throw InputError(n.where, "duplicate node name '" + n.name + "'");
     degree.push_back(0);
+    if (!n.address) continue;
+    if (n.address->family() != family)
+      throw InputError(n.address_at, "address " + hashing::format_ip(*n.address) + " is " +
+                                         std::string(hashing::family_name(n.address->family())) +
+                                         " but the fabric's address plan is " +
+                                         std::string(hashing::family_name(family)) + " (one family per fabric)");
+    f.set_address(id, *n.address);
   }
   for (const TopologyServer& s : topo.servers) f.add_server(s.name, std::vector<NodeId>(s.nics.begin(), s.nics.end()));
   for (const TopologyLink& l : topo.links) {
@@ -112,15 +131,43 @@ void from_file(const TopologySpec& topo, Fabric& f) {
     if (a->second == b->second) throw InputError(l.where, "link from '" + l.a + "' to itself");
     const bool ha = topo.nodes[a->second].tier == Tier::Host, hb = topo.nodes[b->second].tier == Tier::Host;
     if (ha && hb) throw InputError(l.where, "link between two endpoints '" + l.a + "' and '" + l.b + "'");
-    if ((ha || hb) && l.count != 1) throw InputError(l.where, "an endpoint has exactly one link (count must be 1)");
-    for (std::uint32_t c = 0; c < l.count; ++c) f.add_cable(a->second, b->second, l.speed, l.weight);
+    if (hb && !l.lag.empty()) throw InputError(l.where, "a bond is the endpoint's: write the endpoint first (link," + l.b + "," + l.a + ",...)");
+    if ((ha || hb) && l.count != 1 && l.lag.empty())
+      throw InputError(l.where, "an endpoint has exactly one link (count must be 1), or a bond (name its LAG)");
+    for (std::uint32_t c = 0; c < l.count; ++c) {
+      const LinkId ab = f.add_cable(a->second, b->second, l.speed, l.weight);
+      if (l.lag.empty()) continue;
+      f.join_lag(ab, l.lag);                // a's port-channel
+      f.join_lag(ab + 1, l.a + ":" + l.lag);  // b's, towards a's
+    }
     degree[a->second] += l.count;
     degree[b->second] += l.count;
+    bonded[a->second] = bonded[a->second] || (ha && !l.lag.empty());
   }
   for (std::size_t i = 0; i < topo.nodes.size(); ++i)
-    if (topo.nodes[i].tier == Tier::Host && degree[i] != 1)
+    if (topo.nodes[i].tier == Tier::Host && degree[i] != 1 && !bonded[i])
       throw InputError(topo.nodes[i].where, "endpoint '" + topo.nodes[i].name + "' needs exactly one link, has " +
                                                 std::to_string(degree[i]));
+}
+
+// Two endpoints with one address (two given, or one given where the plan put
+// another) would make flows' addresses ambiguous: an error at the second's row.
+void check_unique_addresses(const Fabric& f, const TopologySpec& topo) {
+  std::vector<std::pair<hashing::IpAddr, NodeId>> ips;
+  for (const NodeId v : f.endpoints()) ips.emplace_back(f.node(v).ip, v);
+  std::sort(ips.begin(), ips.end());
+  for (std::size_t i = 1; i < ips.size(); ++i) {
+    if (ips[i].first != ips[i - 1].first) continue;
+    const NodeId a = std::min(ips[i].second, ips[i - 1].second), b = std::max(ips[i].second, ips[i - 1].second);
+    // Reported at the later row that gives an address (one of them does).
+    const bool b_given = topo.nodes[b].address.has_value();
+    const TopologyNode& here = b_given ? topo.nodes[b] : topo.nodes[a];
+    const TopologyNode& other = b_given ? topo.nodes[a] : topo.nodes[b];
+    throw InputError(here.address_at, "address " + hashing::format_ip(ips[i].first) + " of endpoint '" + here.name +
+                                          "' is also endpoint '" + other.name + "''s (line " +
+                                          std::to_string(other.where.line) + (other.address ? "" : ", from the address plan") +
+                                          "): every endpoint needs its own");
+  }
 }
 
 }  // namespace
@@ -184,7 +231,7 @@ Fabric build_fabric(const FabricSpec& spec) {
     case FabricKind::LeafSpine: leaf_spine(spec, f); break;
     case FabricKind::FatTree: fat_tree(spec, f); break;
     case FabricKind::Rail: rail(spec, f); break;
-    case FabricKind::File: from_file(spec.topology, f); break;
+    case FabricKind::File: from_file(spec.topology, spec.address_base.family(), f); break;
   }
   try {
     f.finalize(spec.address_base);
@@ -204,6 +251,7 @@ Fabric build_fabric(const FabricSpec& spec) {
                            "the fabric is disconnected: " + n.name + " cannot reach " +
                                f.node(f.endpoint_node(0)).name);
   check_connected(f, {}, file_pos);
+  if (f.has_explicit_addresses()) check_unique_addresses(f, spec.topology);
   f.assign_macs(spec.router_macs, spec.macs);
   for (const LinkWeight& w : spec.weights)
     for (LinkId l : resolve_cables(f, w.cable)) f.set_weight(l, w.weight);

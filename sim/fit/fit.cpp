@@ -67,11 +67,11 @@ std::vector<Family> families(const Observations& obs, const FitOptions& opt, boo
   for (const hashing::Algorithm* a : algorithms(opt)) {
     if (affine_eligible(*a, opt.group) != affine) continue;
     if (!hashing::key_layout(a->layout).fixed.empty()) {
-      out.push_back({a, {}});
+      out.push_back({a, {}, opt.seed_as});
       continue;
     }
     if (lists.empty()) lists = field_lists(obs, opt, affine);
-    for (const auto& l : lists) out.push_back({a, l});
+    for (const auto& l : lists) out.push_back({a, l, opt.seed_as});
   }
   return out;
 }

@@ -22,6 +22,9 @@ struct FitOptions {
   std::vector<const hashing::Algorithm*> algos;          // empty: the whole catalogue
   std::optional<std::vector<hashing::Field>> fields;     // only this field list (else all subsets)
   std::uint64_t seed_begin = 0, seed_end = 1ULL << 16;   // seeds tried one by one (half-open)
+  // Where the seeds searched (and reported) enter: the convention of the
+  // vocabulary the user names algorithms in (hashing/vocabulary.h).
+  hashing::SeedAs seed_as = hashing::SeedAs::Register;
   // Also run the seed-by-seed search when an affine map already explains the
   // observations beyond chance (normally skipped).
   bool exhaustive = false;

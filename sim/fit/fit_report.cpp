@@ -70,6 +70,8 @@ std::string hash_toml(const Model& m, const Group& g) {
     s += "]\n";
   }
   s += "seed = " + std::to_string(m.seed) + "\n";
+  // The algorithm is printed by its catalogue name, whose default is the register.
+  if (m.seed_as != hashing::SeedAs::Register) s += "seed_as = \"" + std::string(hashing::seed_as_name(m.seed_as)) + "\"\n";
   s += "offset = " + std::to_string(m.offset) + "\n";
   s += "select = \"" + std::string(hashing::selection_name(m.select)) + "\"\n";
   if (m.select == hashing::Selection::Resilient) s += "buckets = " + std::to_string(g.buckets) + "\n";
@@ -103,6 +105,9 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
       out += "      ... and " + std::to_string(r.candidates - r.models.size()) + " more consistent models\n";
     bool any_class = false;
     for (const Model& m : r.models) any_class = any_class || m.seed_class;
+    if (r.models.front().seed_as != hashing::SeedAs::Register)
+      out += "      seeds are " + std::string(hashing::seed_as_name(r.models.front().seed_as)) + " seeds: " +
+             std::string(doc_of(hashing::kSeedAs, r.models.front().seed_as)) + "\n";
     if (any_class)
       out += "      * the smallest of a class of seeds: for this seed-affine algorithm every seed with the same\n"
              "        effect on the window read picks the same members\n";
@@ -124,6 +129,7 @@ Json fit_json(const FitResult& r) {
     models.push_back({{"algo", m.algo->name},
                       {"fields", fields},
                       {"seed", m.seed},
+                      {"seed_as", hashing::seed_as_name(m.seed_as)},
                       {"offset", m.offset},
                       {"select", hashing::selection_name(m.select)},
                       {"members", r.group.members},

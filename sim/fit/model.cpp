@@ -27,7 +27,7 @@ std::uint32_t Selector::member_of_hash(std::uint64_t raw) const noexcept {
 std::uint32_t Selector::member(const hashing::Tuple& t) const noexcept {
   hashing::KeyBuffer key;
   const std::size_t n = hashing::build_key(model_.algo->layout, model_.fields, t, key);
-  return member_of_hash(model_.algo->fn({key.data(), n}, model_.seed));
+  return member_of_hash(hashing::seeded(*model_.algo, model_.seed_as, {key.data(), n}, model_.seed));
 }
 
 std::string fields_text(const Model& m, hashing::Family family) {

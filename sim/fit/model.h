@@ -11,6 +11,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
+#include "hashing/seed_as.h"
 #include "hashing/select.h"
 
 namespace ecmpsim::fit {
@@ -28,6 +29,7 @@ struct Model {
   const hashing::Algorithm* algo = nullptr;
   std::vector<hashing::Field> fields;  // KeyLayout::Fields only; empty for the Linux layouts
   std::uint32_t seed = 0;
+  hashing::SeedAs seed_as = hashing::SeedAs::Register;  // where `seed` enters
   std::uint32_t offset = 0;
   hashing::Selection select = hashing::Selection::Modulo;
   // For a seed-affine algorithm: `seed` is the smallest of every seed giving

@@ -127,7 +127,7 @@ struct Hit {
 
 Model model_of(const Hit& h, const std::vector<Family>& families) {
   const Family& f = families[h.family];
-  return Model{f.algo, f.fields, h.seed, h.offset, h.select, h.seed_class};
+  return Model{f.algo, f.fields, h.seed, f.seed_as, h.offset, h.select, h.seed_class};
 }
 
 void add_hits(const Alive& a, std::uint32_t family, std::uint32_t seed, bool seed_class, std::vector<Hit>& out) {
@@ -180,13 +180,14 @@ SearchResult finish(std::vector<HitList>& lists, const std::vector<Family>& fami
 
 // The smallest seed whose effect on the hash reads d at window position p
 // (k bits), or nullopt when no seed below 2^24 does.
-std::optional<std::uint32_t> class_seed(const hashing::Algorithm& a, std::size_t key_len, unsigned p, unsigned k,
+std::optional<std::uint32_t> class_seed(const Family& f, std::size_t key_len, unsigned p, unsigned k,
                                         std::uint32_t d) {
+  const hashing::Algorithm& a = *f.algo;
   const std::vector<std::uint8_t> zero(key_len, 0);
   const hashing::Key key{zero.data(), zero.size()};
-  const std::uint64_t base = a.fn(key, 0);
+  const std::uint64_t base = hashing::seeded(a, f.seed_as, key, 0);
   for (std::uint32_t s = 0; s < (1u << 24); ++s) {
-    const std::uint64_t effect = (a.fn(key, s) ^ base) & low_mask(a.bits);
+    const std::uint64_t effect = (hashing::seeded(a, f.seed_as, key, s) ^ base) & low_mask(a.bits);
     if ((hashing::window(effect, a.bits, p) & ((1ULL << k) - 1)) == d) return s;
   }
   return std::nullopt;
@@ -213,15 +214,16 @@ SearchResult search_affine(const Observations& obs, const Group& group, const st
       const unsigned bits = f.algo->bits;
       if (k > bits) continue;
       const Keys keys = build_keys(f, obs);
-      const std::uint64_t h0 = f.algo->fn(keys.at(0), 0);
+      const std::uint64_t h0 = hashing::seeded(*f.algo, f.seed_as, keys.at(0), 0);
       std::uint64_t alive = low_mask(offsets_of(*f.algo));
       for (std::size_t i = 1; i < obs.rows.size() && alive; ++i)
-        alive &= window_positions(f.algo->fn(keys.at(i), 0) ^ h0, obs.rows[i].member ^ obs.rows[0].member, k, bits);
+        alive &= window_positions(hashing::seeded(*f.algo, f.seed_as, keys.at(i), 0) ^ h0,
+                                  obs.rows[i].member ^ obs.rows[0].member, k, bits);
       for (std::uint64_t s = alive; s; s &= s - 1) {
         const unsigned p = static_cast<unsigned>(std::countr_zero(s));
         const std::uint32_t d =
             obs.rows[0].member ^ static_cast<std::uint32_t>(hashing::window(h0 & low_mask(bits), bits, p) & (group.members - 1));
-        const auto seed = class_seed(*f.algo, keys.len, p, k, d);
+        const auto seed = class_seed(f, keys.len, p, k, d);
         if (!seed) continue;
         const auto family = static_cast<std::uint32_t>(fi);
         out.hits.push_back({family, *seed, static_cast<std::uint8_t>(p), Selection::Modulo, true});
@@ -254,10 +256,11 @@ SearchResult search_seeds(const Observations& obs, const Group& group, const std
     for (std::uint64_t s = seed_begin + lo; s < seed_begin + hi; ++s) {
       const auto seed = static_cast<std::uint32_t>(s);
       for (std::size_t fi = 0; fi < families.size(); ++fi) {
-        const hashing::HashFn fn = families[fi].algo->fn;
+        const Family& fam = families[fi];
         const Checker& check = checkers[fi];
         Alive a = check.initial();
-        for (std::size_t i = 0; i < n && a.any(); ++i) check.narrow(fn(keys[fi].at(i), seed), obs.rows[i].member, a);
+        for (std::size_t i = 0; i < n && a.any(); ++i)
+          check.narrow(hashing::seeded(*fam.algo, fam.seed_as, keys[fi].at(i), seed), obs.rows[i].member, a);
         if (!a.any()) continue;
         const std::size_t before = out.hits.size();
         add_hits(a, static_cast<std::uint32_t>(fi), seed, false, out.hits);

@@ -26,6 +26,7 @@ namespace ecmpsim::fit {
 struct Family {
   const hashing::Algorithm* algo = nullptr;
   std::vector<hashing::Field> fields;
+  hashing::SeedAs seed_as = hashing::SeedAs::Register;  // the convention seeds are searched in
 };
 
 // Seeds (or families) finished and to do, handed to `changed` by the

@@ -1,8 +1,10 @@
-// The calibration fit: a 3-D grid over (nic_efficiency, intra_busbw_gbs,
-// net_latency_us) narrowed around its best cell, then the same fit on the
-// fitted sizes resampled with replacement (a fixed-seed bootstrap), so the
-// result is the same on every run and thread count, with nothing to tune but
-// the ranges; and the likeliest cause of each parameter's flag.
+// The calibration fit: a grid over (nic_efficiency, intra_busbw_gbs,
+// net_latency_us) narrowed around its best cell and polished by a compass
+// search, once with the ceiling at the hardware's figure and once free (the
+// free one kept only if it fits clearly better); then the same on the fitted
+// sizes resampled with replacement (a fixed-seed bootstrap), so the result
+// is the same on every run and thread count; and the likeliest cause of each
+// parameter's flag. docs/prediction.md, "Calibration".
 #include "sim/model/calibrate.h"
 
 #include <algorithm>
@@ -20,11 +22,11 @@ namespace {
 using Params = std::array<double, 3>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-constexpr int kCells = 16;       // grid cells per axis and round of the fit
-constexpr int kRounds = 8;       // each narrows the box to 4 cells around the best
-constexpr int kSeedCells = 10;   // the bootstrap's shared coarse grid
-constexpr int kRefineCells = 4;  // and each resample's refinement from its best cell
-constexpr int kRefineRounds = 4;
+constexpr int kCells = 16;   // grid cells per axis and round of the fit
+constexpr int kRounds = 4;   // each narrows the box to 4 cells around the best
+constexpr double kPolishStart = 256;        // the compass search's first step: this part of the range
+constexpr double kPolishTolerance = 1e-6;   // and its last
+constexpr int kPolishEvals = 4000;          // a bound on its cost evaluations
 constexpr std::uint64_t kSeed = 0xCA11B4A7E5EEDULL;
 
 NcclComm with_params(const NcclComm& base, const Params& p) {
@@ -74,30 +76,86 @@ struct Box {
   Params lo, hi;
 };
 
-// The grid's best point over `rounds` rounds of `cells` cells per axis, each
-// round's box 4 cells around the best of the last, clamped to `range`.
-// Ceilings are tried from the top: one the sizes never reach ties with every
-// higher one and stays at the hardware's figure.
-Params grid_fit(const Residuals& res, std::span<const double> w, Box box, const Box& range, int cells, int rounds) {
+// The grid's best point over `rounds` rounds of kCells cells per axis, each
+// round's box 4 cells around the best of the last. An axis whose box is one
+// point stays there. Ties keep NCCL's own values: efficiencies and ceilings
+// are tried from the top, latencies from 0, so a parameter the sizes do not
+// see stays at 1, the hardware's figure or 0.
+Params grid_fit(const Residuals& res, std::span<const double> w, Box box, int rounds) {
   Params best = box.hi;
   for (int round = 0; round < rounds; ++round) {
     double best_cost = kInf;
     Params step;
-    for (int k = 0; k < 3; ++k) step[k] = (box.hi[k] - box.lo[k]) / cells;
-    for (int a = 0; a <= cells; ++a)
-      for (int b = cells; b >= 0; --b)
-        for (int l = 0; l <= cells; ++l) {
+    std::array<int, 3> cells;
+    for (int k = 0; k < 3; ++k) {
+      cells[k] = box.hi[k] > box.lo[k] ? kCells : 0;
+      step[k] = cells[k] ? (box.hi[k] - box.lo[k]) / cells[k] : 0;
+    }
+    for (int a = 0; a <= cells[2]; ++a)
+      for (int b = cells[1]; b >= 0; --b)
+        for (int l = cells[0]; l >= 0; --l) {
           const Params p{box.lo[0] + l * step[0], box.lo[1] + b * step[1], box.lo[2] + a * step[2]};
           const double c = res.cost(p, w);
           if (c < best_cost) best_cost = c, best = p;
         }
     for (int k = 0; k < 3; ++k) {
-      box.lo[k] = std::max(range.lo[k], best[k] - 2 * step[k]);
-      box.hi[k] = std::min(range.hi[k], best[k] + 2 * step[k]);
+      box.lo[k] = std::max(box.lo[k], best[k] - 2 * step[k]);
+      box.hi[k] = std::min(box.hi[k], best[k] + 2 * step[k]);
     }
   }
   return best;
 }
+
+// A compass search from p: each free axis tried a step up and down, the
+// first that lowers the cost taken, the steps halved when none does, until
+// they are kPolishTolerance of the range. Moves only on a strict
+// improvement, so a parameter the sizes do not see stays where it was.
+Params polish(const Residuals& res, std::span<const double> w, Params p, const Box& range) {
+  Params step;
+  for (int k = 0; k < 3; ++k) step[k] = (range.hi[k] - range.lo[k]) / kPolishStart;
+  double cost = res.cost(p, w);
+  for (int evals = 0; evals < kPolishEvals;) {
+    bool moved = false, live = false;
+    for (int k = 0; k < 3 && !moved; ++k) {
+      if (!(step[k] > kPolishTolerance * (range.hi[k] - range.lo[k]))) continue;
+      live = true;
+      for (const double d : {step[k], -step[k]}) {
+        Params q = p;
+        q[k] = std::clamp(p[k] + d, range.lo[k], range.hi[k]);
+        if (q[k] == p[k]) continue;
+        const double c = res.cost(q, w);
+        ++evals;
+        if (c < cost) {
+          p = q, cost = c, moved = true;
+          break;
+        }
+      }
+    }
+    if (!live) break;
+    if (!moved)
+      for (double& s : step) s /= 2;
+  }
+  return p;
+}
+
+// The best point with the ceiling free, unless the ceiling at the
+// hardware's figure fits about as well. The free ceiling is one parameter
+// more, kept only where the Bayesian information criterion prefers it:
+// n ln(cost at the hardware's / cost free) > ln n (the log errors taken as
+// Gaussian), and the cut is more than rounding. Without this the ceiling
+// and nic_efficiency trade off freely wherever both cap the same bandwidth,
+// and a ceiling lowered to fit the table's shape better in sample predicts
+// other runs worse (docs/prediction.md, "Calibration").
+Params choose(const Residuals& res, std::span<const double> w, const Params& fixed, const Params& free) {
+  const double at_max = res.cost(fixed, w), lowered = res.cost(free, w);
+  const double n = static_cast<double>(res.size());
+  if (!(at_max - lowered > 1e-9 * n)) return fixed;
+  return n * std::log(at_max / lowered) > std::log(n) ? free : fixed;
+}
+
+struct Starts {
+  Params fixed, free;  // the ceiling at the hardware's figure; the ceiling fitted
+};
 
 // The resample's row counts: n draws with replacement from n rows.
 std::vector<double> resample(std::size_t n, std::uint32_t b) {
@@ -106,36 +164,15 @@ std::vector<double> resample(std::size_t n, std::uint32_t b) {
   return w;
 }
 
-// Each resample's fit: the best point of a coarse grid shared by all (its
-// residuals computed once), refined around it.
-std::vector<Params> bootstrap(const Residuals& res, const Box& range, std::uint32_t resamples) {
-  std::vector<Params> grid;
-  std::vector<std::vector<double>> errors;
-  Params step;
-  for (int k = 0; k < 3; ++k) step[k] = (range.hi[k] - range.lo[k]) / kSeedCells;
-  for (int a = 0; a <= kSeedCells; ++a)
-    for (int b = kSeedCells; b >= 0; --b)
-      for (int l = 0; l <= kSeedCells; ++l) {
-        const Params p{range.lo[0] + l * step[0], range.lo[1] + b * step[1], range.lo[2] + a * step[2]};
-        std::vector<double> e;
-        if (res.at(p, e)) grid.push_back(p), errors.push_back(std::move(e));
-      }
+// Each resample's fit: both of the full fit's points polished on the
+// resampled sizes, then chosen between as the full fit was.
+std::vector<Params> bootstrap(const Residuals& res, const Box& range, const Starts& s, std::uint32_t resamples) {
+  Box fixed_range = range;
+  fixed_range.lo[1] = range.hi[1];
   std::vector<Params> out;
-  for (std::uint32_t s = 0; s < resamples && !grid.empty(); ++s) {
-    const std::vector<double> w = resample(res.size(), s);
-    std::size_t best = 0;
-    double best_cost = kInf;
-    for (std::size_t g = 0; g < grid.size(); ++g) {
-      double c = 0;
-      for (std::size_t i = 0; i < w.size(); ++i) c += w[i] * errors[g][i] * errors[g][i];
-      if (c < best_cost) best_cost = c, best = g;
-    }
-    Box box;
-    for (int k = 0; k < 3; ++k) {
-      box.lo[k] = std::max(range.lo[k], grid[best][k] - step[k]);
-      box.hi[k] = std::min(range.hi[k], grid[best][k] + step[k]);
-    }
-    out.push_back(grid_fit(res, w, box, range, kRefineCells, kRefineRounds));
+  for (std::uint32_t b = 0; b < resamples; ++b) {
+    const std::vector<double> w = resample(res.size(), b);
+    out.push_back(choose(res, w, polish(res, w, s.fixed, fixed_range), polish(res, w, s.free, range)));
   }
   return out;
 }
@@ -148,6 +185,26 @@ std::pair<double, double> interval(const std::vector<Params>& fits, std::size_t 
   std::sort(v.begin(), v.end());
   const double n = static_cast<double>(v.size() - 1);
   return {v[static_cast<std::size_t>(std::floor(0.05 * n))], v[static_cast<std::size_t>(std::ceil(0.95 * n))]};
+}
+
+// How far parameter k moves from best toward `end`, the others held,
+// before the cost changes (bisection: the flat stretch is taken as one).
+double alike_edge(const Residuals& res, const Params& best, std::size_t k, double end) {
+  const std::vector<double> ones(res.size(), 1.0);
+  const double here = res.cost(best, ones);
+  const auto alike = [&](double v) {
+    Params q = best;
+    q[k] = v;
+    const double c = res.cost(q, ones);
+    return std::abs(c - here) <= 1e-12 * std::max(1.0, here);
+  };
+  if (alike(end)) return end;
+  double in = best[k], out = end;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (in + out) / 2;
+    (alike(mid) ? in : out) = mid;
+  }
+  return in;
 }
 
 FittedParam describe(const Residuals& res, const Params& best, const Box& range, const std::vector<Params>& fits,
@@ -167,6 +224,8 @@ FittedParam describe(const Residuals& res, const Params& best, const Box& range,
     q[k] = std::clamp(best[k] + d, f.min, f.max);
     if (q[k] != best[k] && res.cost(q, ones) != here) f.constrains = true;
   }
+  f.alike_lo = alike_edge(res, best, k, f.min);
+  f.alike_hi = alike_edge(res, best, k, f.max);
   return f;
 }
 
@@ -207,9 +266,16 @@ CalibrationFit calibrate(const NcclComm& base, const NcclTestsTable& table, cons
                          " of the table's sizes in the fit range; three parameters need at least 3");
   const double ceiling = std::isfinite(base.host.intra_busbw) ? base.host.intra_busbw : 1e5;
   const Box range{{kMinEfficiency, std::min(kMinCeilingGbs, ceiling), 0}, {1, ceiling, kMaxLatencyUs}};
+  Box fixed_range = range;
+  fixed_range.lo[1] = range.hi[1];
   const std::vector<double> ones(res.size(), 1.0);
-  const Params best = grid_fit(res, ones, range, range, kCells, kRounds);
-  const std::vector<Params> fits = bootstrap(res, range, o.resamples);
+  const Starts starts{polish(res, ones, grid_fit(res, ones, fixed_range, kRounds), fixed_range),
+                      polish(res, ones, grid_fit(res, ones, range, kRounds), range)};
+  const std::vector<Params> fits = bootstrap(res, range, starts, o.resamples);
+  // A lowered ceiling is a finding only where the resamples exclude the
+  // hardware's figure: its 90% interval ends below it.
+  const bool lowered = interval(fits, 1, range.hi[1]).second < range.hi[1];
+  const Params best = lowered ? choose(res, ones, starts.fixed, starts.free) : starts.fixed;
   CalibrationFit fit;
   for (std::size_t k = 0; k < 3; ++k) fit.params[k] = describe(res, best, range, fits, k);
   fit.resamples = static_cast<std::uint32_t>(fits.size());
@@ -225,17 +291,26 @@ std::array<std::string, 3> bound_causes(const CalibrationFit& fit, const NcclTes
     if (in_fit(o, r.size)) measured = std::max(measured, r.busbw_gbs[0]), small += r.size < (1u << 20);
   std::array<std::string, 3> out;
   const FittedParam& eff = fit[CalibParam::Efficiency];
+  const FittedParam& cap = fit[CalibParam::Ceiling];
   if (!eff.constrains)
-    out[0] = "no network traffic: the table does not constrain it";
+    out[0] = c.nodes <= 1 || !std::isfinite(c.routed_busbw)
+                 ? "no network traffic: the table does not constrain it"
+                 : cap.constrains ? "the ceiling, not the network, bounds every size"
+                                  : "the network bounds no size: NCCL's per-channel figures do";
   else if (eff.bound == Bound::Upper)
     out[0] = efficiency_cause(measured, c);
   else if (eff.bound == Bound::Lower)
     out[0] = "the table is over 100 times slower than the routed fabric: is the config the cluster it ran on?";
-  const FittedParam& cap = fit[CalibParam::Ceiling];
   if (!cap.constrains)
-    out[1] = cap.bound == Bound::Upper ? "not reached: the network limits every size" : "the table does not constrain it";
+    out[1] = cap.bound != Bound::Upper ? "the table does not constrain it"
+             : eff.constrains          ? "not reached: the network limits every size"
+                                       : "not reached: NCCL's per-channel figures bound every size";
+  else if (cap.bound == Bound::Upper && cap.lo < cap.max)
+    out[1] = "the hardware's figure kept: a lower ceiling fits a little better, but its 90% interval reaches " +
+             gbs(cap.max);
   else if (cap.bound == Bound::Upper)
-    out[1] = "the table wants more than the hardware's " + gbs(cap.max) + " inside a node: check gpu and intra";
+    out[1] = "the table reaches the hardware's " + gbs(cap.max) + " inside a node (it may want more): check gpu "
+             "and intra";
   else if (cap.bound == Bound::Lower)
     out[1] = "the table is slower than " + gbs(cap.min) + " inside a node";
   const FittedParam& lat = fit[CalibParam::Latency];

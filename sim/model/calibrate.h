@@ -57,6 +57,10 @@ struct FittedParam {
   // value changes the fit's cost (a ceiling the network never lets the
   // sizes reach does not).
   bool constrains = true;
+  // The values that fit exactly as well, the other two held: [value, value]
+  // where the table pins it, wider where a stretch of values leaves every
+  // size's prediction alike (nic_efficiency where the hosts cap the busbw).
+  double alike_lo = 0, alike_hi = 0;
 };
 
 // The parameters in their order, named by their [calibration] keys.

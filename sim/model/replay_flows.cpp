@@ -5,6 +5,7 @@
 
 #include "sim/base/error.h"
 #include "sim/model/nccl_cost.h"
+#include "sim/model/nccl_derive.h"
 #include "sim/model/simulation.h"
 #include "workloads/generators/job.h"
 #include "workloads/generators/locality.h"
@@ -121,17 +122,11 @@ std::optional<Collective> generator_for(const JobSpec& job, const Fabric& fabric
   return choice && choice->algo == workloads::NcclAlgo::Tree ? Collective::TreeAllReduce : Collective::RingAllReduce;
 }
 
+// The job's own parameters (collective_params), at the kernel's size and with
+// the first peer: a replayed kernel is one operation, not the job's pattern.
 workloads::CollectiveParams params_for(const JobSpec& job, Collective coll, std::uint64_t bytes) {
-  workloads::CollectiveParams p;
-  p.collective = coll;
+  workloads::CollectiveParams p = collective_params(job, coll);
   p.message_bytes = bytes;
-  p.channels = job.channels;
-  p.search_channels = job.search_channels;
-  p.qps_per_connection = job.qps_per_connection;
-  p.cross_nic = job.cross_nic;
-  p.ring_cross_nic = job.ring_cross_nic;
-  p.pxn = job.pxn;
-  p.nccl_version = job.nccl_version;
   p.peer_offset = 1;
   return p;
 }

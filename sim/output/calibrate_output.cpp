@@ -16,21 +16,25 @@ constexpr std::uint64_t kMB = 1ULL << 20;  // the split of the published errors:
 
 std::string percent(double v) { return std::isnan(v) ? "-" : fixed(100 * v, 1) + "%"; }
 
+// "0.5930 [0.5570, 0.6130]", with where it sits: "at its upper bound" or
+// "unconstrained: 0.6350 to 1.0000 fit alike".
+std::string param_text(const FittedParam& p, std::size_t k) {
+  const int d = k == 0 ? 4 : 2;
+  std::string out = fixed(p.value, d) + " [" + fixed(p.lo, d) + ", " + fixed(p.hi, d) + "]";
+  if (!p.constrains)
+    out += " unconstrained: " + fixed(p.alike_lo, d) + " to " + fixed(p.alike_hi, d) + " fit alike";
+  else if (p.bound != Bound::None)
+    out += p.bound == Bound::Upper ? " at its upper bound" : " at its lower bound";
+  return out;
+}
+
 std::string header(const CalibrationReport& r) {
-  const NcclTestsTable& t = r.table;
-  std::string out = "calibrate: " + t.source + " (" + t.test + ", " + t.type;
-  if (t.ranks != 0) out += ", " + std::to_string(t.ranks) + " ranks";
-  if (t.nodes != 0) out += " on " + std::to_string(t.nodes) + " nodes";
-  if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
-  out += ")\nmodel: " + r.config + ", scenario " + r.scenario + ", " + r.job + ": routed RoCEv2 goodput busbw " +
-         fixed(r.goodput_busbw, 2) + " GB/s, intra-node cap " + fixed(r.intra_busbw, 1) + " GB/s\n";
+  std::string out = "calibrate: " + table_summary(r.table) + "\nmodel: " + r.config + ", scenario " + r.scenario +
+                    ", " + r.job + ": routed RoCEv2 goodput busbw " + fixed(r.goodput_busbw, 2) +
+                    " GB/s, intra-node cap " + fixed(r.intra_busbw, 1) + " GB/s\n";
   out += "fit (90% interval over " + std::to_string(r.fit.resamples) + " resamples of the sizes):\n";
   for (std::size_t k = 0; k < 3; ++k) {
-    const FittedParam& p = r.fit.params[k];
-    const int d = k == 0 ? 4 : 2;
-    out += "  " + pad_right(std::string(kCalibParamKeys[k]), 16) + pad_left(fixed(p.value, d), 9) + "  [" +
-           fixed(p.lo, d) + ", " + fixed(p.hi, d) + "]";
-    if (p.bound != Bound::None) out += p.bound == Bound::Upper ? "  at its upper bound" : "  at its lower bound";
+    out += "  " + pad_right(std::string(kCalibParamKeys[k]), 16) + param_text(r.fit.params[k], k);
     if (!r.causes[k].empty()) out += ": " + r.causes[k];
     out += "\n";
   }
@@ -57,18 +61,7 @@ std::string rows_text(const CalibrationReport& r) {
 }
 
 Json json_of(const CalibrationReport& r) {
-  Json j;
-  j["source"] = r.table.source;
-  j["test"] = r.table.test;
-  j["type"] = r.table.type;
-  j["ranks"] = r.table.ranks;
-  j["nodes"] = r.table.nodes;
-  j["nccl_version"] = r.table.nccl_version;
-  j["config"] = r.config;
-  j["scenario"] = r.scenario;
-  j["job"] = r.job;
-  j["goodput_busbw_gbs"] = r.goodput_busbw;
-  j["intra_busbw_gbs"] = r.intra_busbw;
+  Json j = run_json(r.table, r.config, r.scenario, r.job, r.goodput_busbw, r.intra_busbw);
   const FittedParam& eff = r.fit[CalibParam::Efficiency];
   j["fit"] = {{"nic_efficiency", eff.value},
               {"intra_busbw_gbs", r.fit[CalibParam::Ceiling].value},
@@ -77,14 +70,7 @@ Json json_of(const CalibrationReport& r) {
               {"fit_min", r.options.fit_min},
               {"fit_max", r.options.fit_max},
               {"resamples", r.fit.resamples}};
-  Json params = Json::array();
-  for (std::size_t k = 0; k < 3; ++k) {
-    const FittedParam& p = r.fit.params[k];
-    params.push_back({{"key", kCalibParamKeys[k]}, {"value", p.value}, {"lo", p.lo}, {"hi", p.hi}, {"min", p.min},
-                      {"max", p.max}, {"bound", bound_name(p.bound)}, {"constrained", p.constrains},
-                      {"cause", r.causes[k]}});
-  }
-  j["parameters"] = std::move(params);
+  j["parameters"] = params_json(r.fit, r.causes);
   j["median_abs_error"] = {{"ge_1MiB", median_abs_error(r.fit.rows, kMB, ~0ULL)},
                            {"lt_1MiB", median_abs_error(r.fit.rows, 0, kMB)}};
   Json rows = Json::array();
@@ -112,6 +98,50 @@ Csv csv_of(const CalibrationReport& r) {
 }
 
 }  // namespace
+
+std::string table_summary(const NcclTestsTable& t) {
+  std::string out = t.source + " (" + t.test + ", " + t.type;
+  if (t.ranks != 0) out += ", " + std::to_string(t.ranks) + " ranks";
+  if (t.nodes != 0) out += " on " + std::to_string(t.nodes) + " nodes";
+  if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
+  return out + ")";
+}
+
+Json run_json(const NcclTestsTable& t, const std::string& config, const std::string& scenario, const std::string& job,
+              double goodput_busbw, double intra_busbw) {
+  Json j;
+  j["source"] = t.source;
+  j["test"] = t.test;
+  j["type"] = t.type;
+  j["ranks"] = t.ranks;
+  j["nodes"] = t.nodes;
+  j["nccl_version"] = t.nccl_version;
+  j["config"] = config;
+  j["scenario"] = scenario;
+  j["job"] = job;
+  j["goodput_busbw_gbs"] = goodput_busbw;
+  j["intra_busbw_gbs"] = intra_busbw;
+  return j;
+}
+
+Json params_json(const CalibrationFit& f, const std::array<std::string, 3>& causes) {
+  Json out = Json::array();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = f.params[k];
+    out.push_back({{"key", kCalibParamKeys[k]}, {"value", p.value}, {"lo", p.lo}, {"hi", p.hi}, {"min", p.min},
+                   {"max", p.max}, {"bound", bound_name(p.bound)}, {"constrained", p.constrains},
+                   {"alike_lo", p.alike_lo}, {"alike_hi", p.alike_hi},
+                   {"cause", causes[k]}});
+  }
+  return out;
+}
+
+std::string fit_summary(const CalibrationFit& f) {
+  std::string out;
+  for (std::size_t k = 0; k < 3; ++k)
+    out += (k ? ", " : "") + std::string(kCalibParamKeys[k]) + " " + param_text(f.params[k], k);
+  return out;
+}
 
 Result calibration_result(const CalibrationReport& r) {
   Result out;

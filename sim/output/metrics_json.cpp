@@ -48,6 +48,8 @@ Json links_json(const Simulation& sim, const ScenarioResult& r) {
       links.back()["bytes"] = r.trace.link_bytes[l];
     }
     if (r.is_down(l)) links.back()["down"] = true;
+    // A port-channel member: its LAG, so the members' loads read side by side.
+    if (link.lag != kNone) links.back()["lag"] = fabric.lags()[link.lag].name;
   }
   return links;
 }

@@ -31,6 +31,8 @@ json hash_json(const HashSpec& h) {
             {"select", hashing::selection_name(h.select)},
             {"buckets", h.buckets}};
   if (h.rss_key) j["rss_key"] = format_hex_bytes(*h.rss_key);
+  // Only where it is not the catalogue's own: outputs of configs without it are unchanged.
+  if (h.seed_as != hashing::SeedAs::Register) j["seed_as"] = hashing::seed_as_name(h.seed_as);
   return j;
 }
 
@@ -339,7 +341,8 @@ std::string run_table(const RunData& data, bool per_link) {
   for (const auto& r : results) lhead += pad_left(r.spec->name, col);
   out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
-    std::string line = pad_right(fabric.link_name(l), kLabel);
+    const std::uint32_t lag = fabric.link(l).lag;
+    std::string line = pad_right(fabric.link_name(l) + (lag == kNone ? "" : " [" + fabric.lags()[lag].name + "]"), kLabel);
     for (const auto& r : results) {
       const std::string flows =
           r.trace.split() ? fixed(r.trace.flows_on(l), 2) : std::to_string(r.trace.link_flows[l]);

@@ -37,9 +37,15 @@ std::string fields_text(const std::vector<hashing::Field>& fields) {
   return out;
 }
 
+// ", the seed prepended to the key" unless it enters the register.
+std::string seed_as_text(hashing::SeedAs as) {
+  if (as == hashing::SeedAs::Register) return {};
+  return as == hashing::SeedAs::Prefix ? ", the seed prepended to the key" : ", the seed XORed into the hash";
+}
+
 std::string hash_text(const HashSpec& h) {
   std::string out = h.algo + " over (" + fields_text(h.fields) + "), seed " + std::to_string(h.seed) + " " +
-                    std::string(doc_of(kSeedModes, h.seed_mode)) + ", " +
+                    std::string(doc_of(kSeedModes, h.seed_mode)) + seed_as_text(h.seed_as) + ", " +
                     std::string(hashing::selection_name(h.select)) + " selection";
   if (h.select == hashing::Selection::Resilient) out += " over " + std::to_string(h.buckets) + " buckets";
   if (h.offset != 0) out += ", hash rotated right by " + std::to_string(h.offset) + " bits";
@@ -57,6 +63,9 @@ std::string override_text(const HashOverride& o) {
   add(kHashAlgo, "algo " + h.algo);
   add(kHashFields, "fields (" + fields_text(h.fields) + ")");
   add(kHashSeed | kHashSeedMode, "seed " + std::to_string(h.seed) + " " + std::string(doc_of(kSeedModes, h.seed_mode)));
+  // A named algorithm's own convention is said only when it is not the register's.
+  if ((o.keys & kHashSeedAs) || ((o.keys & kHashAlgo) && h.seed_as != hashing::SeedAs::Register))
+    out += (out.empty() ? "" : ", ") + std::string(hashing::seed_as_name(h.seed_as)) + " seed convention";
   add(kHashOffset, "hash rotated right by " + std::to_string(h.offset) + " bits");
   add(kHashSelect, std::string(hashing::selection_name(h.select)) + " selection");
   add(kHashBuckets, std::to_string(h.buckets) + " buckets");

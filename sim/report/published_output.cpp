@@ -11,6 +11,8 @@ namespace {
 
 Json number(double v) { return std::isnan(v) ? Json(nullptr) : Json(v); }
 
+Interval interval_of(const PublishedExperiment& e) { return published_interval(e.published, e.precision, e.decimals); }
+
 std::string axes_text(const PublishedExperiment& e) {
   std::string out;
   for (const auto& a : kUnknownAxes)
@@ -49,6 +51,8 @@ Json experiment_json(const PublishedExperiment& e) {
           {"source", e.source},
           {"figure", e.figure},
           {"published", e.published},
+          {"precision", name_of(kPrecisions, e.precision)},
+          {"interval", {{"lo", interval_of(e).lo}, {"hi", interval_of(e).hi}}},
           {"unit", published_metric(e.metric).unit},
           {"metric", published_metric(e.metric).name},
           {"config", e.config},
@@ -69,6 +73,7 @@ std::string result_text(const PublishedResult& r) {
   out += pad_right("min", 30) + v(r.dist.min) + "\n" + pad_right("p10", 30) + v(r.dist.p10) + "\n";
   out += pad_right("median", 30) + v(r.dist.p50) + "\n" + pad_right("p90", 30) + v(r.dist.p90) + "\n";
   out += pad_right("max", 30) + v(r.dist.max) + "\n" + pad_right("published", 30) + v(e.published) + "\n";
+  out += pad_right("published interval", 30) + published_range(e, r.figure) + "\n";
   if (!r.effects.empty()) out += "\nwhat moves it most (median over the cases with each value):\n";
   for (const AxisEffect& a : r.effects) {
     out += "  " + pad_right(std::string(name_of(kUnknownAxes, a.axis)), 11) + pad_left(published_value(e.metric, a.spread), 9) +
@@ -126,10 +131,11 @@ Result published_list_result() {
   };
   r.csv = [] {
     Csv csv;
-    csv.cells({"name", "published", "unit", "metric", "config"}).end_row();
+    csv.cells({"name", "published", "precision", "lo", "hi", "unit", "metric", "config"}).end_row();
     for (const PublishedExperiment& e : published_experiments()) {
-      csv.cells({e.name, fixed(e.published, 2), published_metric(e.metric).unit, published_metric(e.metric).name,
-                 e.config});
+      const Interval i = interval_of(e);
+      csv.cells({e.name, fixed(e.published, 3), name_of(kPrecisions, e.precision), fixed(i.lo, 4), fixed(i.hi, 4),
+                 published_metric(e.metric).unit, published_metric(e.metric).name, e.config});
       csv.end_row();
     }
     return csv;
@@ -154,35 +160,48 @@ std::string published_page(std::span<const PublishedResult> results) {
       "or `csv` for every case). Each experiment is a config under `configs/published/` whose comments quote every "
       "input its source gives and justify every assumption the source leaves open, written before ecmpsim's "
       "outcome was known. ecmpsim evaluates the metric at every combination of the values of the axes the source "
-      "leaves open (the *cases*) and compares the published figure with that distribution. "
+      "leaves open (the *cases*) and compares the published figure with that distribution. The cases are "
+      "evaluated by the sweep engine, the code of `ecmpsim sweep` (sim/sweep): the hash algorithm, QPN base and "
+      "hash seed are its axes, and the busbw metrics are its `busbw_avg` and `busbw_at`; placement, channels and "
+      "seed mode, which `sweep` does not vary, are one engine run each. "
       "`ecmpsim report --published [-o FILE]` writes the same catalogue as one HTML document: an index, then each "
       "experiment's histogram and CDF with the published figure marked.\n\n"
       "Outputs of `reproduce NAME`: the table below; `--format json`, an object with `name`, `source`, `figure`, "
-      "`published`, `unit`, `metric`, `config`, `runs`, `axes`, `cases`, `at_config`, `distribution` (`cases`, "
+      "`published`, `precision`, `interval` (`lo`, `hi`), `unit`, `metric`, `config`, `runs`, `axes`, `cases`, `at_config`, `distribution` (`cases`, "
       "`min`, `p10`, `p50`, `p90`, `max`), `effects` (per axis `axis`, `spread` and `values` of `value` and "
       "`median`), `verdict` and `reason`; `--format csv`, one row per case: a column per unknown axis and the "
       "metric named with its unit (`busbw_GB/s`, `fim-reduction_pct`). `reproduce --list` prints the table, a "
       "JSON array of the experiments (the same keys as above, `name` to `axes`) or CSV (`name`, `published`, "
-      "`unit`, `metric`, `config`).\n\n"
-      "## The verdict rule\n\n";
+      "`precision`, `lo`, `hi`, `unit`, `metric`, `config`).\n\n"
+      "## The verdict rule\n\n"
+      "Each published figure carries the precision its source states it with, and stands for an interval:\n\n";
+  for (const auto& p : kPrecisions) out += "- **" + std::string(p.name) + "**: " + std::string(p.doc) + ".\n";
+  out += "\nThe verdict compares that interval with ecmpsim's distribution over the cases; the *published "
+         "magnitude* is the figure's absolute value:\n\n";
   for (const auto& v : kVerdicts) out += "- **" + std::string(v.name) + "**: " + std::string(v.doc) + ".\n";
   out += "\nThe intervals are closed; p10, median and p90 are nearest-rank percentiles over the cases where the "
-         "metric is defined. A \"not reproduced\" is a result: the reason names what the model lacks. A verdict "
-         "is only as sharp as its distribution: where p10-p90 is wide, the source's unknowns decide the outcome, "
-         "and \"reproduced\" says the model gives the figure under assumptions the source allows, not that it "
-         "predicts it; the axes' effects say which unknown to pin down first.\n\n"
+         "metric is defined. The rule is decided in that order from the bottom: outside min-max, then a wide "
+         "p10-p90, then whether the narrow p10-p90 meets the figure. A narrow p10-p90 that misses a figure inside "
+         "min-max is \"not reproduced\": the inputs the source gives pin a result (80% of the cases lie in a "
+         "range half the figure wide) and only the outer cases give the published one. \"reproduced\" therefore "
+         "says both that the model gives the figure and that the source's inputs leave it little room to give "
+         "anything else; \"undetermined by the published inputs\" says the source leaves open what decides it, "
+         "and names the measurement that would pin the unknown moving it most. A \"not reproduced\" is a "
+         "result: the reason names what the model lacks.\n\n"
          "## Metrics\n\n| metric | unit | what ecmpsim computes |\n|---|---|---|\n";
   for (const auto& m : kPublishedMetrics)
     out += "| `" + std::string(m.name) + "` | " + std::string(m.unit) + " | " + std::string(m.doc) + " |\n";
-  out += "\n## Unknown axes\n\n| axis | values |\n|---|---|\n";
-  for (const auto& a : kUnknownAxes) out += "| `" + std::string(a.name) + "` | " + std::string(a.doc) + " |\n";
+  out += "\n## Unknown axes\n\n| axis | values | the measurement that pins it |\n|---|---|---|\n";
+  for (const auto& a : kUnknownAxes)
+    out += "| `" + std::string(a.name) + "` | " + std::string(a.doc) + " | " + std::string(a.pin) + " |\n";
   out += "\n## The catalogue, measured\n\n"
-         "| experiment | published | ecmpsim at the config | p10 - p90 | min - max | verdict |\n"
+         "| experiment | published (interval) | ecmpsim at the config | p10 - p90 | min - max | verdict |\n"
          "|---|---|---|---|---|---|\n";
   for (const PublishedResult& r : results) {
     const auto v = [&](double x) { return published_value(r.experiment->metric, x); };
     out += "| [" + std::string(r.experiment->name) + "](#" + std::string(r.experiment->name) + ") | " +
-           v(r.experiment->published) + " | " + v(r.at_config) + " | " + v(r.dist.p10) + " - " + v(r.dist.p90) +
+           v(r.experiment->published) + " (" + fixed(r.figure.lo, r.experiment->decimals + 1) + " - " +
+           fixed(r.figure.hi, r.experiment->decimals + 1) + ") | " + v(r.at_config) + " | " + v(r.dist.p10) + " - " + v(r.dist.p90) +
            " | " + v(r.dist.min) + " - " + v(r.dist.max) + " | " + std::string(name_of(kVerdicts, r.verdict)) +
            " |\n";
   }

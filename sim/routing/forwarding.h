@@ -40,12 +40,23 @@ class Forwarding {
   const SourcePos& scenario_where() const noexcept { return scenario_where_; }
   const EqualCostSets& sets() const noexcept { return *sets_; }
   const SwitchHash& hash_of(std::uint32_t switch_index) const { return ecmp_.hash_of(switch_index); }
-
-  // Member index within group g for hash value h (modulo / threshold /
-  // resilient), honouring member weights.
-  std::uint32_t select(std::uint32_t g, const SwitchHash& hash, std::uint64_t h) const {
-    return ecmp_.select(g, static_cast<std::uint32_t>(sets_->members(g).size()), hash, h);
+  const SwitchHash& hash_for(std::uint32_t switch_index, HashRole role) const {
+    return ecmp_.hash_for(switch_index, role);
   }
+
+  // Next hop index within group g for hash value h (modulo / threshold /
+  // resilient), honouring weights: a member, or a port-channel of members.
+  std::uint32_t select(std::uint32_t g, const SwitchHash& hash, std::uint64_t h) const {
+    return ecmp_.select(g, next_hops(g), hash, h);
+  }
+  // Port-channels (sim/fabric/fabric.h, Lag): without any (plain()), group
+  // g's next hops are its members; with some, next_hop(g, i) is one member or
+  // the members of one port-channel.
+  bool plain() const noexcept { return ecmp_.plain(); }
+  std::uint32_t next_hops(std::uint32_t g) const {
+    return ecmp_.next_hops(g, static_cast<std::uint32_t>(sets_->members(g).size()));
+  }
+  std::span<const LinkId> next_hop(std::uint32_t g, std::uint32_t i) const { return ecmp_.next_hop(g, i); }
   // Whether group g selects through a table (weights, resilient buckets).
   bool has_table(std::uint32_t g) const { return ecmp_.has_table(g); }
   // Static routing: the next link from a switch towards an endpoint, for a

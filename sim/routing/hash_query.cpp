@@ -19,7 +19,7 @@ HashAnswer HashCalculator::operator()(const hashing::Tuple& t) const noexcept {
   const std::size_t n = hashing::build_key(q_.algo->layout, q_.fields, t, key);
   const unsigned bits = q_.algo->bits;
   const hashing::Key k{key.data(), n};
-  const std::uint64_t value = q_.rss_key ? hashing::toeplitz_hash(k, *q_.rss_key, q_.seed) : q_.algo->fn(k, q_.seed);
+  const std::uint64_t value = hashing::switch_raw_hash(*q_.algo, q_.rss_key, q_.seed_as, k, q_.seed);
   const std::uint64_t raw = hashing::window(value, bits, 0);
   const std::uint64_t h = hashing::window(raw, bits, q_.offset);
   HashAnswer a{raw, 0};

@@ -10,6 +10,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
+#include "hashing/seed_as.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
 #include "sim/base/csv_reader.h"
@@ -20,6 +21,7 @@ struct HashQuery {
   const hashing::Algorithm* algo = nullptr;
   std::vector<hashing::Field> fields = hashing::default_fields();
   std::uint32_t seed = 0;
+  hashing::SeedAs seed_as = hashing::SeedAs::Register;  // where the seed enters
   std::uint32_t offset = 0;
   hashing::Selection select = hashing::Selection::Modulo;
   std::uint32_t members = 1;

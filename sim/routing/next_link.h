@@ -1,14 +1,17 @@
 // The one per-hop routing step, shared by the trace behind `ecmpsim run` and
 // the sweep kernel: from the link a flow arrived on, the link it leaves on.
 // A ToR delivers to its own endpoints; a static switch looks its table up; an
-// ECMP switch picks a member of the equal-cost group by its hash of the flow.
-// The caller supplies that hash (the trace packs the key at the hop, the
-// sweep reads a per-class cache), and it is asked for only when a group has
-// more than one member to choose from. What the packet carries that changes
-// from hop to hop (Hop) is read here, once, for both.
+// ECMP switch picks a next hop of the equal-cost group by its hash of the
+// flow, and when that next hop is a port-channel (LAG), one of its members by
+// its LAG hash; a bonded host picks its bond's member by the bond hash. The
+// caller supplies the hashes (hash(sw, hop, role): the trace packs the key at
+// the hop, the sweep reads a per-class cache), and each is asked for only
+// when there is more than one to choose from. What the packet carries that
+// changes from hop to hop (Hop) is read here, once, for both.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <type_traits>
 
 #include "hashing/key.h"
@@ -58,20 +61,52 @@ FlowEnds ends_of(const Fabric& fabric, const workloads::Flows& flows, std::size_
 [[noreturn]] void no_route(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, const FlowEnds& e,
                            bool loop);
 
+// The member of `links` (a port-channel's, in member order) a windowed LAG
+// or bond hash h picks: h mod their number, as LAG hardware and Linux
+// bonding do.
+inline LinkId lag_member(std::span<const LinkId> links, std::uint64_t h) noexcept {
+  return links[h % links.size()];
+}
+
+// Link l, or, when it is a member of one of sw's port-channels, the member
+// the switch's LAG hash picks among all of them (delivery to a bonded host,
+// a static route via a port-channel).
+template <class Hash>
+LinkId member_of(const Fabric& fabric, std::uint32_t sw, LinkId in, LinkId l, Hash&& hash) {
+  if (l == kNone || fabric.lag_of(l) == kNone) return l;
+  const auto members = std::span<const LinkId>(fabric.lags()[fabric.lag_of(l)].members);
+  return members.size() == 1 ? l : lag_member(members, hash(sw, hop_over(fabric, in), HashRole::Lag));
+}
+
 // The link switch `sw` sends the flow on, having received it over `in`;
-// kNone when it has no route. hash(sw, hop) -> the switch's windowed hash of
-// the flow as it arrived over hop.in (hop_over).
+// kNone when it has no route. hash(sw, hop, role) -> the switch's windowed
+// hash (role Ecmp or Lag) of the flow as it arrived over hop.in (hop_over).
 template <class Hash>
 LinkId next_link(const Fabric& fabric, const Forwarding& fwd, std::uint32_t sw, LinkId in, const FlowEnds& e,
                  Hash&& hash) {
-  if (fabric.tor_of_switch(sw) == e.dst_tor) return e.last;
-  if (fwd.is_static()) return fwd.static_next(sw, e.dst, e.src_ip);
+  if (fabric.tor_of_switch(sw) == e.dst_tor) return member_of(fabric, sw, in, e.last, hash);
+  if (fwd.is_static()) return member_of(fabric, sw, in, fwd.static_next(sw, e.dst, e.src_ip), hash);
   const EqualCostSets& sets = fwd.sets();
   const std::uint32_t g = sets.group(sw, e.dst_tor);
   if (g == EqualCostSets::kNoGroup) return kNone;
-  const auto members = sets.members(g);
-  if (members.size() == 1) return members[0];
-  return members[fwd.select(g, fwd.hash_of(sw), hash(sw, hop_over(fabric, in)))];
+  if (fwd.plain()) {
+    const auto members = sets.members(g);
+    if (members.size() == 1) return members[0];
+    return members[fwd.select(g, fwd.hash_of(sw), hash(sw, hop_over(fabric, in), HashRole::Ecmp))];
+  }
+  const std::uint32_t n = fwd.next_hops(g);
+  const auto links =
+      fwd.next_hop(g, n == 1 ? 0 : fwd.select(g, fwd.hash_of(sw), hash(sw, hop_over(fabric, in), HashRole::Ecmp)));
+  return links.size() == 1 ? links[0] : lag_member(links, hash(sw, hop_over(fabric, in), HashRole::Lag));
+}
+
+// The link a flow leaves its source on: its uplink, or for a bonded host
+// the member its bond hash picks (hash(kNone, {}, HashRole::Bond)).
+template <class Hash>
+LinkId first_link(const Fabric& fabric, LinkId uplink, Hash&& hash) {
+  if (fabric.lag_of(uplink) == kNone) return uplink;
+  const auto members = std::span<const LinkId>(fabric.lags()[fabric.lag_of(uplink)].members);
+  return members.size() == 1 ? uplink : lag_member(members, hash(kNone, Hop{}, HashRole::Bond));
 }
 
 // The one walk loop of every mode that routes a flow hop by hop (ECMP and
@@ -111,8 +146,10 @@ std::uint32_t walk_path(const Fabric& fabric, const Forwarding& fwd, const FlowE
 // (switch hops).
 template <class Hash, class OnLink>
 std::uint32_t walk(const Fabric& fabric, const Forwarding& fwd, const FlowEnds& e, Hash&& hash, OnLink&& on_link) {
+  FlowEnds from = e;
+  from.first = first_link(fabric, e.first, hash);
   return walk_path(
-      fabric, fwd, e, [&](std::uint32_t sw, LinkId in) { return next_link(fabric, fwd, sw, in, e, hash); },
+      fabric, fwd, from, [&](std::uint32_t sw, LinkId in) { return next_link(fabric, fwd, sw, in, e, hash); },
       on_link);
 }
 

@@ -149,13 +149,14 @@ std::uint32_t Planner::walk_with(std::size_t f, std::uint16_t port, std::vector<
   set_port(t, port);
   const FlowEnds e = ends_of(fabric_, flows_, f);
   std::uint32_t decisions = 0;
-  auto hash = [&](std::uint32_t sw, const Hop& hop) {
+  auto hash = [&](std::uint32_t sw, const Hop& hop, HashRole role) {
+    hop.apply(t);
+    if (role != HashRole::Ecmp) return fwd_.hash_for(sw, role).hash(t);
     ++decisions;
     if (widest) {
       const std::size_t n = fwd_.sets().members(fwd_.sets().group(sw, e.dst_tor)).size();
       if (n > widest->first) *widest = {n, sw};
     }
-    hop.apply(t);
     return fwd_.hash_of(sw).hash(t);
   };
   out.clear();
@@ -170,7 +171,12 @@ bool Planner::try_port(std::size_t f, const hashing::Tuple& flow, const FlowEnds
   hashing::Tuple t = flow;
   set_port(t, port);
   ++stamp_;
-  auto hash = [&](std::uint32_t sw, const Hop& hop) {
+  auto hash = [&](std::uint32_t sw, const Hop& hop, HashRole role) {
+    if (role != HashRole::Ecmp) {
+      hashing::Tuple th = t;
+      hop.apply(th);
+      return fwd_.hash_for(sw, role).hash(th);
+    }
     const std::uint32_t c = class_of_[sw];
     if (c != kNone && class_stamp_[c] == stamp_) return class_value_[c];
     hop.apply(t);

@@ -29,9 +29,9 @@ void route_flows(const Fabric& fabric, const Forwarding& fwd, const workloads::F
     case RoutingKind::Static:
       for (std::size_t f = 0; f < flows.size(); ++f) {
         hashing::Tuple t = flows.tuple(f);
-        auto hash = [&](std::uint32_t sw, const Hop& hop) {
+        auto hash = [&](std::uint32_t sw, const Hop& hop, HashRole role) {
           hop.apply(t);
-          return fwd.hash_of(sw).hash(t);
+          return fwd.hash_for(sw, role).hash(t);
         };
         walk(fabric, fwd, ends_of(fabric, flows, f), hash, [&](LinkId l) { on_link(f, l, 1.0); });
         on_flow(f);

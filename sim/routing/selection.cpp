@@ -28,6 +28,7 @@ SwitchHash resolve_hash(const HashSpec& spec, const SourcePos& where) {
   h.fields = spec.fields;
   h.per_hop = std::any_of(h.fields.begin(), h.fields.end(), hashing::per_hop) && hashing::key_layout(h.algo->layout).fixed.empty();
   h.seed = spec.seed;
+  h.seed_as = spec.seed_as;
   h.offset = spec.offset;
   h.select = spec.select;
   h.buckets = spec.buckets;
@@ -53,12 +54,46 @@ EcmpSelection::EcmpSelection(const Fabric& fabric, const EqualCostSets& sets, co
   const SourcePos algo_at{source, 0, 0, "scenario.hash.algo"};
   for (NodeId sw : fabric.switches()) {
     const Node& n = fabric.node(sw);
+    const auto index = static_cast<std::uint32_t>(hashes_.size());
     const HashSpec spec = hash_for_switch(scenario, n.tier, n.name);
     hashes_.push_back(resolve_hash(spec, algo_at));
-    hashes_.back().seed = derive_seed(spec.seed, spec.seed_mode, static_cast<std::uint32_t>(n.tier),
-                                      static_cast<std::uint32_t>(hashes_.size() - 1));
+    hashes_.back().seed = derive_seed(spec.seed, spec.seed_mode, static_cast<std::uint32_t>(n.tier), index);
+    if (fabric.lags().empty()) continue;
+    HashSpec lag = spec;
+    apply_override(lag, scenario.lag_hash);
+    lag_hashes_.push_back(resolve_hash(lag, {source, 0, 0, "scenario.hash.lag.algo"}));
+    lag_hashes_.back().seed = derive_seed(lag.seed, lag.seed_mode, static_cast<std::uint32_t>(n.tier), index);
+  }
+  if (!fabric.lags().empty()) {
+    HashSpec bond = bond_hash_default();
+    apply_override(bond, scenario.bond_hash);
+    bond_ = resolve_hash(bond, {source, 0, 0, "scenario.hash.bond.algo"});
+    build_next_hops(fabric, sets);
   }
   build_tables(fabric, sets, scenario);
+}
+
+void EcmpSelection::build_next_hops(const Fabric& fabric, const EqualCostSets& sets) {
+  const auto ng = static_cast<std::uint32_t>(sets.groups());
+  nh_first_.assign(ng + 1, 0);
+  nh_begin_.assign(1, 0);
+  nh_links_.clear();
+  for (std::uint32_t g = 0; g < ng; ++g) {
+    nh_first_[g] = static_cast<std::uint32_t>(nh_begin_.size() - 1);
+    const auto members = sets.members(g);
+    std::vector<bool> taken(members.size(), false);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (taken[i]) continue;
+      const std::uint32_t lag = fabric.lag_of(members[i]);
+      for (std::size_t j = i; j < members.size(); ++j)
+        if (j == i || (lag != kNone && fabric.lag_of(members[j]) == lag)) {
+          taken[j] = true;
+          nh_links_.push_back(members[j]);
+        }
+      nh_begin_.push_back(static_cast<std::uint32_t>(nh_links_.size()));
+    }
+  }
+  nh_first_[ng] = static_cast<std::uint32_t>(nh_begin_.size() - 1);
 }
 
 void EcmpSelection::build_tables(const Fabric& fabric, const EqualCostSets& sets, const ScenarioSpec& scenario) {
@@ -73,7 +108,9 @@ void EcmpSelection::build_tables(const Fabric& fabric, const EqualCostSets& sets
     // A group's members all leave one switch: that switch's hash decides.
     const SwitchHash& h = hashes_[fabric.switch_index(fabric.link(members[0]).from)];
     w.clear();
-    for (LinkId l : members) w.push_back(weight[l]);
+    // One weight per next hop: a port-channel's is its first member's.
+    const auto n = next_hops(g, static_cast<std::uint32_t>(members.size()));
+    for (std::uint32_t i = 0; i < n; ++i) w.push_back(weight[plain() ? members[i] : next_hop(g, i)[0]]);
     const bool weighted = std::any_of(w.begin(), w.end(), [](auto x) { return x != 1; });
     if (h.select == hashing::Selection::Threshold) {
       bounds_begin_[g] = static_cast<std::uint32_t>(bounds_.size());

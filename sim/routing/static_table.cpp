@@ -159,11 +159,19 @@ void StaticTable::index(Rows rows, std::uint32_t switches) {
 // decides for the whole ToR; routes covering only some force a per-endpoint
 // block. Source-qualified routes are looked up per packet instead.
 void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
+  // Each ToR's lowest and highest endpoint address: the plan's block, or with
+  // a topology file's own addresses whatever they span (then ranges of two
+  // ToRs may interleave, and every ToR is checked against every route).
   std::vector<hashing::IpAddr> lo(tors_), hi(tors_);
   for (std::uint32_t t = 0; t < tors_; ++t) {
-    lo[t] = *fabric.block_base(t).plus(1);
-    hi[t] = *fabric.block_base(t).plus(fabric.tor_endpoints(t).size());
+    const auto members = fabric.tor_endpoints(t);
+    lo[t] = hi[t] = endpoint_ip_[members[0]];
+    for (const std::uint32_t e : members) {
+      lo[t] = std::min(lo[t], endpoint_ip_[e]);
+      hi[t] = std::max(hi[t], endpoint_ip_[e]);
+    }
   }
+  const bool planned = !fabric.has_explicit_addresses();
   std::vector<const Route*> full(tors_);
   std::vector<std::vector<const Route*>> partial(tors_);
   std::vector<std::uint32_t> touched;
@@ -173,8 +181,9 @@ void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
       if (r.src_len > 0) continue;
       const hashing::IpAddr& first = r.dst;
       const hashing::IpAddr last = last_of(r.dst, r.dst_len);
-      auto t = static_cast<std::uint32_t>(std::lower_bound(hi.begin(), hi.end(), first) - hi.begin());
-      for (; t < tors_ && lo[t] <= last; ++t) {
+      auto t = planned ? static_cast<std::uint32_t>(std::lower_bound(hi.begin(), hi.end(), first) - hi.begin()) : 0;
+      for (; t < tors_ && (!planned || lo[t] <= last); ++t) {
+        if (!planned && (lo[t] > last || hi[t] < first)) continue;
         if (full[t] == nullptr && partial[t].empty()) touched.push_back(t);
         if (lo[t] >= first && hi[t] <= last) {
           if (full[t] == nullptr || r.dst_len > full[t]->dst_len) full[t] = &r;
@@ -196,7 +205,8 @@ void StaticTable::compile(const Fabric& fabric, std::uint32_t switches) {
         for (std::uint32_t i = 0; i < fabric.tor_endpoints(t).size(); ++i) {
           const Route* best = full[t];
           for (const Route* r : partial[t])
-            if (matches(*lo[t].plus(i), r->dst, r->dst_len) && (best == nullptr || r->dst_len > best->dst_len))
+            if (matches(endpoint_ip_[fabric.tor_endpoints(t)[i]], r->dst, r->dst_len) &&
+                (best == nullptr || r->dst_len > best->dst_len))
               best = r;
           if (best) per_endpoint_[at + i] = best->link;
         }

@@ -4,7 +4,9 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
+#include "hashing/seed_as.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
 #include "sim/config/overrides.h"
@@ -32,13 +34,15 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
   struct ClassKey {
     std::uint32_t key_config;
     const hashing::Algorithm* algo;
+    hashing::SeedAs seed_as;
     std::uint32_t offset;
     std::uint64_t seed_slot;
     std::optional<hashing::RssKey> rss_key;
     bool operator==(const ClassKey&) const = default;
   };
   std::vector<ClassKey> class_keys;
-  std::vector<std::pair<std::uint32_t, const hashing::Algorithm*>> base_keys;
+  // Flows' seed-0 hashes are shared by classes of one key, algorithm and seed convention.
+  std::vector<std::tuple<std::uint32_t, const hashing::Algorithm*, hashing::SeedAs>> base_keys;
   for (std::uint32_t s = 0; s < nsw; ++s) {
     const NodeId node = fabric.switches()[s];
     sw_tier_[s] = static_cast<std::uint32_t>(fabric.node(node).tier);
@@ -51,19 +55,20 @@ SweepPlan::SweepPlan(const Simulation& base, const ScenarioSpec& scenario, bool 
     const auto key_config = static_cast<std::uint32_t>(kit - key_configs_.begin());
     std::uint64_t slot = h.seed;
     if (seed_axis) slot = mode == SeedMode::Same ? 0 : mode == SeedMode::PerTier ? sw_tier_[s] : s;
-    const ClassKey ck{key_config, h.algo, h.offset, slot, h.rss_key};
+    const ClassKey ck{key_config, h.algo, h.seed_as, h.offset, slot, h.rss_key};
     auto cit = std::find(class_keys.begin(), class_keys.end(), ck);
     if (cit == class_keys.end()) {
       cit = class_keys.insert(class_keys.end(), ck);
       HashClass c;
       c.key_config = key_config;
       c.algo = h.algo;
+      c.seed_as = h.seed_as;
       c.offset = h.offset;
       c.rep_switch = s;
       c.fixed_seed = h.seed;
       c.affine = h.algo->seed_affine && hashing::key_layout(h.algo->layout).fixed.empty() && !kc.per_hop;
       c.rss_key = h.rss_key;
-      const std::pair<std::uint32_t, const hashing::Algorithm*> bk{key_config, h.algo};
+      const std::tuple<std::uint32_t, const hashing::Algorithm*, hashing::SeedAs> bk{key_config, h.algo, h.seed_as};
       auto bit = std::find(base_keys.begin(), base_keys.end(), bk);
       if (bit == base_keys.end()) bit = base_keys.insert(base_keys.end(), bk);
       c.base = static_cast<std::uint32_t>(bit - base_keys.begin());
@@ -130,13 +135,14 @@ void SweepWorker::load(const SweepPlan& plan, workloads::Flows flows) {
     class_seed_[c] = hc.fixed_seed;
     if (!hc.affine || !uniform_len_[hc.key_config] || n == 0) continue;
     class_affine_[c] = 1;
-    class_z0_[c] = hc.algo->fn({zeros.data(), key_len_[hc.key_config][0]}, 0);
+    class_z0_[c] = hashing::seeded(*hc.algo, hc.seed_as, {zeros.data(), key_len_[hc.key_config][0]}, 0);
     if (base_done[hc.base]) continue;
     base_done[hc.base] = 1;
     auto& b = base0_[hc.base];
     b.resize(n);
     const std::uint8_t* keys = keys_[hc.key_config].data();
-    for (std::size_t f = 0; f < n; ++f) b[f] = hc.algo->fn({keys + f * hashing::kMaxKeyBytes, key_len_[hc.key_config][f]}, 0);
+    for (std::size_t f = 0; f < n; ++f)
+      b[f] = hashing::seeded(*hc.algo, hc.seed_as, {keys + f * hashing::kMaxKeyBytes, key_len_[hc.key_config][f]}, 0);
   }
   counts_.assign(fabric.links().size(), 0);
   load_.assign(plan.metric_links_.size(), 0);
@@ -152,7 +158,7 @@ std::uint64_t SweepWorker::hash(std::uint32_t c, std::uint32_t f, const Hop& hop
   const unsigned bits = hc.algo->bits;
   if (class_affine_[c]) return hashing::window(base0_[hc.base][f] ^ class_d_[c], bits, hc.offset);
   auto raw = [&](hashing::Key key) {
-    return hc.rss_key ? hashing::toeplitz_hash(key, *hc.rss_key, class_seed_[c]) : hc.algo->fn(key, class_seed_[c]);
+    return hashing::switch_raw_hash(*hc.algo, hc.rss_key, hc.seed_as, key, class_seed_[c]);
   };
   const SweepPlan::KeyConfig& kc = plan_->key_configs_[hc.key_config];
   if (kc.per_hop) {
@@ -189,16 +195,31 @@ std::uint64_t SweepWorker::route_general(std::uint32_t seed) {
   return trace_.path_links.size() - flows_.size();
 }
 
+std::uint64_t SweepWorker::member_hash(std::uint32_t sw, std::uint32_t f, const Hop& hop, HashRole role) const {
+  const SweepPlan& plan = *plan_;
+  const SwitchHash& h = plan.fwd_.hash_for(sw, role);
+  std::uint32_t seed = h.seed;
+  if (role == HashRole::Lag && variant_seed_ && !(plan.scenario_.lag_hash.keys & kHashSeed))
+    seed = derive_seed(*variant_seed_, plan.mode_, plan.sw_tier_[sw], sw);
+  hashing::Tuple t = flows_.tuple(f);
+  hop.apply(t);
+  hashing::KeyBuffer key;
+  const std::size_t n = hashing::build_key(h.algo->layout, h.fields, t, key);
+  return hashing::window(h.raw({key.data(), n}, seed), h.algo->bits, h.offset);
+}
+
 void SweepWorker::evaluate(std::uint32_t seed, std::span<double> row) {
   const SweepPlan& plan = *plan_;
   const auto classes = plan.classes();
+  if (plan.seed_axis_) variant_seed_ = seed;
   if (plan.seed_axis_ && !plan.general_) {
     const hashing::KeyBuffer zeros{};
     for (std::size_t c = 0; c < classes.size(); ++c) {
       const auto s = classes[c].rep_switch;
       class_seed_[c] = derive_seed(seed, plan.mode_, plan.sw_tier_[s], s);
       if (class_affine_[c])
-        class_d_[c] = classes[c].algo->fn({zeros.data(), key_len_[classes[c].key_config][0]}, class_seed_[c]) ^
+        class_d_[c] = hashing::seeded(*classes[c].algo, classes[c].seed_as,
+                                      {zeros.data(), key_len_[classes[c].key_config][0]}, class_seed_[c]) ^
                       class_z0_[c];
     }
   }
@@ -239,7 +260,8 @@ std::uint64_t SweepWorker::route() {
   for (std::uint32_t f = 0; f < n; ++f) {
     ++stamp_;
     // A flow is hashed once per hash class; a per-hop key changes per hop.
-    auto hash = [&](std::uint32_t sw, const Hop& hop) {
+    auto hash = [&](std::uint32_t sw, const Hop& hop, HashRole role) {
+      if (role != HashRole::Ecmp) return member_hash(sw, f, hop, role);
       const std::uint32_t c = plan.sw_class_[sw];
       if (cache_stamp_[c] == stamp_) return cache_val_[c];
       const std::uint64_t h = this->hash(c, f, hop);

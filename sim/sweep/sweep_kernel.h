@@ -27,6 +27,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
+#include "hashing/seed_as.h"
 #include "hashing/toeplitz.h"
 #include "sim/routing/forwarding.h"
 #include "sim/routing/next_link.h"
@@ -71,10 +72,11 @@ class SweepPlan {
   struct HashClass {
     std::uint32_t key_config = 0;
     const hashing::Algorithm* algo = nullptr;
+    hashing::SeedAs seed_as = hashing::SeedAs::Register;
     std::uint32_t offset = 0;
     std::uint32_t rep_switch = 0;  // a member switch: its tier and index derive the seed
     std::uint32_t fixed_seed = 0;  // without a seed axis
-    std::uint32_t base = 0;        // index of the (key config, algorithm) pair, for h(key, 0)
+    std::uint32_t base = 0;        // index of the (key config, algorithm, seed_as), for h(key, 0)
     bool affine = false;
     std::optional<hashing::RssKey> rss_key;  // toeplitz with a key of its own
   };
@@ -128,6 +130,9 @@ class SweepWorker {
 
  private:
   std::uint64_t hash(std::uint32_t c, std::uint32_t f, const Hop& hop) const;
+  // A port-channel member or bond choice: the LAG (or bond) hash of switch
+  // sw, its seed the variant's unless [scenario.hash.lag] sets its own.
+  std::uint64_t member_hash(std::uint32_t sw, std::uint32_t f, const Hop& hop, HashRole role) const;
   // Counts every flow's links into counts_ and, with Record, its path into path_links_.
   template <bool Record>
   std::uint64_t route();
@@ -155,6 +160,7 @@ class SweepWorker {
   std::vector<std::uint8_t> class_affine_;
   std::vector<std::uint64_t> class_z0_, class_d_;   // h(zeros, 0); h(zeros, seed) ^ h(zeros, 0)
   std::vector<std::uint32_t> class_seed_;
+  std::optional<std::uint32_t> variant_seed_;  // the seed axis's value being evaluated
   std::vector<std::uint64_t> cache_stamp_, cache_val_;
   std::uint64_t stamp_ = 0;
   std::vector<std::uint32_t> counts_;

@@ -103,6 +103,8 @@ SeedEffect seed_effect(const Fabric& fabric, const Forwarding& fwd) {
     e.reach = Reach::Static;
     return e;
   }
+  // A port-channel's member choice reads a hash too: no claim about its seed.
+  if (!fwd.plain()) return {};
   const EqualCostSets& sets = fwd.sets();
   for (std::uint32_t g = 0; g < sets.groups(); ++g) {
     const auto members = sets.members(g);

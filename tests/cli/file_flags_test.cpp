@@ -84,7 +84,7 @@ TEST_CASE("every output flag of every command refuses every input flag's file") 
   for (const FileFlag& f : ecmpsim::cli::file_flags()) commands.insert(f.command);
   // Every command but hash, fit and calibrate reads a config (positional or --config).
   CHECK(commands == std::set<std::string>{"calibrate", "emulate", "fit", "flows", "hash", "init", "replay",
-                                          "report", "reproduce", "run", "sweep"});
+                                          "report", "reproduce", "run", "sweep", "topology", "validate"});
   int pairs = 0;
   for (const std::string& command : commands) {
     std::vector<FileFlag> flags;
@@ -117,8 +117,9 @@ TEST_CASE("every output flag of every command refuses every input flag's file") 
   // calibrate 2 outputs x 2 inputs, emulate 2 x 1, fit 1 x 2, flows, hash,
   // replay 2 x 5 (--out, --html x traces, --config, --inspector,
   // --flight-recorder, --rank-map), report 1 x 2, reproduce, run 1 x 3, sweep
-  // 2 x 2 (less --checkpoint x --resume).
-  CHECK(pairs == 4 + 2 + 2 + 1 + 1 + 10 + 2 + 1 + 3 + 3);
+  // 2 x 2 (less --checkpoint x --resume), topology 1 x 2 (the LLDP tables, --against),
+  // validate 1 x 5 (tables, --config, --calibration, --fit-on, --fit-config).
+  CHECK(pairs == 4 + 2 + 2 + 1 + 1 + 10 + 2 + 1 + 3 + 3 + 2 + 5);
 }
 
 TEST_CASE("two outputs of one command naming one file are refused") {
@@ -157,7 +158,8 @@ TEST_CASE("an output naming a file the config reads (its topology file) is refus
            {"report", cfg, "--seeds", "0:4", "--out", topo},
            {"reproduce", "--config", cfg, "--seeds", "0:4", "--out", topo},
            {"calibrate", table, "--config", cfg, "--out", topo},
-           {"calibrate", table, "--config", cfg, "--snippet", topo}}) {
+           {"calibrate", table, "--config", cfg, "--snippet", topo},
+           {"topology", ECMPSIM_SOURCE_DIR "/tests/data/lldp/mixed/leaf1.txt", "--against", cfg, "--out", topo}}) {
     INFO(joined(args));
     const CliResult r = cli_run(args);
     CHECK(r.code == 2);
@@ -174,7 +176,9 @@ TEST_CASE("every option whose value is a FILE has a file role; D13: --out '' is 
   for (const FileFlag& f : ecmpsim::cli::file_flags()) tagged.insert(f.command + " " + f.flag);
   // The names help.cpp shows as FILE, and any option whose help says FILE.
   const std::set<std::string> file_names{"config", "out", "flows", "rdma-map", "tuples", "predict", "observations",
-                                         "emulation", "snippet", "checkpoint", "resume", "nccl_tests_output"};
+                                         "emulation", "snippet", "checkpoint", "resume", "nccl_tests_output",
+                                         "files", "against",
+                                         "tables", "calibration", "fit-on", "fit-config"};
   int files = 0;
   for (const auto& [sub, action] : ecmpsim::cli::add_commands(app)) {
     for (const CLI::Option* opt : sub->get_options()) {

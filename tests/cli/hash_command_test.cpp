@@ -34,7 +34,7 @@ TEST_CASE("ecmpsim hash: one flow, key bytes in network order, member by modulo"
   CHECK(r.err.empty());
   CHECK(r.out == "{\"algo\":\"crc16-ccitt\",\"hash\":\"" + ecmpsim::format_hash(crc, 16) + "\",\"member\":" +
                      std::to_string(crc % 4) +
-                     ",\"members\":4,\"select\":\"modulo\",\"seed\":0,\"key\":\"0a0000010a00010111c00412b7\"}\n");
+                     ",\"members\":4,\"select\":\"modulo\",\"seed\":0,\"seed_as\":\"register\",\"key\":\"0a0000010a00010111c00412b7\"}\n");
 }
 
 TEST_CASE("ecmpsim hash: fields pick the key bytes in the order given") {

@@ -31,7 +31,7 @@ std::string line_of(const std::string& help, const std::string& flag) {
 }  // namespace
 
 TEST_CASE("--help of every command: no CLI11 type names, ranges and defaults in words") {
-  for (const char* command : {"run", "sweep", "hash", "flows", "report", "reproduce", "emulate", "fit", "calibrate", "replay", "init"}) {
+  for (const char* command : {"run", "sweep", "hash", "flows", "report", "reproduce", "emulate", "fit", "calibrate", "validate", "topology", "replay", "init"}) {
     CAPTURE(command);
     const auto r = cli_run({command, "--help"});
     REQUIRE(r.code == 0);

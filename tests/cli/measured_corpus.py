@@ -110,4 +110,5 @@ def main():
     print(f"measured_corpus: {len(rows)} runs parse and their {len({r[1] for r in rows})} configs load")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
 #include "sim/config/reference_docs.h"
+#include "sim/app/catalogue.h"
 #include "sim/report/published.h"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
     }
     // The catalogue of published results, measured on this commit.
     const std::string published = std::string(argv[1]) + "/docs/published.md";
-    ecmpsim::write_output(published, ecmpsim::published_page(ecmpsim::run_catalogue(argv[1])), std::cout);
+    ecmpsim::write_output(published, ecmpsim::published_page(ecmpsim::app::run_catalogue(argv[1])), std::cout);
     std::cout << "wrote " << published << "\n";
   } catch (const ecmpsim::InputError& e) {
     std::cerr << "ecmpsim_docgen: " << e.describe() << "\n";

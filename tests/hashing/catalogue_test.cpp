@@ -67,7 +67,11 @@ TEST_CASE("SAI names: CRC_32LO / CRC_32HI are the halves of CRC-32, CRC_CCITT th
   for (const h::Algorithm& a : h::catalogue())
     if (!a.sai.empty()) sai.insert(a.sai);
   CHECK(sai == std::set<std::string_view>{"CRC_32LO", "CRC_32HI", "CRC_CCITT"});
-  CHECK(h::find("crc_32lo") == nullptr);
+  // SONiC's APP_DB writes them in lower case (sonic-net/sonic-pins
+  // p4rt_app/sonic/hashing.cc: SAI_HASH_ALGORITHM_CRC_32LO -> "crc_32lo"); one case per name.
+  CHECK(h::find("crc_32lo") == lo);
+  CHECK(h::find("crc_ccitt") == ccitt);
+  CHECK(h::find("Crc_32lo") == nullptr);
 }
 
 TEST_CASE("SAI's full enum spelling names the same algorithm as the short one") {
@@ -88,6 +92,7 @@ TEST_CASE("SAI's full enum spelling names the same algorithm as the short one") 
   CHECK(h::find("SAI_HASH_ALGORITHM_crc32-lo") == nullptr);
   CHECK(h::find("SAI_HASH_ALGORITHM_") == nullptr);
   CHECK(h::find("sai_hash_algorithm_CRC_32LO") == nullptr);
+  CHECK(h::find("sai_hash_algorithm_crc_32lo") == lo);
   CHECK(h::find("SAI_HASH_ALGORITHM_CRC_32") == nullptr);
 }
 

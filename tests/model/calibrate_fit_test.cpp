@@ -7,6 +7,7 @@
 // elsewhere, and a fit inside its range carries no cause.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "sim/base/error.h"

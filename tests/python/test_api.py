@@ -66,6 +66,26 @@ def test_calibrate_equals_cli_json():
     assert got != ecmpsim.calibrate(data + "vp-h100-4n-all_reduce.txt", config=data + "vp-h100-4n.toml")
 
 
+def test_validate_equals_cli_json():
+    data = "tests/data/nccl-tests/"
+    ar, ag = data + "vp-h100-4n-all_reduce.txt", data + "vp-h100-4n-all_gather.txt"
+    got = ecmpsim.validate(ar, config=data + "vp-h100-4n.toml", fit_on=ag, fit_config=data + "vp-h100-4n-ag.toml",
+                           fit_sizes="256M:")
+    assert got == cli_json("validate", ar, "--config", data + "vp-h100-4n.toml", "--fit-on", ag, "--fit-config",
+                           data + "vp-h100-4n-ag.toml", "--fit-sizes", "256M:")
+    # Two tables with a config each: as the CLI's --config given per table.
+    pairs = ecmpsim.validate([(ar, data + "vp-h100-4n.toml"), (ag, data + "vp-h100-4n-ag.toml")])
+    assert pairs == cli_json("validate", ar, ag, "--config", data + "vp-h100-4n.toml", "--config",
+                             data + "vp-h100-4n-ag.toml")
+    assert [t["source"] for t in pairs["tables"]] == [ar, ag]
+    # Negative control: hardware-only is another prediction than the fit.
+    assert got["tables"][0]["rows"] != pairs["tables"][0]["rows"]
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.validate(ar, config=data + "vp-h100-4n.toml", fit_sizes="64M:")
+    assert str(e.value) == as_keywords(cli_error("validate", ar, "--config", data + "vp-h100-4n.toml", "--fit-sizes",
+                                                 "64M:"))
+
+
 def test_link_columns_are_the_json_links(paper16):
     r = paper16.run()
     for s, doc in zip(r.scenarios, r.json["scenarios"]):
@@ -234,3 +254,34 @@ def test_fit_equals_cli_json(tmp_path):
         w.writerows(zip(*obs.values()))
     assert str(e.value) == as_keywords(cli_error("fit", path2, "--members", "4", "--algos", "crc32")).replace(
         str(path2), "<observations>")
+
+
+MIXED = ["tests/data/lldp/mixed/" + f for f in
+         ["host1.json", "host2.kv", "leaf1.txt", "leaf2.json", "spine1.json", "spine2.json"]]
+
+
+def test_topology_equals_cli_json(tmp_path):
+    """topology(): `ecmpsim topology -f json`'s document, and as 'topology' the file --out writes."""
+    out = tmp_path / "topo.csv"
+    doc = ecmpsim.topology(MIXED, tier=["host*=host"], speed=25)
+    expected = cli_json("topology", *MIXED, "--tier", "host*=host", "--speed", "25")
+    topo = doc.pop("topology")
+    # The notes and the tiers' reasons name options as each door spells them.
+    expected["notes"] = [as_keywords(n) for n in expected["notes"]]
+    for n in expected["nodes"]:
+        n["why"] = as_keywords(n["why"])
+    assert doc == expected
+    cli("topology", *MIXED, "--tier", "host*=host", "--speed", "25", "--out", out)
+    assert topo == out.read_text()
+    assert len(doc["nodes"]) == 6 and len(doc["cables"]) == 6
+    # The tier rule's reason names it by its keyword, not its flag.
+    assert any(n["why"] == "tier= host*" for n in doc["nodes"])
+    # Negative control: without the rule no node's tier comes from one.
+    assert not any("tier" in n["why"] for n in ecmpsim.topology(MIXED)["nodes"])
+
+
+def test_topology_bad_input_raises_the_cli_message():
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.topology(MIXED, tier=["host*=hots"])
+    assert str(e.value) == as_keywords(cli_error("topology", *MIXED, "--tier", "host*=hots"))
+    assert "--" not in str(e.value)

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/app/catalogue.h"
 #include "sim/report/published.h"
 
 namespace published_docs_test {
@@ -19,7 +20,7 @@ TEST_CASE("docs/published.md equals the catalogue measured now") {
   std::ifstream in(std::string(ECMPSIM_SOURCE_DIR) + "/docs/published.md", std::ios::binary);
   std::ostringstream committed;
   committed << in.rdbuf();
-  const std::vector<PublishedResult> results = run_catalogue(ECMPSIM_SOURCE_DIR);
+  const std::vector<PublishedResult> results = app::run_catalogue(ECMPSIM_SOURCE_DIR);
   REQUIRE(results.size() == published_experiments().size());
   const std::string page = published_page(results);
   // The first differing line, for the failure message.

@@ -216,6 +216,20 @@ TEST_CASE("the text `rdma resource show qp` prints reads to the same flows as it
                                  "host2.txt: skipped 1 QP not RC in RTS state: 1 GSI in RTS"});
 }
 
+namespace {
+
+// The pasted session read to the flows of the clean dumps.
+void same_flows(const ImportResult& r, const Flows& expected) {
+  INFO(error_of(r));
+  REQUIRE(std::holds_alternative<ImportedFlows>(r));
+  const Flows& got = std::get<ImportedFlows>(r).flows;
+  CHECK(got.src_ip == expected.src_ip);
+  CHECK(got.dst_ip == expected.dst_ip);
+  CHECK(got.sport == expected.sport);
+}
+
+}  // namespace
+
 TEST_CASE("pasted sessions: prompts that run rdma are skipped, in text and above -j JSON") {
   const std::string map = slurp("map.csv");
   const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
@@ -229,18 +243,38 @@ TEST_CASE("pasted sessions: prompts that run rdma are skipped, in text and above
     CAPTURE(prompt);
     const std::string p = std::string(prompt) + "\n";
     // JSON pasted below its prompt ("rdma -j ..."); the other host as text.
-    const auto r = parse_rdma(std::vector<ImportFile>{{"host1", p + t1}, {"host2", p + j2}}, {{"map.csv", map}, 2, false});
-    REQUIRE(std::holds_alternative<ImportedFlows>(r));
-    const Flows& got = std::get<ImportedFlows>(r).flows;
-    CHECK(got.src_ip == expected.src_ip);
-    CHECK(got.dst_ip == expected.dst_ip);
-    CHECK(got.sport == expected.sport);
+    same_flows(parse_rdma(std::vector<ImportFile>{{"host1", p + t1}, {"host2", p + j2}}, {{"map.csv", map}, 2, false}),
+               expected);
   }
   // Negative control: a prompt that runs another command is not skipped, and
   // says so; a JSON error below a prompt keeps its own line and column.
   CHECK(error_of(run({{"a.txt", "root@host:~# ip -br addr\nlink mlx5_0/1 lqpn 7 rqpn 9 type RC state RTS\n"}})) ==
         "a.txt:1:1: expected a QP line 'link DEV/PORT lqpn N ...' (rdma resource show qp), found 'root@host:~#'");
   CHECK(error_of(run({{"a.json", "$ rdma -j res show qp\n[{\"ifname\": \"x\",,}]"}})).rfind("a.json:2:", 0) == 0);
+}
+
+TEST_CASE("pasted sessions: the bare prompt a terminal shows after the output is skipped (issue 49)") {
+  const std::string map = slurp("map.csv");
+  const std::string t1 = slurp("../rdma_text/host1.txt"), t2 = slurp("../rdma_text/host2.txt");
+  const std::string j2 = slurp("host2.json");
+  const auto want = parse_rdma(std::vector<ImportFile>{{"host1", t1}, {"host2", t2}}, {{"map.csv", map}, 2, false});
+  REQUIRE(std::holds_alternative<ImportedFlows>(want));
+  const Flows& expected = std::get<ImportedFlows>(want).flows;
+  REQUIRE(expected.size() == 4);
+  // As bash, a root shell, RHEL's bracketed prompt and zsh/tcsh print them,
+  // with and without the trailing space and newline a copy keeps.
+  for (const char* prompt : {"root@host:~# ", "user@gpu-07:~$", "[root@h ~]# ", "h% >", "$ "}) {
+    const std::string end = std::string(prompt);
+    CAPTURE(end);
+    for (const std::string& tail : {end, end + "\n"}) {
+      same_flows(
+          parse_rdma(std::vector<ImportFile>{{"host1", t1 + tail}, {"host2", j2 + tail}}, {{"map.csv", map}, 2, false}),
+          expected);
+    }
+  }
+  // Negative control: a prompt with a command typed after it is not bare.
+  CHECK(error_of(run({{"a.txt", "link mlx5_0/1 lqpn 7 rqpn 9 type RC state RTS\nroot@host:~# exit\n"}})) ==
+        "a.txt:2:1: expected a QP line 'link DEV/PORT lqpn N ...' (rdma resource show qp), found 'root@host:~#'");
 }
 
 TEST_CASE("skipped QPs are counted by type and state; connected QPs that send data are named apart") {

@@ -215,13 +215,14 @@ void read_text_dump(const ImportFile& dump, std::uint32_t index, std::vector<Qp>
 }
 
 // The dump with each line that is a prompt running rdma ("$ rdma -j res show
-// qp", pasted above the JSON) blanked: spaces keep every error's line and column.
+// qp", pasted above the JSON) or the bare prompt after it blanked: spaces keep
+// every error's line and column.
 std::string blank_prompts(std::string_view text) {
   std::string out(text);
   for (std::string_view rest = text; !rest.empty();) {
     const auto start = static_cast<std::size_t>(rest.data() - text.data());
     const std::string_view line = take_line(rest);
-    if (rdma_prompt(line)) std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(start), line.size(), ' ');
+    if (rdma_prompt(line) || bare_prompt(line)) std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(start), line.size(), ' ');
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "workloads/import/import_rdma_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -38,12 +39,12 @@ bool runs_rdma(const std::vector<Token>& t, std::size_t i) noexcept {
   return (slash == std::string_view::npos ? cmd : cmd.substr(slash + 1)) == "rdma";
 }
 
-// A line that holds no QP: blank, a comment, a prompt running rdma, or -dd's
-// driver fields (indented, each key starting "drv_").
+// A line that holds no QP: blank, a comment, a prompt running rdma or a bare
+// prompt, or -dd's driver fields (indented, each key starting "drv_").
 bool skipped(std::string_view line, const std::vector<Token>& t) {
   if (t.empty()) return true;
   const char c = t[0].text[0];
-  return c == '$' || c == '#' || t[0].text.starts_with("drv_") || rdma_prompt(line);
+  return c == '$' || c == '#' || t[0].text.starts_with("drv_") || bare_prompt(line) || rdma_prompt(line);
 }
 
 std::optional<std::uint32_t> qpn_of(std::string_view s) {
@@ -91,6 +92,17 @@ RdmaQp parse_line(const std::vector<Token>& t, std::uint32_t line, std::uint32_t
 }
 
 }  // namespace
+
+bool bare_prompt(std::string_view line) {
+  const std::vector<Token> t = tokens_of(line);
+  // A JSON line starts with `{`, `"` or `[` then not a letter ("[root@h ~]#"
+  // is RHEL's prompt).
+  if (t.empty() || t[0].text == "link" || t[0].text[0] == '{' || t[0].text[0] == '"') return false;
+  if (t[0].text[0] == '[' && (t[0].text.size() < 2 || std::isalpha(static_cast<unsigned char>(t[0].text[1])) == 0))
+    return false;
+  const char last = t.back().text.back();
+  return last == '$' || last == '#' || last == '>';
+}
 
 bool rdma_prompt(std::string_view line) {
   const std::vector<Token> t = tokens_of(line);

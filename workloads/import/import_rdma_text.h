@@ -9,8 +9,9 @@
 // pid; `comm [name]` in brackets for kernel QPs); `comm` ends the QP. With -dd
 // the driver's fields (`drv_*`) follow on indented lines (or, with -o, on the
 // same line after a backslash). Blank lines, indented `drv_*` lines, comment
-// lines (starting with `$` or `#`) and shell prompts that run rdma are
-// skipped, so a pasted terminal session reads as it is.
+// lines (starting with `$` or `#`), shell prompts that run rdma and the bare
+// prompt a terminal shows after it ("root@host:~#") are skipped, so a pasted
+// terminal session reads as it is.
 //
 #pragma once
 
@@ -42,6 +43,11 @@ using RdmaQps = std::variant<std::vector<RdmaQp>, InputError>;
 // `>` and a space, then optionally sudo (and its options), then a command
 // whose file name is rdma.
 bool rdma_prompt(std::string_view line);
+// Whether `line` is the prompt a terminal prints once the command has ended,
+// pasted with its output ("root@host:~#", "[root@h ~]$", "user@h:~>"): words
+// ending in `$`, `#` or `>` with nothing typed after them. No QP line (it
+// starts "link") and no line of JSON is one.
+bool bare_prompt(std::string_view line);
 
 // Whether `head`, the first bytes of a file, starts like this text: its first
 // line that is not blank starts "link " (a CSV flows file starts with its
