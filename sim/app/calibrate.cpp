@@ -56,7 +56,8 @@ void check_match(const NcclTestsTable& t, const JobComm& c, const JobSpec& js) {
 }
 
 // What bound_causes needs of the job. The NICs' line rate is the first
-// server's first NIC's link, as NCCL's search reads it (sim/model/nccl_derive.cpp).
+// server's first NIC's link, as NCCL's search reads it (sim/model/nccl_derive.cpp),
+// times the NICs of an NCCL node.
 CalibrationContext context_of(const Simulation& sim, const JobSpec& js, const JobComm& jc) {
   const Spec& spec = sim.spec();
   const FabricSpec& fs = spec.fabric;
@@ -69,7 +70,8 @@ CalibrationContext context_of(const Simulation& sim, const JobSpec& js, const Jo
   c.gpu = spec.hosts.gpu.has_value();
   if (fabric.server_count() > 0 && !fabric.server_nics(0).empty()) {
     const double gbps = fabric.link(fabric.uplink(fabric.server_nics(0)[0])).speed.value;
-    c.line_busbw = fabric.server_nics(0).size() * gbps / 8;
+    // NCCL's node: a server, or (MNNVL) the job's servers in one NVLink domain.
+    c.line_busbw = static_cast<double>(fabric.server_nics(0).size() * std::max(1u, js.node_servers)) * gbps / 8;
   }
   c.routed_busbw = jc.routed.net_busbw;
   return c;

@@ -46,12 +46,14 @@ void check_request(const ValidateRequest& q) {
 
 ValidatedTable score(MeasuredRun&& m, const std::optional<CalibrationReport>& fit) {
   ValidatedTable t;
-  // The ceiling: the fit's where its table constrains it, else the config's, else the hardware's.
-  const double stated = m.intra_busbw_gbs > 0 ? m.intra_busbw_gbs : m.base.host.intra_busbw;
-  t.nic_efficiency = fit ? fit->fit[CalibParam::Efficiency].value : m.nic_efficiency;
-  t.net_latency_us = fit ? fit->fit[CalibParam::Latency].value : m.net_latency_us;
-  const FittedParam* cap = fit ? &fit->fit[CalibParam::Ceiling] : nullptr;
-  t.intra_busbw = cap && cap->constrains ? cap->value : stated;
+  // Each parameter the fit's where its table constrains it (what its
+  // snippet writes), else the config's (the ceiling: else the hardware's).
+  const auto fitted = [&](CalibParam k, double stated) {
+    return fit && (*fit).fit[k].constrains ? (*fit).fit[k].value : stated;
+  };
+  t.nic_efficiency = fitted(CalibParam::Efficiency, m.nic_efficiency);
+  t.intra_busbw = fitted(CalibParam::Ceiling, m.intra_busbw_gbs > 0 ? m.intra_busbw_gbs : m.base.host.intra_busbw);
+  t.net_latency_us = fitted(CalibParam::Latency, m.net_latency_us);
   // The fitted sizes: the fit's range on the fit's own run, none elsewhere.
   CalibrationOptions o = m.options;
   o.fit_min = ~0ULL;

@@ -157,10 +157,14 @@ std::string calibration_snippet(const CalibrationReport& r) {
                     ", scenario " + r.scenario + ", " + r.job + ".\n";
   out += "# Append to any config (TOML has no include): cat THIS_FILE >> config.toml; its keys override [hosts].\n";
   out += "[calibration]\n";
+  // A parameter the table does not constrain is not written: the config's value stands.
   for (std::size_t k = 0; k < 3; ++k) {
     const FittedParam& p = r.fit.params[k];
-    out += std::string(kCalibParamKeys[k]) + " = " + format_number(p.value) + "  # 90% [" + format_number(p.lo) +
-           ", " + format_number(p.hi) + "]" + (r.causes[k].empty() ? "" : "; " + r.causes[k]) + "\n";
+    const std::string why = r.causes[k].empty() ? "" : ": " + r.causes[k];
+    if (p.constrains)
+      out += std::string(kCalibParamKeys[k]) + " = " + format_number(p.value) + "  # " + param_text(p, k) + why + "\n";
+    else
+      out += "# " + std::string(kCalibParamKeys[k]) + " not fitted (" + param_text(p, k) + why + ")\n";
   }
   return out;
 }

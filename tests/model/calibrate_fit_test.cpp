@@ -75,6 +75,12 @@ TEST_CASE("the fit finds the parameters that made the table, each inside its boo
   CHECK(cap.value == doctest::Approx(370.8));
   CHECK(cap.bound == Bound::Upper);
   CHECK_FALSE(cap.constrains);
+  // Every algorithm's busbw is min(network x 0.7, ceiling) here: any ceiling
+  // from 100 x 0.7 = 70 GB/s up predicts alike; the efficiency is pinned.
+  CHECK(cap.alike_lo == doctest::Approx(70).epsilon(1e-4));
+  CHECK(cap.alike_hi == doctest::Approx(370.8));
+  CHECK(eff.alike_lo == doctest::Approx(0.7).epsilon(1e-4));
+  CHECK(eff.alike_hi == doctest::Approx(0.7).epsilon(1e-4));
   CHECK(std::abs(fit.rows.back().error) < 1e-4);
   const auto causes = bound_causes(fit, t, quick(), {4, 8, 8, false, 400, 100});
   CHECK(causes[0].empty());
@@ -96,10 +102,21 @@ TEST_CASE("one node: the ceiling is fitted, the network's parameters are flagged
   CHECK(fit[CalibParam::Ceiling].constrains);
   CHECK_FALSE(fit[CalibParam::Efficiency].constrains);
   CHECK_FALSE(fit[CalibParam::Latency].constrains);
+  // Unseen, they keep NCCL's own values, and every value of their ranges fits alike.
+  CHECK(fit[CalibParam::Efficiency].value == 1);
+  CHECK(fit[CalibParam::Efficiency].alike_lo == doctest::Approx(kMinEfficiency));
+  CHECK(fit[CalibParam::Latency].value == 0);
+  CHECK(fit[CalibParam::Latency].alike_hi == doctest::Approx(kMaxLatencyUs));
   const auto causes = bound_causes(fit, t, quick(), {1, 8, 8, false, 400, 0});
   CHECK(causes[0] == "no network traffic: the table does not constrain it");
-  CHECK(causes[1].empty());
+  CHECK(causes[1].empty());  // 200 of 370.8 GB/s: over half the hardware's, no flag
   CHECK(causes[2] == "no network step: the table does not constrain it");
+  // A ceiling under half the hardware's figure is flagged: 100 / 370.8 = 27%.
+  const NcclTestsTable low = table_at(c, {1.0, 100.0, 0.0});
+  const CalibrationFit low_fit = calibrate(c, low, quick());
+  CHECK(low_fit[CalibParam::Ceiling].value == doctest::Approx(100).epsilon(1e-4));
+  CHECK(bound_causes(low_fit, low, quick(), {1, 8, 8, false, 400, 0})[1] ==
+        "27% of the hardware's 371 GB/s: more likely what the model lacks at the sizes it bounds than the host");
 }
 
 TEST_CASE("a table faster than the fabric: nic_efficiency at 1, with the likeliest cause") {
@@ -115,11 +132,16 @@ TEST_CASE("a table faster than the fabric: nic_efficiency at 1, with the likelie
   // Channels that leave by 2 of the node's 16 NICs come first (issue 44's A100 cluster).
   CHECK(bound_causes(fit, t2, quick(), {2, 16, 2, false, 200, 50})[0] ==
         "channels use 2 of 16 NICs: set gpu (or search_channels as NCCL's log shows)");
-  CHECK(bound_causes(fit, t2, quick(), {2, 8, 8, false, 400, 50})[0] ==
-        "2-node Tree/NVLS exceeds line rate (busbw " + gb + ", the NICs' 400 GB/s): set gpu");
-  CHECK(bound_causes(fit, t2, quick(), {2, 8, 8, true, 400, 50})[0] ==
-        "2-node Tree/NVLS exceeds line rate (busbw " + gb + ", the NICs' 400 GB/s): NVLS or CollNet across nodes "
+  CHECK(busbw < 100);
+  CHECK(bound_causes(fit, t2, quick(), {2, 8, 8, false, 50, 50})[0] ==
+        "2-node Tree/NVLS exceeds line rate (busbw " + gb + ", the NICs' 50 GB/s): set gpu");
+  CHECK(bound_causes(fit, t2, quick(), {2, 8, 8, true, 50, 50})[0] ==
+        "2-node Tree/NVLS exceeds line rate (busbw " + gb + ", the NICs' 50 GB/s): NVLS or CollNet across nodes "
         "(sharp, collnet)?");
+  // Under the NICs' line rate (an NVLink domain's many NICs) but over the routed ring's.
+  CHECK(bound_causes(fit, t2, quick(), {2, 8, 8, true, 400, 50})[0] ==
+        "2-node Tree/NVLS exceeds the routed ring (busbw " + gb + ", the routed 50 GB/s): NVLS or CollNet across "
+        "nodes (sharp, collnet)?");
   CHECK(bound_causes(fit, t2, quick(), {4, 8, 8, false, 400, 50})[0] ==
         "busbw " + gb + " exceeds the routed fabric's 50 GB/s: check host_speed_gbps, nics_per_node and the scenario");
 }
