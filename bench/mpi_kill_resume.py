@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "support"))
+from checkpoint_file import rows_held  # noqa: E402
+
 mpiexec, binary = sys.argv[1], os.path.realpath(sys.argv[2])
 seeds = sys.argv[3] if len(sys.argv) > 3 else "0:1000000"
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -40,11 +43,7 @@ ranks = subprocess.run(["ps", "-o", "pid=", "--ppid", str(p.pid)], capture_outpu
 os.kill(int(ranks[1]), signal.SIGKILL)
 p.wait()
 t_killed = time.monotonic() - start
-held = 0
-for f in os.listdir(tmp):
-    with open(os.path.join(tmp, f), "rb") as fh:
-        head = fh.read().split(b"\n\n", 1)[0]
-    held += int([l for l in head.split(b"\n") if l.startswith(b"rows ")][0].split()[1])
+held = sum(rows_held(os.path.join(tmp, f)) for f in os.listdir(tmp))
 
 start = time.monotonic()
 resumed = subprocess.run(sweep(["--resume", ck]), capture_output=True, env=env, check=True).stdout

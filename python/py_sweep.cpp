@@ -1,11 +1,12 @@
 // Config.sweep(): `ecmpsim sweep` from keyword arguments. The arguments fill
-// the command's SweepOptions (sim/cli/sweep_setup.h), so the sweep is checked,
-// run and summarized by the same code, on the same threads. The engine runs
+// app::SweepRequest (sim/app/sweep.h), so the sweep is checked, run,
+// checkpointed and summarized by the same code, on the same threads. The engine runs
 // on a thread of its own while this one waits without the GIL and, every
 // 50 ms, takes it to let Python run its signal handlers: Ctrl-C sets the
 // engine's stop flag, as SIGINT does in the CLI, and raises KeyboardInterrupt.
 #include <chrono>
 #include <future>
+#include <mutex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -14,7 +15,7 @@
 #include "python/py_module.h"
 #include "sim/base/error.h"
 #include "sim/base/parallel.h"
-#include "sim/cli/sweep_setup.h"
+#include "sim/app/sweep.h"
 #include "sim/routing/seeds.h"
 
 namespace ecmpsim::python {
@@ -24,6 +25,7 @@ struct SweepResult {
   std::shared_ptr<const Sweep> sweep;
   std::shared_ptr<const SweepRun> run;
   py::object json;
+  std::vector<std::string> notes;  // the lines `ecmpsim sweep` prints on stderr as it runs
 };
 
 // An axis as its flag's text: a range as A:B (A:B:STEP), a str as given,
@@ -57,9 +59,9 @@ void check_count(const char* flag, std::uint64_t v, std::uint64_t lo, std::uint6
                                            "], got '" + std::to_string(v) + "'");
 }
 
-// Runs the sweep as described above; `control.stop` is the engine's stop flag.
-std::shared_ptr<SweepRun> run_polled(const Sweep& sweep, unsigned threads) {
-  auto run = std::make_shared<SweepRun>();
+// Runs the job as described above; `control.stop` is the engine's stop flag.
+// Interrupted, the checkpoint's last save is made before KeyboardInterrupt.
+void run_polled(app::SweepJob& job) {
   SweepControl control;
   bool interrupted = false;
   std::exception_ptr error;
@@ -69,7 +71,7 @@ std::shared_ptr<SweepRun> run_polled(const Sweep& sweep, unsigned threads) {
     std::future<void> done = finished.get_future();
     std::thread worker([&] {
       try {
-        *run = run_sweep(sweep, 0, sweep.space().size(), threads, &control);
+        job.run(control);
       } catch (...) {
         error = std::current_exception();
       }
@@ -85,27 +87,37 @@ std::shared_ptr<SweepRun> run_polled(const Sweep& sweep, unsigned threads) {
     }
     worker.join();
   }
-  if (interrupted) throw py::error_already_set();
+  if (interrupted) {
+    {
+      py::gil_scoped_release release;
+      job.finish(false);
+    }
+    throw py::error_already_set();
+  }
   if (error) std::rethrow_exception(error);
-  return run;
 }
 
-SweepResult sweep(const Config& c, const cli::SweepOptions& o) {
-  std::shared_ptr<const Sweep> sweep;
-  std::optional<RankSpec> rank;
+SweepResult sweep(const Config& c, const app::SweepRequest& q) {
+  auto notes = std::make_shared<std::vector<std::string>>();
+  auto lock = std::make_shared<std::mutex>();
+  std::unique_ptr<app::SweepJob> job;
   {
     py::gil_scoped_release release;
-    sweep = cli::make_sweep(o, *c.spec, c.spec->source);
-    rank = cli::rank_spec_from(o, sweep->space());
+    job = std::make_unique<app::SweepJob>(*c.spec, q, nullptr, [notes, lock](const std::string& line) {
+      const std::lock_guard<std::mutex> hold(*lock);
+      notes->push_back(spell_options(line, keyword_spelling));
+    });
   }
-  std::shared_ptr<const SweepRun> run = run_polled(*sweep, o.threads ? o.threads : default_threads());
+  run_polled(*job);
   std::string text;
   {
     py::gil_scoped_release release;
-    const cli::SweepSummaries summaries = cli::summarize_sweep(o, *sweep, *run, rank);
-    text = sweep_json(summaries.report(*sweep, *run)).dump();
+    const app::SweepSummaries summaries = job->summaries();
+    text = json_text(sweep_json(summaries.report(*job->sweep(), *job->result())), -1);
+    job->finish(true);  // the result is whole in memory: a checkpoint's last save is synced
   }
-  return {std::move(sweep), std::move(run), to_python(text)};
+  const std::lock_guard<std::mutex> hold(*lock);
+  return {job->sweep(), job->result(), to_python(text), *notes};
 }
 
 // One row per variant, the columns `sweep -f csv` writes: index, the axes,
@@ -163,9 +175,9 @@ void add_sweep(py::module_& m, py::class_<Config>& config) {
          py::object qpn_base, py::object qps, py::object algos, py::object placement_seeds, py::object scenario,
          unsigned threads, std::optional<std::string> metric, std::optional<double> threshold, bool slowdown,
          unsigned bins, bool pooled, std::optional<std::string> rank_by, py::object over,
-         std::optional<std::uint64_t> max_variants, bool force) {
-        cli::SweepOptions o;
-        o.format = "json";  // what the result holds; rank_spec_from refuses a ranking only for CSV
+         std::optional<std::uint64_t> max_variants, bool force, std::optional<std::string> checkpoint,
+         std::optional<std::string> resume, double checkpoint_every) {
+        app::SweepRequest o;
         if (!seeds.is_none()) o.seeds = range_text(seeds, "seeds");
         o.seed_mode = seed_mode.value_or("");
         if (!sport_base.is_none()) o.sport_base = range_text(sport_base, "sport_base");
@@ -187,6 +199,12 @@ void add_sweep(py::module_& m, py::class_<Config>& config) {
         if (max_variants) check_count("max_variants", *max_variants, 1, ~0ULL >> 1);
         o.max_variants = max_variants;
         o.force = force;
+        o.checkpoint.checkpoint = checkpoint.value_or("");
+        o.checkpoint.resume = resume.value_or("");
+        if (!(checkpoint_every >= 0.001))
+          throw InputError(option_at("checkpoint_every"), "expected a number >= 0.001, got '" +
+                                                              std::to_string(checkpoint_every) + "'");
+        o.checkpoint.every = checkpoint_every;
         return sweep(c, o);
       },
       py::kw_only(), py::arg("seeds") = py::none(), py::arg("seed_mode") = py::none(),
@@ -195,14 +213,20 @@ void add_sweep(py::module_& m, py::class_<Config>& config) {
       py::arg("threads") = 0, py::arg("metric") = py::none(), py::arg("threshold") = py::none(),
       py::arg("slowdown") = true, py::arg("bins") = 20, py::arg("pooled") = false, py::arg("rank_by") = py::none(),
       py::arg("over") = py::none(), py::arg("max_variants") = py::none(), py::arg("force") = false,
+      py::arg("checkpoint") = py::none(), py::arg("resume") = py::none(), py::arg("checkpoint_every") = 5.0,
       "Evaluate the variants, as `ecmpsim sweep` with the flags of the same names (seeds=range(0, 1000) for "
-      "--seeds 0:1000; lists for --algos, --qps, --scenario, --over; threads=0: every core). Ctrl-C raises "
-      "KeyboardInterrupt");
+      "--seeds 0:1000; lists for --algos, --qps, --scenario, --over; threads=0: every core). checkpoint=FILE "
+      "saves the finished variants as they come and resumes a FILE of this sweep (the same call works again "
+      "after a kill); resume=FILE merges a checkpoint's rank files (MPI ranks' or shards'). Ctrl-C saves the "
+      "checkpoint and raises KeyboardInterrupt");
 
   py::class_<SweepResult>(m, "SweepResult", "What Config.sweep() returns")
       .def_property_readonly("json", [](const SweepResult& r) { return r.json; },
                              "The document `ecmpsim sweep -f json` prints, as dicts and lists")
       .def("__len__", [](const SweepResult& r) { return r.run->values.size(); })
+      .def_property_readonly("notes", [](const SweepResult& r) { return r.notes; },
+                             "The lines `ecmpsim sweep` prints on stderr after 'ecmpsim: ' as it runs (a "
+                             "resumed checkpoint, a save that failed), in order")
       .def("columns", &sweep_columns,
            "One row per variant, the columns `sweep -f csv` writes (busbw in Gb/s: busbw_gbps:JOB); the metric "
            "columns are read-only views of the engine's table, not copies");

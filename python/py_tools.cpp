@@ -68,7 +68,7 @@ py::object hash(const std::string& algo, const py::kwargs& kwargs) {
       throw py::type_error("hash() got an unexpected keyword argument '" + k + "'");
     }
   }
-  return to_python(app::hash_one(o).json().dump());
+  return to_python(json_text(app::hash_one(o).json(), -1));
 }
 
 // fit(): observations as columns (src, dst, proto, sport, dport, member,
@@ -100,14 +100,16 @@ py::object fit_columns(const py::object& observations, const py::object& members
     text = columns_csv(py::cast<py::dict>(observations), name);
   } else {
     name = py::str(observations);
-    text = read_input_file(name, {name, 0, 0, {}}, "file");
+    text = read_input_file(name, {name, 0, 0, {}}, "file", {o.max_capture_bytes, "max_capture_bytes"});
   }
   std::string json;
   std::vector<std::string> notes;
   {
     py::gil_scoped_release release;
     const app::Fitted fitted = app::fit_observations(o, text, name);
-    json = fitted.result().json().dump();
+    Result result = fitted.result();
+    result.json_indent = -1;
+    json = write(Format::Json, result);
     notes = fitted.notes;
   }
   warn_notes(notes);
@@ -128,9 +130,11 @@ py::object calibrate(const std::string& nccl_tests_output, const std::string& co
   std::vector<std::string> notes;
   {
     py::gil_scoped_release release;
-    app::CalibrateReport r = app::calibrate(q);
-    json = calibration_result(r.report).json().dump();
-    notes = std::move(r.notes);
+    const app::CalibrateReport report = app::calibrate(q);  // outlives the result, which borrows it
+    Result result = calibration_result(report.report);
+    result.json_indent = -1;
+    json = write(Format::Json, result);
+    notes = report.notes;
   }
   warn_notes(notes);
   return to_python(json);
@@ -154,9 +158,9 @@ py::object topology(const std::vector<std::string>& files, const std::vector<std
     py::gil_scoped_release release;
     app::TopologyReport r = app::topology(q);
     r.spell(keyword_spelling);
-    Json doc = r.result().json();
+    Json doc = Json::parse(write(Format::Json, r.result()));
     doc["topology"] = r.discovered.csv;
-    json = doc.dump();
+    json = json_text(doc, -1);
   }
   return to_python(json);
 }
@@ -190,7 +194,10 @@ py::object validate(const py::object& tables, const std::string& config, const s
   std::string json;
   {
     py::gil_scoped_release release;
-    json = validation_result(app::validate(q).report).json().dump();
+    const app::ValidateReport report = app::validate(q);  // outlives the result, which borrows it
+    Result result = validation_result(report.report);
+    result.json_indent = -1;
+    json = write(Format::Json, result);
   }
   return to_python(json);
 }
@@ -204,7 +211,10 @@ py::object reproduce(const std::string& name) {
   std::string json;
   {
     py::gil_scoped_release release;
-    json = published_result(*app::reproduce(q).published).json().dump();
+    const app::ReproduceReport report = app::reproduce(q);  // outlives the result, which borrows it
+    Result result = published_result(*report.published);
+    result.json_indent = -1;
+    json = write(Format::Json, result);
   }
   return to_python(json);
 }

@@ -96,11 +96,15 @@ void read_fit_sizes(const std::string& text, CalibrationOptions& o) {
 
 MeasuredRun measured_run(const TableRun& run, const Limits& limits, std::span<const std::string> outs) {
   MeasuredRun out;
-  out.table = parse_nccl_tests(run.table, read_input_file(run.table, {run.table, 0, 0, {}}, "file"), run.run);
+  out.table = parse_nccl_tests(run.table,
+                               read_input_file(run.table, {run.table, 0, 0, {}}, "file",
+                                               {limits.max_capture_bytes, "max_capture_bytes"}),
+                               run.run);
   Spec spec = load_spec(run.config, limits);
   if (!run.calibration.empty())
-    read_calibration(read_input_file(run.calibration, {run.calibration, 0, 0, {}}, "file"), run.calibration,
-                     spec.hosts);
+    read_calibration(read_input_file(run.calibration, {run.calibration, 0, 0, {}}, "file",
+                                     {limits.max_config_bytes, "max_config_bytes"}),
+                     run.calibration, spec.hosts);
   // The table, the config, every file it reads and the calibration: what no output may replace.
   out.inputs = spec_inputs(spec, {run.calibration});
   out.inputs.push_back(run.table);

@@ -13,6 +13,7 @@
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/limits.h"
 #include "sim/config/config.h"
 #include "sim/config/routing_kind.h"
 #include "sim/report/unknown_values.h"
@@ -230,7 +231,9 @@ std::vector<PublishedResult> run_catalogue(const std::string& root) {
   std::vector<PublishedResult> out;
   for (const PublishedExperiment& e : published_experiments()) {
     const std::string path(e.config);
-    out.push_back(run_published(e, parse_config(read_input_file(root + "/" + path, {path, 0, 0, {}}, "config"), path)));
+    out.push_back(run_published(e, parse_config(read_input_file(root + "/" + path, {path, 0, 0, {}}, "config",
+                                                                   {Limits{}.max_config_bytes, "max_config_bytes"}),
+                                                   path)));
   }
   return out;
 }

@@ -19,11 +19,8 @@
 namespace ecmpsim::app {
 namespace {
 
-std::string read_named(const std::string& path) {
-  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
-  auto text = read_stream(stdin);
-  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
-  return std::move(*text);
+std::string read_named(const FitOptions& o, const std::string& path) {
+  return read_input_or_stdin(path, "file", {o.max_capture_bytes, "max_capture_bytes"});
 }
 
 // `members` is the group's size: every switch's when several are fitted
@@ -80,7 +77,7 @@ std::string predictions(const FitOptions& o, const fit::FitResult& r) {
   const std::string name = o.predict == "-" ? "<stdin>" : o.predict;
   std::string text = "member\n";
   std::size_t row = 0;
-  for_each_tuple_csv(read_named(o.predict), name, [&](const hashing::Tuple& t) {
+  for_each_tuple_csv(read_named(o, o.predict), name, [&](const hashing::Tuple& t) {
     ++row;
     const auto m = predict(t);
     if (!m)
@@ -159,7 +156,7 @@ FitReport fit(const FitOptions& o, const Progress& progress) {
   FitReport r;
   r.inputs = fit_inputs(o);
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
-  r.fitted = fit_observations(o, read_named(o.observations), name, progress);
+  r.fitted = fit_observations(o, read_named(o, o.observations), name, progress);
   r.notes = r.fitted.notes;
   if (o.predict.empty()) return r;
   const Fitted& fitted = r.fitted;

@@ -15,6 +15,7 @@
 
 #include "sim/app/progress.h"
 #include "sim/base/format.h"
+#include "sim/base/limits.h"
 #include "sim/fit/fit.h"
 #include "sim/fit/switches.h"
 
@@ -27,6 +28,7 @@ struct FitOptions {
   std::vector<std::uint32_t> weights;
   std::vector<std::string> algos, fields;
   bool exhaustive = false;
+  std::uint64_t max_capture_bytes = Limits{}.max_capture_bytes;  // of the observations and predict
 };
 
 // What fitting a file's observations gave: one fit (one switch, or a file

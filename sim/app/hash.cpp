@@ -36,13 +36,6 @@ hashing::IpAddr address(const std::string& flag, const std::string& v, std::opti
   return *ip;
 }
 
-std::string read_tuples(const std::string& path) {
-  if (path != "-") return read_input_file(path, {path, 0, 0, {}}, "file");
-  auto text = read_stream(stdin);
-  if (!text) throw InputError({"<stdin>", 0, 0, {}}, "cannot read standard input");
-  return std::move(*text);
-}
-
 std::string key_hex(const HashQuery& q, const hashing::Tuple& t) {
   hashing::KeyBuffer key;
   const std::size_t n = hashing::build_key(q.algo->layout, q.fields, t, key);
@@ -175,7 +168,7 @@ HashReport hash(const HashOptions& o) {
   if (o.algo.empty()) throw InputError(option_at("algo"), "required (see " + option_ref("list") + ")");
   if (o.tuples.empty()) return {{}, hash_one(o)};
   const HashCalculator calc(make_query(o));
-  const std::string input = read_tuples(o.tuples);
+  const std::string input = read_input_or_stdin(o.tuples, "file", {o.max_capture_bytes, "max_capture_bytes"});
   std::string text;
   text.reserve(input.size() / 2);
   const unsigned bits = calc.query().algo->bits;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/base/format.h"
+#include "sim/base/limits.h"
 #include "sim/routing/hash_query.h"
 
 namespace ecmpsim::app {
@@ -24,6 +25,7 @@ struct HashOptions {
   std::vector<std::string> fields, weights;
   std::string members, select, buckets = "128";
   std::string tuples;  // a CSV of flows to hash ('-': standard input)
+  std::uint64_t max_capture_bytes = Limits{}.max_capture_bytes;  // of tuples
 };
 
 // One flow's answer: what `hash -f json` and `hash` print.

@@ -42,7 +42,8 @@ ReportPage report(const ReportRequest& q) {
   const UintRange seeds = parse_range(q.seeds, 0xFFFFFFFFu, option_at("seeds"));
   std::vector<EmulationRun> emulation;
   for (const std::string& file : q.emulation)
-    emulation.push_back(parse_emulation(file, read_input_file(file, option_at("emulation"), file)));
+    emulation.push_back(parse_emulation(
+        file, read_input_file(file, option_at("emulation", file), "file", {q.limits.max_capture_bytes, "max_capture_bytes"})));
   Spec spec = load_spec(q.config, q.limits);
   page.inputs = spec_inputs(spec);
   page.inputs.insert(page.inputs.end(), q.emulation.begin(), q.emulation.end());

@@ -41,7 +41,7 @@ TopologyReport topology(const TopologyRequest& q) {
   }
   check_out(q.out, r.inputs);
   std::vector<LldpFile> files;
-  for (const std::string& f : q.files) files.push_back({f, read_input_file(f, {f, 0, 0, {}}, "file")});
+  for (const std::string& f : q.files) files.push_back({f, read_input_file(f, {f, 0, 0, {}}, "file", {q.limits.max_capture_bytes, "max_capture_bytes"})});
   r.discovered = discover_topology(files, d);
   if (spec) r.diff = compare_cabling(r.discovered.cables, build_fabric(spec->fabric));
   return r;

@@ -50,24 +50,6 @@ bool CsvReader::next(CsvLine& line) {
   return false;
 }
 
-std::string printable(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::string out;
-  for (std::size_t i = 0; i < s.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  if (s.size() > kMax) out += "...";
-  return out;
-}
-
 std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t max) noexcept {
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {

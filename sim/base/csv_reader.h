@@ -56,10 +56,6 @@ class CsvReader {
 // Takes the next line off the front of `rest`, without its "\n" or "\r\n".
 std::string_view take_line(std::string_view& rest) noexcept;
 
-// `s` made safe to quote in a one-line message: bytes outside printable ASCII
-// as \xNN, only its first 40 bytes, then "...".
-std::string printable(std::string_view s);
-
 // Decimal, or hexadecimal with 0x; nullopt when malformed or above max.
 std::optional<std::uint64_t> parse_uint_text(std::string_view s, std::uint64_t max) noexcept;
 

@@ -1,5 +1,9 @@
 #include "sim/base/error.h"
 
+#include <algorithm>
+
+#include "sim/base/text.h"
+
 namespace ecmpsim {
 
 namespace {
@@ -67,21 +71,12 @@ constexpr std::size_t kMaxErrorLine = 1000;
 
 }  // namespace
 
-// The contract is one short line per error (CLI11's line breaks too).
+// The contract is one short line per error (CLI11's line breaks too), its
+// quoted names and paths escaped as every table escapes them.
 std::string one_line(std::string_view s) {
-  std::string out;
-  for (const char c : s.substr(0, kMaxErrorLine)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += ' ';
-    } else if (u < 0x20 || u == 0x7F) {
-      out += "\\x";
-      out += "0123456789abcdef"[u >> 4];
-      out += "0123456789abcdef"[u & 15];
-    } else {
-      out += c;
-    }
-  }
+  std::string flat(s.substr(0, kMaxErrorLine));
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  std::string out = escape_text(flat);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   if (s.size() > kMaxErrorLine) out += "... (cut; " + std::to_string(s.size()) + " bytes in all)";
   return out;

@@ -49,7 +49,8 @@ class InputError : public std::runtime_error {
 
 // An error message as the one line a front door shows (the command line
 // after "ecmpsim: ", the Python module's exception text): line breaks become
-// spaces, other control characters \xNN, and a message past 1000 bytes is
+// spaces, the rest escaped as escape_text escapes a name (sim/base/text.h:
+// controls, bidi overrides, invalid UTF-8), and a message past 1000 bytes is
 // cut, saying how long it was.
 std::string one_line(std::string_view s);
 

@@ -6,6 +6,7 @@
 // their --help and the dispatch all read the same table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -32,23 +33,24 @@ enum class Format : std::uint8_t { Table, Summary, Json, Csv };
 // The shapes a command's result comes in; each format is written from one.
 enum class Shape : std::uint8_t { Text, Brief, Json, Csv };
 
-// Comma-separated rows, each ended by a newline. A cell holding a comma, a
-// double quote or a line break is quoted as RFC 4180 says (its quotes
-// doubled); every other cell is written as given, as it always was.
+// Where a writer's bytes go, in pieces of about a megabyte: an output file,
+// standard output, or a string. A document therefore never has to be in
+// memory whole: `run -f json` on a large fabric writes gigabytes.
+using Sink = std::function<void(std::string_view)>;
+
+// The bytes a writer holds before it hands them to its sink.
+inline constexpr std::size_t kSinkChunk = 1 << 20;
+
+// Comma-separated rows, each ended by a newline. Every cell is escaped as
+// escape_text (sim/base/text.h) escapes a table's text, so no cell holds a
+// control character or a line break; a cell holding a comma or a double quote
+// is then quoted as RFC 4180 says (its quotes doubled); every other cell is
+// written as given. Rows go to the sink as they end, or are kept for take().
 class Csv {
  public:
-  Csv& cell(std::string_view v) {
-    if (!first_) text_ += ',';
-    if (v.find_first_of(",\"\r\n") == std::string_view::npos) {
-      text_ += v;
-    } else {
-      text_ += '"';
-      for (const char c : v) text_.append(c == '"' ? 2 : 1, c);
-      text_ += '"';
-    }
-    first_ = false;
-    return *this;
-  }
+  Csv() = default;
+  explicit Csv(Sink sink) : sink_(std::move(sink)) {}
+  Csv& cell(std::string_view v);
   template <class T>
     requires std::is_integral_v<T>
   Csv& cell(T v) {
@@ -62,12 +64,61 @@ class Csv {
   void end_row() {
     text_ += '\n';
     first_ = true;
+    if (sink_ && text_.size() >= kSinkChunk) flush();
   }
+  // Hands what is held to the sink (none: keeps it).
+  void flush();
   std::string take() && { return std::move(text_); }
 
  private:
+  Sink sink_;
   std::string text_;
   bool first_ = true;
+};
+
+// The JSON format's writer: a document written as it is made, value by value,
+// in nlohmann's dump() layout (an indent of N spaces per level, or one line
+// when the indent is negative), so a document written whole with value() and
+// one written member by member are the same bytes. Strings are escaped by
+// append_json_string (sim/base/text.h): any bytes, valid UTF-8 or not, make a
+// valid document. Numbers are written as dump() writes them.
+class JsonWriter {
+ public:
+  JsonWriter(Sink sink, int indent) : sink_(std::move(sink)), indent_(indent) {}
+  // Opens an object or array as the next value; end() closes the innermost.
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end();
+  // The key of the next member of the open object.
+  JsonWriter& key(std::string_view k);
+  // A whole value (an object, an array or a scalar) as the next value.
+  JsonWriter& value(const Json& v);
+  // Each member of the object `members` as a member of the open object.
+  JsonWriter& members(const Json& members);
+  // Ends the document with a newline and hands the rest to the sink.
+  void finish();
+  // Hands what is held to the sink.
+  void flush();
+
+ private:
+  JsonWriter& open(char bracket);
+  void next_value();  // the separator and indentation before a value or a key
+  void newline(std::size_t depth);
+  void put(const Json& v, std::size_t depth);
+  void put_string(std::string_view s);
+  void spill() {
+    if (buf_.size() >= kSinkChunk) flush();
+  }
+
+  Sink sink_;
+  int indent_;
+  std::string buf_;
+  struct Level {
+    bool object = false;
+    std::size_t count = 0;
+  };
+  std::vector<Level> open_;
+  bool after_key_ = false;
 };
 
 // A command's result: each shape it comes in, made only when a format written
@@ -75,14 +126,14 @@ class Csv {
 struct Result {
   std::function<std::string()> text;   // the terminal table
   std::function<std::string()> brief;  // the table without what grows with the fabric
-  std::function<Json()> json;
-  int json_indent = 2;  // nlohmann's dump(): -1 writes the document on one line
-  std::function<Csv()> csv;
+  std::function<void(JsonWriter&)> json;  // writes the document: one value
+  int json_indent = 2;  // the JSON's indent per level; -1 writes the document on one line
+  std::function<void(Csv&)> csv;          // writes the rows
 };
 
 struct FormatRow : Named<Format> {
   Shape from;
-  std::string (*write)(const Result&);
+  void (*write)(const Result&, const Sink&);
 };
 
 // Every format, in the order --help and the "not in {...}" messages list them.
@@ -91,7 +142,13 @@ std::span<const FormatRow> formats() noexcept;
 // The names of the formats written from `shapes`, in the table's order.
 std::vector<std::string> format_names(std::initializer_list<Shape> shapes);
 
-// `r` written as `f`; `r` has the shape `f` is written from.
+// `r` written as `f` to `out`; `r` has the shape `f` is written from. A table
+// is escaped line by line as escape_text (sim/base/text.h) escapes a name, so
+// no name in it can move the cursor, colour the terminal or reorder the text.
+void write(Format f, const Result& r, const Sink& out);
+// The same, collected in a string: for results that are small by nature.
 std::string write(Format f, const Result& r);
+// `v` as the JSON writer writes it (no newline after it).
+std::string json_text(const Json& v, int indent);
 
 }  // namespace ecmpsim

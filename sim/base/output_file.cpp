@@ -59,8 +59,16 @@ std::string write_all(int fd, std::string_view text) {
   return {};
 }
 
+// Writes every piece `produce` makes to `fd`; after the first failure, whose
+// cause goes to `cause`, the rest are made but not written.
+void produce_into(int fd, const OutputProducer& produce, std::string& cause) {
+  produce([&](std::string_view piece) {
+    if (cause.empty()) cause = write_all(fd, piece);
+  });
+}
+
 // A device, FIFO or socket: written in place, never replaced.
-void write_direct(const std::string& path, const fs::path& target, bool socket, const std::string& text) {
+void write_direct(const std::string& path, const fs::path& target, bool socket, const OutputProducer& produce) {
   int fd = -1;
   if (socket) {
     fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -82,7 +90,13 @@ void write_direct(const std::string& path, const fs::path& target, bool socket, 
     fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
   }
   if (fd < 0) fail(path, std::strerror(errno));
-  std::string cause = write_all(fd, text);
+  std::string cause;
+  try {
+    produce_into(fd, produce, cause);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
   if (::close(fd) != 0 && cause.empty() && errno != EINTR) cause = std::strerror(errno);
   if (!cause.empty()) fail(path, cause);
 }
@@ -94,12 +108,6 @@ mode_t new_file_mode() {
   return 0666 & ~mask;
 }
 
-// Writes every part in turn to `fd`; "" or why it failed.
-std::string write_all_parts(int fd, std::span<const std::string_view> parts) {
-  for (const std::string_view part : parts)
-    if (std::string cause = write_all(fd, part); !cause.empty()) return cause;
-  return {};
-}
 
 // The temporary being written, for the signal handler below to remove: a
 // handler can reach nothing else, hence this one process-wide buffer (one
@@ -181,7 +189,7 @@ int locked_temp(const std::string& path, const fs::path& dir, const fs::path& ta
 
 // A regular file or a new one: a temporary beside it, renamed over it when whole.
 void replace_atomically(const std::string& path, const fs::path& target, mode_t mode,
-                        std::span<const std::string_view> parts) {
+                        const OutputProducer& produce) {
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   remove_stale_temps(dir, target.filename().string());
   std::string tmpl;
@@ -200,7 +208,14 @@ void replace_atomically(const std::string& path, const fs::path& target, mode_t 
   }
   const TempGuard guard(tmpl);
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  std::string cause = write_all_parts(fd, parts);
+  std::string cause;
+  try {
+    produce_into(fd, produce, cause);
+  } catch (...) {
+    ::unlink(tmpl.c_str());
+    ::close(fd);
+    throw;
+  }
   if (cause.empty() && ::fchmod(fd, mode) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
   if (cause.empty() && ::rename(tmpl.c_str(), target.c_str()) != 0) cause = std::strerror(errno);
@@ -216,6 +231,26 @@ void refuse_inputs(const std::string& path, const struct stat& st, std::span<con
     if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
       fail(path, "it is this command's input '" + input + "'; choose another file");
   }
+}
+
+// Standard output: each piece as it comes. A failure other than EPIPE is an
+// error; after EPIPE (the reader went away) the pieces are made but dropped.
+void write_stdout(const OutputProducer& produce, std::ostream& out) {
+  bool gone = false;
+  produce([&](std::string_view piece) {
+    if (gone) return;
+    errno = 0;
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    if (out) return;
+    if (errno != EPIPE)
+      throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
+    gone = true;
+  });
+  if (gone) return;
+  errno = 0;
+  out.flush();
+  if (!out && errno != EPIPE)
+    throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
 }
 
 }  // namespace
@@ -278,34 +313,37 @@ OutputKind output_kind(const std::string& path) {
 
 void write_output(const std::string& path, const std::string& text, std::ostream& stdout_stream,
                   std::span<const std::string> inputs) {
+  write_output(path, [&](const std::function<void(std::string_view)>& put) { put(text); }, stdout_stream, inputs);
+}
+
+void write_output(const std::string& path, const OutputProducer& produce, std::ostream& stdout_stream,
+                  std::span<const std::string> inputs) {
   if (path.empty()) throw InputError(option_at("out"), "no file given");
   const std::optional<int> fd = path == "-" ? 1 : descriptor_path(path);
   if (fd == 1) {
-    errno = 0;
-    stdout_stream << text << std::flush;
-    if (!stdout_stream && errno != EPIPE)
-      throw InputError({}, std::string(kStdoutFailed) + (errno != 0 ? ": " + std::string(std::strerror(errno)) : ""));
+    write_stdout(produce, stdout_stream);
     return;
   }
   if (fd) {
     if (::fcntl(*fd, F_GETFD) == -1) fail(path, std::strerror(EBADF));
-    if (const std::string cause = write_all(*fd, text); !cause.empty()) fail(path, cause);
+    std::string cause;
+    produce_into(*fd, produce, cause);
+    if (!cause.empty()) fail(path, cause);
     return;
   }
   const fs::path target = follow_links(path);
-  const std::string_view one[] = {text};
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0) {
     if (errno != ENOENT) fail(path, std::strerror(errno));
-    replace_atomically(path, target, new_file_mode(), one);
+    replace_atomically(path, target, new_file_mode(), produce);
   } else if (S_ISDIR(st.st_mode)) {
     fail(path, std::strerror(EISDIR));
   } else if (S_ISREG(st.st_mode)) {
     refuse_inputs(path, st, inputs);
     if (::access(target.c_str(), W_OK) != 0) fail(path, std::strerror(errno));
-    replace_atomically(path, target, st.st_mode & 07777, one);
+    replace_atomically(path, target, st.st_mode & 07777, produce);
   } else {
-    write_direct(path, target, S_ISSOCK(st.st_mode), text);
+    write_direct(path, target, S_ISSOCK(st.st_mode), produce);
   }
 }
 
@@ -314,14 +352,151 @@ void replace_file(const std::string& path, std::span<const std::string_view> par
   if (path.empty()) throw InputError({"", 0, 0, {}}, "no file given");
   const fs::path target = follow_links(path);
   struct stat st {};
+  const OutputProducer produce = [&](const std::function<void(std::string_view)>& put) {
+    for (const std::string_view part : parts) put(part);
+  };
   if (::stat(target.c_str(), &st) != 0) {
     if (errno != ENOENT) fail(path, std::strerror(errno));
-    replace_atomically(path, target, new_file_mode(), parts);
+    replace_atomically(path, target, new_file_mode(), produce);
   } else if (!S_ISREG(st.st_mode)) {
     fail(path, "not a regular file");
   } else {
     refuse_inputs(path, st, inputs);
-    replace_atomically(path, target, st.st_mode & 07777, parts);
+    replace_atomically(path, target, st.st_mode & 07777, produce);
+  }
+}
+
+namespace {
+
+// Writes all of `bytes` at `offset`; "" or why it failed.
+std::string pwrite_all(int fd, std::string_view bytes, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n > 0)
+      done += static_cast<std::size_t>(n);
+    else if (n < 0 && errno != EINTR)
+      return std::strerror(errno);
+  }
+  return {};
+}
+
+// `fd`, open on `path`, locked for this process alone: InputError when
+// another holds it.
+void lock_alone(const std::string& path, int fd) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  ::close(fd);
+  if (err == EWOULDBLOCK)
+    throw InputError({path, 0, 0, {}}, "another running process is writing this file (it holds its lock)");
+  fail(path, std::strerror(err));
+}
+
+// Creates `path` holding `initial` (see AppendFile); -1 when another process
+// created it first, else its locked descriptor.
+int create_whole(const std::string& path, std::string_view initial) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  remove_stale_temps(dir, target.filename().string());
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+  std::string tmpl;
+  int fd = -1;
+  try {
+    fd = locked_temp(path, dir, target, tmpl);
+  } catch (...) {
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw;
+  }
+  const TempGuard guard(tmpl);
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  std::string cause = pwrite_all(fd, initial, 0);
+  if (cause.empty() && ::fchmod(fd, new_file_mode()) != 0) cause = std::strerror(errno);
+  if (cause.empty() && ::fsync(fd) != 0) cause = std::strerror(errno);
+  const bool linked = cause.empty() && ::link(tmpl.c_str(), path.c_str()) == 0;
+  const int link_error = errno;
+  ::unlink(tmpl.c_str());
+  if (linked) return fd;
+  ::close(fd);
+  if (cause.empty() && link_error == EEXIST) return -1;
+  fail(path, cause.empty() ? std::strerror(link_error) : cause);
+}
+
+}  // namespace
+
+AppendFile::AppendFile(const std::string& path, std::string_view initial, std::span<const std::string> inputs)
+    : path_(path) {
+  for (;;) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0 && errno != ENOENT) fail(path, std::strerror(errno));
+    if (fd_ < 0) {
+      fd_ = create_whole(path, initial);
+      if (fd_ < 0) continue;  // created meanwhile by another run: open that one
+      created_ = true;
+      size_ = initial.size();
+      return;
+    }
+    struct stat mine {}, named {};
+    if (::fstat(fd_, &mine) != 0 || !S_ISREG(mine.st_mode)) {
+      ::close(fd_);
+      fail(path, "not a regular file");
+    }
+    try {
+      refuse_inputs(path, mine, inputs);
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+    lock_alone(path, fd_);
+    // Still the file the name says (not replaced between open and lock)?
+    if (::stat(path.c_str(), &named) == 0 && named.st_dev == mine.st_dev && named.st_ino == mine.st_ino) {
+      size_ = static_cast<std::uint64_t>(mine.st_size);
+      return;
+    }
+    ::close(fd_);
+  }
+}
+
+AppendFile::~AppendFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string AppendFile::read_all() const {
+  std::string bytes(size_, '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (n == 0) break;
+    if (n < 0 && errno != EINTR) throw InputError({path_, 0, 0, {}}, std::string("cannot read: ") + std::strerror(errno));
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+void AppendFile::truncate(std::uint64_t size) {
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail(path_, std::strerror(errno));
+  size_ = size;
+}
+
+void AppendFile::append(std::string_view bytes) {
+  const std::string cause = pwrite_all(fd_, bytes, size_);
+  if (cause.empty()) {
+    size_ += bytes.size();
+    return;
+  }
+  // What was written of it goes again, so the next addition follows whole ones.
+  [[maybe_unused]] const int cut = ::ftruncate(fd_, static_cast<off_t>(size_));
+  fail(path_, cause);
+}
+
+void AppendFile::flush(bool wait) {
+  if (wait) {
+    if (::fdatasync(fd_) != 0) fail(path_, std::strerror(errno));
+  } else {
+    ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
   }
 }
 

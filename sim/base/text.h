@@ -3,6 +3,7 @@
 // value, so two outputs of one number cannot disagree.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -39,5 +40,40 @@ std::string wrap(std::string_view s, std::size_t width, std::size_t indent);
 std::string plural(std::uint64_t n, std::string_view word);
 // "a", "a or b", "a, b or c": choices as a sentence names them.
 std::string or_list(std::span<const std::string> items);
+
+// Escaping: one function per context where a name, a path or other outside
+// text is shown (docs/errors.md#names-and-paths-in-outputs). Each escapes the
+// same characters, the ones a terminal would act on or draw misleadingly:
+// C0 controls and DEL, C1 controls (U+0080..U+009F), the bidirectional and
+// line-separator controls (U+061C, U+200E, U+200F, U+2028, U+2029,
+// U+202A..U+202E, U+2066..U+2069), and each byte of invalid UTF-8.
+
+// For a terminal, a table, a CSV cell or an error line: C0 controls, DEL and
+// invalid bytes as \xNN, the other escaped code points as \uNNNN; valid
+// printable UTF-8 as it is. Its output holds no escaped character, so
+// escaping it again changes nothing.
+std::string escape_text(std::string_view s);
+// escape_text of the first `max` bytes of `s`, then "..." if it was longer:
+// a value quoted in a one-line message.
+std::string printable(std::string_view s, std::size_t max = 40);
+// For JSON: `s` as a quoted JSON string literal appended to `out`. Valid
+// UTF-8 is written as nlohmann's dump() writes it, with the characters above
+// as \uNNNN escapes (so the parsed string is `s` itself); an invalid byte
+// becomes the four characters \xNN of the parsed string, and a backslash
+// that would read as the start of such an escape is doubled.
+// json_string_bytes() turns the parsed string back into `s`'s bytes.
+void append_json_string(std::string& out, std::string_view s);
+// The bytes `decoded` (a string parsed from append_json_string's output)
+// stands for: \xNN is the byte NN, a doubled backslash one backslash, and
+// any other character itself.
+std::string json_string_bytes(std::string_view decoded);
+// For a shell: `s` as one word that sh, bash and zsh read back as `s`. Bare
+// when it holds only [A-Za-z0-9_@%+=:,./-]; in single quotes otherwise; and
+// when it holds an escaped character, as $'...' with that character's bytes
+// as \xNN, so the command line shows no control character and pastes back
+// the same bytes.
+std::string shell_quote(std::string_view s);
+// `words` each shell_quote()d, joined by spaces: a command to paste.
+std::string shell_command(std::span<const std::string> words);
 
 }  // namespace ecmpsim

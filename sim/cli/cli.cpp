@@ -10,11 +10,12 @@
 
 #include "hashing/suggest.h"
 #include "sim/cli/file_flags.h"
-#include "sim/cli/ranks.h"
+#include "sim/app/ranks.h"
 #include "sim/config/config.h"
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
 #include "sim/base/parse.h"
+#include "sim/base/text.h"
 
 #ifndef ECMPSIM_VERSION
 #define ECMPSIM_VERSION "dev"
@@ -90,17 +91,28 @@ static std::string limit_default_text(const LimitFlag& f) {
   return typed + " = " + std::to_string(v) + " " + f.unit;
 }
 
-void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows) {
-  for (const LimitFlag& f : kLimitFlags) {
-    if (f.field == &Limits::max_capture_bytes && !reads_flows) continue;
-    const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
-    CLI::Option* o = sub->add_option(flag_spelling(f.key), limits.*f.field, doc)->default_str(limit_default_text(f));
-    // A size is rewritten to its bytes before it converts (D9: "64M" as --help shows it).
-    if (f.bytes)
-      o->transform(byte_size());
-    else
-      o->check(integer_in(1, ~0ULL));
-  }
+namespace {
+
+void add_limit_flag(CLI::App* sub, const LimitFlag& f, std::uint64_t& value) {
+  const std::string doc = f.bytes ? std::string(f.doc) + "; SIZE in " + std::string(kSizeExamples) : f.doc;
+  CLI::Option* o = sub->add_option(flag_spelling(f.key), value, doc)->default_str(limit_default_text(f));
+  // A size is rewritten to its bytes before it converts (D9: "64M" as --help shows it).
+  if (f.bytes)
+    o->transform(byte_size());
+  else
+    o->check(integer_in(1, ~0ULL));
+}
+
+}  // namespace
+
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements) {
+  for (const LimitFlag& f : kLimitFlags)
+    if (f.field != &Limits::max_capture_bytes || reads_measurements) add_limit_flag(sub, f, limits.*f.field);
+}
+
+void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes) {
+  for (const LimitFlag& f : kLimitFlags)
+    if (f.field == &Limits::max_capture_bytes) add_limit_flag(sub, f, max_bytes);
 }
 
 CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& what) {
@@ -139,6 +151,14 @@ Format chosen_format(const std::string& name) { return *parse_name(formats(), na
 
 void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs) {
   write_output(out_path.empty() ? "-" : out_path, text, io.out, inputs);
+}
+
+void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs) {
+  write_output(out_path.empty() ? "-" : out_path, [&](const Sink& put) { write(f, r, put); }, io.out, inputs);
+}
+
+void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs) {
+  write_output(out_path.empty() ? "-" : out_path, produce, io.out, inputs);
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "sim/app/load.h"
 #include "sim/base/format.h"
+#include "sim/base/output_file.h"
 #include "sim/cli/file_flags.h"
 #include "sim/cli/run.h"
 #include "sim/config/spec.h"
@@ -59,9 +60,11 @@ template <class Table>
 CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));
 }
-// --max-hosts and --max-flows (sim/base/limits.h) on `sub`, and
-// --max-capture-bytes when the command reads a --flows file.
-void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_flows = false);
+// The limit flags (sim/base/limits.h) on `sub`, and --max-capture-bytes when
+// the command reads a measurement file (a --flows file, --emulation, ...).
+void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements = false);
+// --max-capture-bytes alone, for a command that reads measurements but no config.
+void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes);
 // Config loading is the commands' (sim/app/load.h), for every door.
 using app::check_out;
 using app::default_config_path;
@@ -81,5 +84,10 @@ CLI::Option* add_out_flag(CLI::App* sub, std::string& out, const std::string& wh
 // Writes `text` to `out_path` by write_output's rules (sim/base/output_file.h);
 // empty or "-" is stdout.
 void emit(Io io, const std::string& text, const std::string& out_path, std::span<const std::string> inputs = {});
+// Writes `r` as `f` to `out_path` the same way, as the format's writer makes
+// it: a large JSON or CSV document is never in memory whole.
+void emit(Io io, Format f, const Result& r, const std::string& out_path, std::span<const std::string> inputs = {});
+// Writes what `produce` makes (a page, piece by piece) to `out_path` the same way.
+void emit(Io io, const OutputProducer& produce, const std::string& out_path, std::span<const std::string> inputs = {});
 
 }  // namespace ecmpsim::cli

@@ -168,7 +168,7 @@ Action add_emulate_command(CLI::App& app) {
     }
     if (!opt->observations.empty())
       write_output(opt->observations, emulate_observations_csv(*r.sim, r.report), io.out, r.inputs);
-    emit(io, write(chosen_format(opt->format), emulate_result(*r.sim, r.report)), opt->out, r.inputs);
+    emit(io, chosen_format(opt->format), emulate_result(*r.sim, r.report), opt->out, r.inputs);
     return r.report.agree() ? 0 : 3;
   };
 }

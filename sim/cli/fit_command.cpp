@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/app/fit.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/progress_line.h"
 
@@ -50,17 +51,18 @@ Action add_fit_command(CLI::App& app) {
   sub->add_option("-j,--threads", o->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
   add_format_flag(sub, o->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, o->out, "the output");
+  add_capture_limit_flag(sub, o->max_capture_bytes);
   sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");
   return [o](Io io) {
     check_out(o->out, {o->observations, o->predict});
     std::optional<ProgressLine> line(std::in_place, ::isatty(STDERR_FILENO) != 0);
     const app::FitReport r = app::fit(*o, line->callback());
     line.reset();
-    for (const std::string& n : r.notes) io.err << "ecmpsim: " << n << "\n";
+    for (const std::string& n : r.notes) io.err << "ecmpsim: " << escape_text(n) << "\n";
     if (r.predictions)
       emit(io, *r.predictions, o->out, r.inputs);
     else
-      emit(io, write(chosen_format(o->format), r.fitted.result()), o->out, r.inputs);
+      emit(io, chosen_format(o->format), r.fitted.result(), o->out, r.inputs);
     return 0;
   };
 }

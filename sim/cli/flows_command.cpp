@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/app/flows.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 
 namespace ecmpsim::cli {
@@ -25,8 +26,8 @@ Action add_flows_command(CLI::App& app) {
   add_limit_flags(sub, opt->q.limits);
   return [opt](Io io) {
     const app::FlowsReport r = app::flows(opt->q);
-    for (const std::string& n : r.notes) io.err << "ecmpsim: " << n << "\n";
-    emit(io, write(chosen_format(opt->format), r.result()), opt->out, r.inputs);
+    for (const std::string& n : r.notes) io.err << "ecmpsim: " << escape_text(n) << "\n";
+    emit(io, chosen_format(opt->format), r.result(), opt->out, r.inputs);
     return 0;
   };
 }

@@ -50,6 +50,7 @@ Action add_hash_command(CLI::App& app) {
   sub->add_option("--tuples", o->tuples, "CSV src,dst,proto,sport,dport[,flow_label] with a header ('-' = stdin); prints hash,member per line")
       ->check(file_role(FileRole::Input));
   add_out_flag(sub, o->out, "the output");
+  add_capture_limit_flag(sub, o->max_capture_bytes);
   return [o](Io io) {
     const app::HashReport r = app::hash(*o);
     if (!r.one) {
@@ -57,10 +58,10 @@ Action add_hash_command(CLI::App& app) {
       return 0;
     }
     Result result;
-    result.json = [&] { return r.one->json(); };
+    result.json = [&](JsonWriter& w) { w.value(r.one->json()); };
     result.json_indent = -1;  // one line per query
     result.text = [&] { return r.one->text(); };
-    emit(io, write(chosen_format(o->format), result), o->out, {&o->tuples, 1});
+    emit(io, chosen_format(o->format), result, o->out, {&o->tuples, 1});
     return 0;
   };
 }

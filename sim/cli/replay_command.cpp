@@ -1,5 +1,6 @@
 // `ecmpsim replay TRACE... --config C`: flags in, sim/model/replay.h's report
 // out (docs/traces.md).
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/file_flags.h"
 #include "sim/config/config.h"
@@ -51,7 +52,7 @@ Action add_replay_command(CLI::App& app) {
   add_out_flag(sub, opt->out, "the output");
   sub->add_option("--html", opt->html, "Also write an HTML page to FILE: a timeline per scenario and process group")
       ->check(file_role(FileRole::Output));
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   return [opt](Io io) {
     const Spec spec = load_spec(opt->config, opt->limits);
     const ReplayReport report = [&] {
@@ -64,15 +65,17 @@ Action add_replay_command(CLI::App& app) {
       }
       ReplayOptions options;
       options.replay_gaps = opt->replay_gaps;
-      if (!opt->rank_map.empty()) read_rank_map(opt->rank_map, options);
-      return replay(spec, load_comm_trace(opt->inputs), options);
+      if (!opt->rank_map.empty()) read_rank_map(opt->rank_map, options, opt->limits.max_capture_bytes);
+      ReplayInputs inputs = opt->inputs;
+      inputs.max_bytes = opt->limits.max_capture_bytes;
+      return replay(spec, load_comm_trace(inputs), options);
     }();
-    for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << n << "\n";
-    emit(io, write(chosen_format(opt->format), replay_result(report)), opt->out, spec_inputs(spec));
+    for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << escape_text(n) << "\n";
+    emit(io, chosen_format(opt->format), replay_result(report), opt->out, spec_inputs(spec));
     if (!opt->html.empty()) {
-      std::string command = "ecmpsim replay";
-      for (const std::string& t : opt->inputs.traces) command += " " + t;
-      emit(io, replay_html(report, command), opt->html, spec_inputs(spec));
+      std::vector<std::string> words{"ecmpsim", "replay"};
+      words.insert(words.end(), opt->inputs.traces.begin(), opt->inputs.traces.end());
+      emit(io, replay_html(report, shell_command(words)), opt->html, spec_inputs(spec));
     }
     return 0;
   };

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "sim/app/report.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/size_flags.h"
 
@@ -18,7 +19,7 @@ Action add_report_command(CLI::App& app) {
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
       ->check(file_role(FileRole::Input));
   add_out_flag(sub, opt->out, "the HTML report")->capture_default_str();
-  add_limit_flags(sub, opt->limits);
+  add_limit_flags(sub, opt->limits, true);
   sub->add_option("--seeds", opt->seeds, "Hash seeds A:B[:STEP] (half-open) of the ECMP distribution")
       ->capture_default_str();
   sub->add_option("--scenario", opt->scenario, "ECMP scenario whose seed is swept; default every one, each on its own");
@@ -34,10 +35,11 @@ Action add_report_command(CLI::App& app) {
   return [opt](Io io) {
     app::ReportRequest q = *opt;
     const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-    q.command = "ecmpsim report " + path + " --seeds " + opt->seeds + size_flags_text(opt->sizes);
+    const std::vector<std::string> command{"ecmpsim", "report", path, "--seeds", opt->seeds};
+    q.command = shell_command(command) + size_flags_text(opt->sizes);
     const app::ReportPage page = app::report(q);
     emit(io, page.html, opt->out, page.inputs);
-    if (opt->out != "-") io.out << "wrote " << opt->out << " (" << page.html.size() / 1024 << " KiB)\n";
+    if (opt->out != "-") io.out << "wrote " << escape_text(opt->out) << " (" << page.html.size() / 1024 << " KiB)\n";
     return 0;
   };
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/app/reproduce.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 
 namespace ecmpsim::cli {
@@ -32,16 +33,18 @@ Action add_reproduce_command(CLI::App& app) {
   return [opt](Io io) {
     const Format format = chosen_format(opt->format);
     if (opt->list) {
-      emit(io, write(format, published_list_result()), "-");
+      emit(io, format, published_list_result(), "-");
       return 0;
     }
     app::ReproduceRequest q = *opt;
     q.csv = format == Format::Csv;
-    q.command = "ecmpsim reproduce" + (opt->config.empty() ? std::string() : " " + opt->config) + " --seeds " +
-                opt->seeds;
+    std::vector<std::string> words{"ecmpsim", "reproduce"};
+    if (!opt->config.empty()) words.push_back(opt->config);
+    words.insert(words.end(), {"--seeds", opt->seeds});
+    q.command = shell_command(words);
     const app::ReproduceReport r = app::reproduce(q);
     if (r.published) {
-      emit(io, write(format, published_result(*r.published)), "-");
+      emit(io, format, published_result(*r.published), "-");
       return 0;
     }
     emit(io, r.html, opt->out, r.inputs);
@@ -51,9 +54,9 @@ Action add_reproduce_command(CLI::App& app) {
     // The JSON alone on its stream, so it parses; the table ends with where the page went.
     if (opt->out != "-") {
       if (format == Format::Json)
-        io.err << "report written to " << opt->out << "\n";
+        io.err << "report written to " << escape_text(opt->out) << "\n";
       else
-        table << "\nreport written to " << opt->out << "\n";
+        table << "\nreport written to " << escape_text(opt->out) << "\n";
     }
     table << std::flush;
     return 0;

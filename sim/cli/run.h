@@ -10,16 +10,18 @@
 
 #include "sim/base/error.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
+class Ranks;  // sim/app/ranks.h
+}
 
-class Ranks;
+namespace ecmpsim::cli {
 
 struct Io {
   std::ostream& out;
   std::ostream& err;
   // Set by the MPI build's main when several ranks run: `sweep` splits its
   // work across them, and every other command runs on rank 0 alone.
-  const Ranks* ranks = nullptr;
+  const app::Ranks* ranks = nullptr;
 };
 
 // An error message as the one line the command line prints after "ecmpsim: "

@@ -85,8 +85,8 @@ Action add_run_command(CLI::App& app) {
     const app::RunReport report = app::run(q, line->callback());
     line.reset();
     interrupt.reset();
-    for (const auto& n : report.notes) io.err << "ecmpsim: " << n << "\n";
-    emit(io, write(chosen_format(opt->format), run_result(*report.data)), q.out, report.inputs);
+    for (const auto& n : report.notes) io.err << "ecmpsim: " << escape_text(n) << "\n";
+    emit(io, chosen_format(opt->format), run_result(*report.data), q.out, report.inputs);
     return 0;
   };
 }

@@ -1,27 +1,21 @@
+// `ecmpsim sweep`: its flags, as app::SweepRequest (sim/app/sweep.h); the
+// job run under a monitor that turns stop signals into a stop request and
+// draws the progress bar; the output written, then the checkpoint finished.
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <pthread.h>
 #include <thread>
 #include <unistd.h>
-#include <nlohmann/json.hpp>
 
+#include "sim/app/sweep.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
-#include "sim/cli/ranks.h"
 #include "sim/cli/size_flags.h"
-#include "sim/cli/sweep_checkpoint.h"
-#include "sim/cli/sweep_setup.h"
-#include "sim/config/config.h"
-#include "sim/base/parallel.h"
 #include "sim/routing/seeds.h"
-#include "sim/sweep/sweep.h"
-#include "sim/sweep/sweep_rank.h"
-#include "sim/output/sweep_output.h"
-#include "sim/sweep/sweep_stats.h"
 
 namespace ecmpsim::cli {
 namespace {
@@ -86,6 +80,35 @@ class Monitor {
   std::thread thread_;
 };
 
+struct SweepOptions {
+  app::SweepRequest q;
+  std::string format;
+};
+
+void add_checkpoint_flags(CLI::App* sub, app::SweepCheckpointing& f) {
+  sub->add_option("--checkpoint", f.checkpoint,
+                  "Add the finished variants to FILE as the sweep runs (a kill loses at most about --checkpoint-every "
+                  "of work), on a stop and after the output; "
+                  "a FILE of this sweep is resumed (run the same command again), another sweep's is refused, never "
+                  "replaced; default OUT.checkpoint beside --out (removed once the output is written); under mpirun "
+                  "each rank saves its share to FILE.rank-R-of-N (no default)")
+      ->type_name("FILE")
+      ->check(file_role(FileRole::Checkpoint));
+  sub->add_option("--resume", f.resume,
+                  "Continue the sweep a checkpoint FILE saved (same build, config, axes); the output is "
+                  "byte-identical to an uninterrupted run. Saves to FILE unless --checkpoint names another. Under mpirun, "
+                  "or when FILE is absent, reads FILE's rank files FILE.rank-R-of-N (MPI ranks' or --shard's), at any "
+                  "count: merges job-array shards")
+      ->type_name("FILE")
+      ->check(file_role(FileRole::Resume));
+  sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
+  sub->add_option("--checkpoint-every", f.every,
+                  "About the most seconds of work a kill loses: the longest time between saves (longer only while "
+                  "saving would take over 1.5% of the sweep's time)")
+      ->default_str("5")
+      ->check(number_at_least(0.001));
+}
+
 // "scenario: the scenarios (--scenario); algos: ...", from the axis table.
 std::string axis_help() {
   std::string out;
@@ -94,120 +117,123 @@ std::string axis_help() {
   return out;
 }
 
-}  // namespace
-
-Action add_sweep_command(CLI::App& app) {
-  auto opt = std::make_shared<SweepOptions>();
+// The command and its flags, bound to `opt`.
+void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
+  app::SweepRequest& q = opt->q;
   CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                               "and placements in parallel; report the imbalance distribution");
-  sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
+  sub->add_option("config", q.config, "Experiment config (TOML); default configs/paper16.toml")
       ->check(file_role(FileRole::Input));
-  sub->add_option("--seeds", opt->seeds, "ECMP seeds A:B (half-open)");
-  sub->add_option("--seed-mode", opt->seed_mode, "same, per-tier or per-switch (seeds derived by SplitMix64)")
+  sub->add_option("--seeds", q.seeds, "ECMP seeds A:B (half-open)");
+  sub->add_option("--seed-mode", q.seed_mode, "same, per-tier or per-switch (seeds derived by SplitMix64)")
       ->check(one_of(kSeedModes));
-  sub->add_option("--sport-base", opt->sport_base, "Bases A:B[:STEP] of the \"range\" source-port model");
-  sub->add_option("--qpn-base", opt->qpn_base, "First QP numbers A:B[:STEP]");
-  sub->add_option("--qps", opt->qps, "QPs per connection, a list: 1,2,4")->type_name("N,...");
-  sub->add_option("--algos", opt->algos, "Hash algorithms, a list: crc16-ccitt,xxh3")->type_name("NAME,...");
-  sub->add_option("--placement-seeds", opt->placement_seeds, "Seeds A:B of a \"random\" rank placement");
-  sub->add_option("--scenario", opt->scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first")
+  sub->add_option("--sport-base", q.sport_base, "Bases A:B[:STEP] of the \"range\" source-port model");
+  sub->add_option("--qpn-base", q.qpn_base, "First QP numbers A:B[:STEP]");
+  sub->add_option("--qps", q.qps, "QPs per connection, a list: 1,2,4")->type_name("N,...");
+  sub->add_option("--algos", q.algos, "Hash algorithms, a list: crc16-ccitt,xxh3")->type_name("NAME,...");
+  sub->add_option("--placement-seeds", q.placement_seeds, "Seeds A:B of a \"random\" rank placement");
+  sub->add_option("--scenario", q.scenario, "Scenario(s) to sweep; default every ECMP scenario, or the first")
       ->type_name("NAME,...");
-  sub->add_option("-j,--threads", opt->threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
-  sub->add_option("--metric", opt->metric,
+  sub->add_option("-j,--threads", q.threads, "Threads")->default_str("all cores")->check(integer_in(1, 4096));
+  sub->add_option("--metric", q.metric,
                   "Metric ranking best and worst, and for --threshold: fim, max_mean, cov, jain, max_flows, "
                   "slowdown, or with a size table busbw_at (GB/s at --busbw-at) or busbw_avg (GB/s, mean over "
                   "the sizes) (default fim)")
       ->check(one_of(kSweepMetricNames));
-  sub->add_option("--rank-by", opt->rank_by,
+  sub->add_option("--rank-by", q.rank_by,
                   "Rank one axis by the mean of --metric over the --over axes, best first, with each value's mean, "
                   "p90, min and max; a note when the best-vs-worst gap is within the nuisance spread. Axes: " +
                       axis_help())
       ->check(one_of(kSweepAxes));
-  sub->add_option("--over", opt->over,
+  sub->add_option("--over", q.over,
                   "The nuisance axes of --rank-by, a list (e.g. qpn-base,placement-seeds); default every other swept "
                   "axis but scenario and algos");
-  sub->add_option("--threshold", opt->threshold, "Report the fraction of variants whose metric is above this")
+  sub->add_option("--threshold", q.threshold, "Report the fraction of variants whose metric is above this")
       ->check(number_at_least(0));
-  sub->add_flag("--no-slowdown", opt->no_slowdown,
+  sub->add_flag("--no-slowdown", q.no_slowdown,
                 "Skip the flow model: no predicted slowdown, faster on large fabrics");
-  sub->add_option("--max-variants", opt->max_variants, "Refuse larger sweeps without --force")
+  sub->add_option("--max-variants", q.max_variants, "Refuse larger sweeps without --force")
       ->default_str("10000000 variants")
       ->check(integer_in(1, ~0ULL >> 1));
-  sub->add_flag("--force", opt->force, "Run a sweep larger than --max-variants");
-  sub->add_option("--bins", opt->bins, "Histogram bins")->check(integer_in(1, 10000));
-  sub->add_flag("--pooled", opt->pooled,
+  sub->add_flag("--force", q.force, "Run a sweep larger than --max-variants");
+  sub->add_option("--bins", q.bins, "Histogram bins")->check(integer_in(1, 10000));
+  sub->add_flag("--pooled", q.pooled,
                 "Also summarize every scenario and algorithm together (each is always summarized on its own)");
-  add_size_flags(sub, opt->sizes);
-  sub->add_option("--busbw-at", opt->busbw_at,
+  add_size_flags(sub, q.sizes);
+  sub->add_option("--busbw-at", q.busbw_at,
                   "Message size of the busbw_at metric (default: the largest of -b/-e or sizes)")
       ->transform(byte_size());
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json, Shape::Csv}, Format::Table);
-  add_out_flag(sub, opt->out, "the output");
-  add_checkpoint_flags(sub, opt->checkpoint);
-  add_limit_flags(sub, opt->limits);
-  return [opt](Io io) {
-    // Under mpirun every rank sets up the same sweep; all fail together or none does.
-    const Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
-    std::unique_ptr<const Sweep> sweep;
-    std::optional<RankSpec> rank;
-    const auto setup = [&] {
-      const std::string path = opt->config.empty() ? default_config_path() : opt->config;
-      sweep = make_sweep(*opt, load_spec(path, opt->limits), path);
-      rank = rank_spec_from(*opt, sweep->space());
-    };
-    if (ranks != nullptr)
-      ranks->agree(setup);
-    else
-      setup();
-    const VariantSpace& space = sweep->space();
-    // Rank 0 alone writes the output; the others wait for it in the sweep, so
-    // an unwritable --out must fail every rank (agree), not rank 0 alone.
-    const auto check_output_target = [&] {
-      if (ranks == nullptr || ranks->rank() == 0) check_out(opt->out, spec_inputs(sweep->base().spec()));
-    };
-    if (ranks != nullptr)
-      ranks->agree(check_output_target);
-    else
-      check_output_target();
-    const CheckpointId id = checkpoint_id(*sweep, size_flags_text(opt->sizes));
-    // Before the work: what the checkpoint resumes, and that it can be saved.
-    std::optional<SweepCheckpoint> single;
-    if (ranks == nullptr) single.emplace(opt->checkpoint, opt->out, *sweep, id, io.err);
-    std::optional<std::string> checkpoint = single ? single->path() : std::nullopt;
-    const unsigned threads = opt->threads ? opt->threads : default_threads();
-    SweepControl control;
-    SweepRun run;
-    int stopped_by = 0;
-    {
-      const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
-      const Monitor monitor(control, space.size(), tty, stopped_by);
-      run = ranks != nullptr ? run_checkpointed_on_ranks(opt->checkpoint, opt->out, *sweep, threads, control, id,
-                                                         *ranks, io.err, checkpoint)
-                             : single->run(threads, control);
-    }
-    // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
-    // forwarded stop) as Ctrl-C's.
-    const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
-    if (ranks != nullptr && ranks->rank() != 0) return run.interrupted ? stopped_code : 0;
-    const SweepSummaries summaries = summarize_sweep(*opt, *sweep, run, rank);
-    const SweepReport report = summaries.report(*sweep, run);
-    // The output first, then the checkpoint's last save (or, the run whole,
-    // the default checkpoint's removal): a failing output keeps the checkpoint.
-    try {
-      emit(io, write(chosen_format(opt->format), sweep_result(report)), opt->out, spec_inputs(sweep->base().spec()));
-    } catch (...) {
-      if (single) single->finish(run, false);
-      throw;
-    }
-    if (single) single->finish(run, true);
-    if (run.interrupted) {
-      io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << space.size() << " variants"
-             << (checkpoint ? "; saved to " + *checkpoint + ": run the same command again to continue" : std::string())
-             << "\n";
-      return stopped_code;
-    }
-    return 0;
-  };
+  add_out_flag(sub, q.out, "the output");
+  add_checkpoint_flags(sub, q.checkpoint);
+  sub->add_option("--shard", q.checkpoint.shard,
+                  "Run shard I of N (I/N), or this Slurm job-array task's (slurm: SLURM_ARRAY_TASK_ID, _COUNT, _MIN, "
+                  "_STEP), saving it beside --checkpoint as its rank file (.rank-I-of-N), resumed when there; no "
+                  "output: merge the finished shards with --resume and the same name")
+      ->type_name("I/N|slurm");
+  add_limit_flags(sub, q.limits);
+}
+
+// The shard's one line on stderr: what it holds, and how to go on.
+int shard_done(Io io, const app::Shard& s, const app::ShardRun& r, int stopped_code) {
+  io.err << "ecmpsim: shard " << s.index << " of " << s.count << ": " << r.held + r.evaluated << " of " << r.variants
+         << " variants saved in " << escape_text(r.path) << " (" << r.evaluated << " evaluated now)"
+         << (r.stopped ? "; interrupted: run the same command again to continue"
+                       : "; merge the shards with --resume and the --checkpoint FILE")
+         << "\n";
+  return r.stopped ? stopped_code : 0;
+}
+
+// The report of a finished or stopped run, written first; then the
+// checkpoint's last save (or, the run whole, the default checkpoint's
+// removal): a failing output keeps the checkpoint.
+int report(const SweepOptions& o, app::SweepJob& job, int stopped_code, Io io) {
+  const Sweep& sweep = *job.sweep();
+  const SweepRun& run = *job.result();
+  const app::SweepSummaries summaries = job.summaries();
+  try {
+    emit(io, chosen_format(o.format), sweep_result(summaries.report(sweep, run)), o.q.out, job.inputs());
+  } catch (...) {
+    job.finish(false);
+    throw;
+  }
+  job.finish(true);
+  if (!run.interrupted) return 0;
+  const auto& checkpoint = job.checkpoint();
+  io.err << "ecmpsim: interrupted: reported the first " << run.done << " of " << sweep.space().size() << " variants"
+         << (checkpoint ? "; saved to " + escape_text(*checkpoint) + ": run the same command again to continue" : std::string())
+         << "\n";
+  return stopped_code;
+}
+
+int sweep_main(SweepOptions o, Io io) {
+  o.q.csv = chosen_format(o.format) == Format::Csv;
+  const app::Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
+  std::ostream& err = io.err;
+  app::SweepJob job(o.q, ranks, [&err](const std::string& line) {
+    err << "ecmpsim: " << spell_options(line, flag_spelling) << "\n";
+  });
+  SweepControl control;
+  int stopped_by = 0;
+  {
+    const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+    const Monitor monitor(control, job.sweep()->space().size(), tty, stopped_by);
+    job.run(control);
+  }
+  // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
+  // forwarded stop) as Ctrl-C's.
+  const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
+  if (job.shard()) return shard_done(io, *job.shard(), job.shard_run(), stopped_code);
+  if (ranks != nullptr && ranks->rank() != 0) return job.result()->interrupted ? stopped_code : 0;
+  return report(o, job, stopped_code, io);
+}
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app) {
+  auto opt = std::make_shared<SweepOptions>();
+  add_sweep_flags(app, opt.get());
+  return [opt](Io io) { return sweep_main(*opt, io); };
 }
 
 }  // namespace ecmpsim::cli

@@ -97,7 +97,8 @@ SourcePos pos_of(const toml::node& n, const std::string& file, std::string_view 
 }  // namespace config
 
 Spec load_config(const std::string& path, const Limits& limits) {
-  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file"), path, limits);
+  return parse_config(read_input_file(path, {path, 0, 0, {}}, "file", {limits.max_config_bytes, "max_config_bytes"}),
+                      path, limits);
 }
 
 Spec parse_config(std::string_view text, const std::string& path, const Limits& limits) {
@@ -113,6 +114,9 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
     if (key == "fabric") {
       refuse_misplaced(expect_table(node, at), fabric_knobs(), job_knobs(), "[workload] or a [[job]]", path, key);
       config::read_section<FabricSpec>(expect_table(node, at), fabric_knobs(), spec.fabric, path, key);
+      if (const toml::node* file = node.as_table()->get("file"))
+        spec.fabric.topology = load_topology(spec.fabric.topology.source, config::pos_of(*file, path, "fabric.file"),
+                                             limits.max_config_bytes);
       config::check_fabric(*node.as_table(), spec.fabric, path);
       spec.fabric.address_base_at = key_pos(*node.as_table(), "address_base", {}, path, key);
     } else if (key == "workload") {
@@ -145,6 +149,9 @@ Spec parse_config(std::string_view text, const std::string& path, const Limits& 
           s.name.clear();
         }
         config::read_section<ScenarioSpec>(table, scenario_knobs(), s, path, key);
+        if (const toml::node* file = table.get("routes_file"))
+          s.routes_file = load_routes_csv(s.routes_file->path, config::pos_of(*file, path, "scenario.routes_file"),
+                                          limits.max_config_bytes);
         s.where = sat;
         config::check_scenario(table, s, path);
         if (s.name.empty()) throw InputError(sat, "scenario needs a name");

@@ -155,7 +155,9 @@ const std::vector<Knob<FabricSpec>>& fabric_knobs() {
        [](const toml::node& n, FabricSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a file path");
-         s.topology = load_topology(relative_to(at.file, *v), at);
+         s.topology = TopologySpec{};
+         s.topology.source = relative_to(at.file, *v);  // read by parse_config, within --max-config-bytes
+         check_topology_name(s.topology.source, at);
        },
        nullptr},
       {"weights", "table", "WCMP weight per cable, both directions: { \"leaf0-spine1\" = 3, \"leaf1-spine0#1\" = 2 }.",

@@ -283,10 +283,14 @@ std::string relative_to(const std::string& config_path, const std::string& path)
   return (dir / p).lexically_normal().string();
 }
 
-TopologySpec load_topology(const std::string& path, const SourcePos& key_at) {
+void check_topology_name(const std::string& path, const SourcePos& key_at) {
   if (!ends_with(path, ".csv") && !ends_with(path, ".toml"))
     throw InputError(key_at, "topology file '" + path + "' must end in .toml or .csv");
-  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'"));
+}
+
+TopologySpec load_topology(const std::string& path, const SourcePos& key_at, std::uint64_t max_bytes) {
+  check_topology_name(path, key_at);
+  return parse_topology(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "max_config_bytes"}));
 }
 
 TopologySpec parse_topology(const std::string& path, const std::string& text) {
@@ -295,8 +299,9 @@ TopologySpec parse_topology(const std::string& path, const std::string& text) {
   return t;
 }
 
-std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at) {
-  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'"));
+std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at,
+                                                 std::uint64_t max_bytes) {
+  return parse_routes_csv(path, read_input_file(path, key_at, "file '" + path + "'", {max_bytes, "max_config_bytes"}));
 }
 
 std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text) {

@@ -327,7 +327,9 @@ const std::vector<Knob<ScenarioSpec>>& scenario_knobs() {
        [](const toml::node& n, ScenarioSpec& s, const SourcePos& at) {
          const auto v = n.value<std::string>();
          if (!n.is_string() || !v || v->empty()) throw InputError(at, "expected a file path");
-         s.routes_file = load_routes_csv(relative_to(at.file, *v), at);
+         auto file = std::make_shared<RouteFile>();  // read by parse_config, within --max-config-bytes
+         file->path = relative_to(at.file, *v);
+         s.routes_file = std::move(file);
        },
        nullptr},
       {"down", "array of strings",

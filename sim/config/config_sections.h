@@ -78,8 +78,12 @@ bool read_route_dst(std::string_view text, StaticRoute& r);
 
 // Files a config points at (sim/config/config_files.cpp); paths relative to the config.
 std::string relative_to(const std::string& config_path, const std::string& path);
-TopologySpec load_topology(const std::string& path, const SourcePos& key_at);
-std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at);
+// Read by parse_config once the section's keys are read, at most `max_bytes`
+// (--max-config-bytes) each; the knobs only record the path.
+void check_topology_name(const std::string& path, const SourcePos& key_at);
+TopologySpec load_topology(const std::string& path, const SourcePos& key_at, std::uint64_t max_bytes);
+std::shared_ptr<const RouteFile> load_routes_csv(const std::string& path, const SourcePos& key_at,
+                                                 std::uint64_t max_bytes);
 // The same from text already read (`path` names it in errors; parse_topology
 // is in sim/config/topology_file.h).
 std::shared_ptr<const RouteFile> parse_routes_csv(const std::string& path, const std::string& text);

@@ -63,7 +63,7 @@ std::string result_text(const EmulateReport& r) {
 std::string emulate_table(const Simulation& sim, const EmulateReport& r) {
   const Fabric& f = sim.fabric();
   std::string out;
-  out += "config    " + sim.spec().source + ", scenario '" + r.scenario + "'\n";
+  out += "config    " + escape_text(sim.spec().source) + ", scenario '" + r.scenario + "'\n";
   if (!r.note.empty()) out += "note      " + r.note + "\n";
   if (r.is_static)
     out += "kernel    the static table as one /32 route per switch and destination endpoint (no multipath route)\n";
@@ -233,7 +233,7 @@ Json emulate_json(const Simulation& sim, const EmulateReport& r) {
 Result emulate_result(const Simulation& sim, const EmulateReport& r) {
   Result out;
   out.text = [s = &sim, p = &r] { return emulate_table(*s, *p); };
-  out.json = [s = &sim, p = &r] { return emulate_json(*s, *p); };
+  out.json = [s = &sim, p = &r](JsonWriter& w) { w.value(emulate_json(*s, *p)); };
   return out;
 }
 

@@ -187,6 +187,7 @@ std::uint64_t endpoint_count(const FabricSpec& spec);
 struct FabricCounts {
   std::uint64_t switches = 0;
   std::uint64_t cables = 0;  // each two directed links
+  std::uint64_t tors = 0;    // switches with an endpoint: the destinations of the equal-cost sets
 };
 FabricCounts fabric_counts(const FabricSpec& spec);
 

@@ -2,7 +2,9 @@
 // fixed order (endpoints in order, cables host-first), so endpoint indices,
 // addresses and equal-cost member order are reproducible.
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/failures.h"
@@ -203,21 +205,32 @@ FabricCounts fabric_counts(const FabricSpec& spec) {
   switch (spec.kind) {
     case FabricKind::LeafSpine:
       return {std::uint64_t{ls.leaves} + ls.spines,
-              counts_add(hosts, counts_mul(counts_mul(ls.leaves, ls.spines), ls.links_per_pair))};
+              counts_add(hosts, counts_mul(counts_mul(ls.leaves, ls.spines), ls.links_per_pair)),
+              ls.hosts_per_leaf == 0 ? 0 : std::uint64_t{ls.leaves}};
     case FabricKind::FatTree: {
       // k pods of k/2 edges and k/2 aggregations, (k/2)^2 cores; each tier pair k (k/2)^2 cables.
       const std::uint64_t k = spec.fat_tree_k, half = k / 2;
-      return {k * k + half * half, 3 * k * half * half};
+      return {k * k + half * half, 3 * k * half * half, k * half};
     }
     case FabricKind::Rail: {
       const std::uint64_t g = spec.rail_leaf_nodes == 0 ? spec.rail_nodes : spec.rail_leaf_nodes;
       const std::uint64_t leaves = counts_mul(g == 0 ? 0 : (spec.rail_nodes + g - 1) / g, spec.nics_per_node);
-      return {counts_add(leaves, ls.spines), counts_add(hosts, counts_mul(counts_mul(leaves, ls.spines), ls.links_per_pair))};
+      return {counts_add(leaves, ls.spines), counts_add(hosts, counts_mul(counts_mul(leaves, ls.spines), ls.links_per_pair)),
+              leaves};
     }
     case FabricKind::File: {
       FabricCounts c;
-      for (const TopologyNode& n : spec.topology.nodes) c.switches += n.tier != Tier::Host;
-      for (const TopologyLink& l : spec.topology.links) c.cables = counts_add(c.cables, l.count);
+      std::unordered_set<std::string_view> hosts_of, tors;
+      for (const TopologyNode& n : spec.topology.nodes) {
+        c.switches += n.tier != Tier::Host;
+        if (n.tier == Tier::Host) hosts_of.insert(n.name);
+      }
+      for (const TopologyLink& l : spec.topology.links) {
+        c.cables = counts_add(c.cables, l.count);
+        if (hosts_of.contains(l.a)) tors.insert(l.b);
+        if (hosts_of.contains(l.b)) tors.insert(l.a);
+      }
+      c.tors = tors.size();
       return c;
     }
   }

@@ -82,7 +82,7 @@ std::string fit_table(const Observations& obs, const FitResult& r) {
   std::string out;
   std::string fields;
   for (hashing::Field f : obs.fields) fields += (fields.empty() ? "" : ",") + std::string(hashing::field_name(f));
-  out += "observations  " + std::to_string(r.observations) + " from " + obs.source +
+  out += "observations  " + std::to_string(r.observations) + " from " + escape_text(obs.source) +
          (obs.whose.empty() ? "" : ", " + obs.whose) + " (members " +
          std::to_string(r.group.members) + (r.group.weighted() ? ", weighted" : "") + "; fields " + fields + ")\n";
   out += "searched      " + format_number(r.hypotheses) + " catalogue models: " + r.searched + "\n";
@@ -149,7 +149,7 @@ Json fit_json(const FitResult& r) {
 Result fit_result(const Observations& obs, const FitResult& r) {
   Result out;
   out.text = [o = &obs, p = &r] { return fit_table(*o, *p); };
-  out.json = [p = &r] { return fit_json(*p); };
+  out.json = [p = &r](JsonWriter& w) { w.value(fit_json(*p)); };
   return out;
 }
 
@@ -172,7 +172,7 @@ std::string members_origin(const SwitchRows& s) {
 }
 
 std::string switches_table(const std::vector<SwitchRows>& switches, const std::vector<SwitchGroupFit>& groups) {
-  std::string out = "switches      " + std::to_string(switches.size()) + " in " + switches.front().obs.source +
+  std::string out = "switches      " + std::to_string(switches.size()) + " in " + escape_text(switches.front().obs.source) +
                     ", fitted as " + std::to_string(groups.size()) +
                     (groups.size() == 1 ? " group sharing one model" : " groups, one model each") + "\n\n";
   std::size_t width = 6;
@@ -213,7 +213,7 @@ Json switches_json(const std::vector<SwitchRows>& switches, const std::vector<Sw
 Result switches_result(const std::vector<SwitchRows>& switches, const std::vector<SwitchGroupFit>& groups) {
   Result out;
   out.text = [s = &switches, g = &groups] { return switches_table(*s, *g); };
-  out.json = [s = &switches, g = &groups] { return switches_json(*s, *g); };
+  out.json = [s = &switches, g = &groups](JsonWriter& w) { w.value(switches_json(*s, *g)); };
   return out;
 }
 

@@ -111,6 +111,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   if (o.flows.empty()) throw InputError(option_at("flows"), "no file given");
   const std::vector<std::string> paths = flows_paths(o.flows, format);
   std::vector<std::string> texts;
+  const ByteLimit capture{spec.limits.max_capture_bytes, "max_capture_bytes"};
   for (const auto& p : paths) {
     // Checked before reading: the whole file is held in memory while parsed.
     std::error_code ec;
@@ -118,7 +119,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
     if (!ec && size > spec.limits.max_capture_bytes)
       throw InputError(option_at("max_capture_bytes", p),
                        "the file has " + over_limit(size, "bytes", spec.limits.max_capture_bytes));
-    texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file"));
+    texts.push_back(read_input_file(p, {p, 0, 0, {}}, "the flows file", capture));
   }
   if (!format) {
     const auto f = workloads::detect_flows_format(texts[0], paths[0]);
@@ -131,7 +132,7 @@ workloads::ImportedFlows import_flows(const FlowsImportOptions& o, const Spec& s
   workloads::ImportOptions options;
   std::string map;
   if (!format->map.empty()) {
-    map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file");
+    map = read_input_file(o.rdma_map, {o.rdma_map, 0, 0, {}}, "the flows file", capture);
     options.map = {o.rdma_map, map};
   }
   // The files count no bytes: by default each connection carries the first job's message size.

@@ -94,12 +94,13 @@ struct ReplayInputs {
   std::vector<std::string> traces;
   std::vector<std::string> inspector;
   std::vector<std::string> flight_recorder;
+  std::uint64_t max_bytes = Limits{}.max_capture_bytes;  // each file, and what a gzip one inflates to
 };
 
 // A rank map: CSV lines `rank,node,gpu` (a header line `rank,node,gpu` and
 // '#' comments allowed), into ReplayOptions::rank_map; InputError at the line
 // and column otherwise.
-void read_rank_map(const std::string& path, ReplayOptions& options);
+void read_rank_map(const std::string& path, ReplayOptions& options, std::uint64_t max_bytes);
 
 // The traces read and joined (workloads/traces/join.h); InputErrors name the file.
 workloads::CommTrace load_comm_trace(const ReplayInputs& inputs);

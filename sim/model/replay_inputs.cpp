@@ -6,6 +6,7 @@
 #include "sim/base/csv_reader.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/text.h"
 #include "sim/model/replay.h"
 #include "workloads/traces/pytorch_trace.h"
 #include "workloads/traces/side_inputs.h"
@@ -38,31 +39,33 @@ std::vector<std::string> expand(const std::vector<std::string>& paths, const cha
   return out;
 }
 
-std::string read_text(const std::string& path, const char* flag) {
-  return workloads::gunzip_if_compressed(read_input_file(path, {{}, 0, 0, flag}, "file '" + path + "'"), path);
+std::string read_text(const std::string& path, const char* flag, const ByteLimit& limit) {
+  return workloads::gunzip_if_compressed(read_input_file(path, {path, 0, 0, flag}, "file", limit), path, limit);
 }
 
 }  // namespace
 
 workloads::CommTrace load_comm_trace(const ReplayInputs& inputs) {
+  const ByteLimit limit{inputs.max_bytes, "max_capture_bytes"};
   std::vector<workloads::RankTrace> ranks;
   for (const std::string& f : expand(inputs.traces, "TRACE", {".json", ".json.gz"}))
-    ranks.push_back(workloads::read_pytorch_trace(read_text(f, "TRACE"), f));
+    ranks.push_back(workloads::read_pytorch_trace(read_text(f, "TRACE", limit), f));
   std::vector<workloads::InspectorRecord> inspector;
   for (const std::string& f : expand(inputs.inspector, "--inspector", {".log", ".json", ".jsonl"})) {
-    auto records = workloads::read_inspector(read_text(f, "--inspector"), f);
+    auto records = workloads::read_inspector(read_text(f, "--inspector", limit), f);
     inspector.insert(inspector.end(), records.begin(), records.end());
   }
   std::vector<workloads::TraceGroup> groups;
   for (const std::string& f : expand(inputs.flight_recorder, "--flight-recorder", {".json"})) {
-    auto found = workloads::read_flight_recorder(read_text(f, "--flight-recorder"), f);
+    auto found = workloads::read_flight_recorder(read_text(f, "--flight-recorder", limit), f);
     groups.insert(groups.end(), found.begin(), found.end());
   }
   return workloads::join_traces(std::move(ranks), groups, inspector);
 }
 
-void read_rank_map(const std::string& path, ReplayOptions& options) {
-  const std::string text = read_input_file(path, {{}, 0, 0, "--rank-map"}, "rank map '" + path + "'");
+void read_rank_map(const std::string& path, ReplayOptions& options, std::uint64_t max_bytes) {
+  const std::string text =
+      read_input_file(path, {{}, 0, 0, "--rank-map"}, "rank map '" + path + "'", {max_bytes, "max_capture_bytes"});
   CsvReader reader(text);
   options.rank_map_file = path;
   for (CsvLine line; reader.next(line);) {

@@ -7,6 +7,7 @@
 #include "sim/base/parallel.h"
 #include "sim/fabric/failures.h"
 #include "sim/model/flows_import.h"
+#include "sim/model/memory.h"
 #include "sim/model/nccl_derive.h"
 #include "sim/model/replay_flows.h"
 #include "workloads/generators/job.h"
@@ -99,6 +100,8 @@ Fabric fabric_for(const Spec& spec) {
   if (counts.cables > spec.limits.max_links)
     throw InputError(option_at("max_links", spec.source),
                      "the fabric has " + over_limit(counts.cables, "cables", spec.limits.max_links));
+  // Before anything is allocated: the fabric and its routing tables must fit.
+  check_memory(routing_memory(spec), spec, "the fabric with its routing tables");
   try {
     return build_fabric(spec.fabric);
   } catch (const InputError& e) {
@@ -228,6 +231,12 @@ std::vector<JobInfo> describe_imported_jobs(const workloads::Flows& flows) {
 }
 
 void Simulation::prepare() {
+  // Before the scenarios run: their paths, times and flow models must fit too.
+  MemoryEstimate need = routing_memory(spec_);
+  const std::uint32_t hops = generated_max_hops(spec_);
+  add_flow_memory(need, spec_, flows_.size(), path_groups_bound(fabric_, flows_),
+                  hops != 0 ? hops : max_path_links(*healthy_));
+  check_memory(need, spec_, "the run");
   for (LinkId l = 0; l < fabric_.links().size(); ++l) {
     const Link& link = fabric_.link(l);
     if (fabric_.is_switch(link.from) && fabric_.is_switch(link.to)) metric_links_.push_back(l);

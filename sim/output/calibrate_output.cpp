@@ -86,21 +86,19 @@ Json json_of(const CalibrationReport& r) {
   return j;
 }
 
-Csv csv_of(const CalibrationReport& r) {
-  Csv csv;
+void csv_of(const CalibrationReport& r, Csv& csv) {
   csv.cells({"size", "measured_us", "predicted_us", "error", "algo", "proto", "fitted"}).end_row();
   for (const CalibrationRow& row : r.fit.rows) {
     csv.cell(row.size).cell(format_number(row.measured_us)).cell(format_number(row.predicted_us));
     csv.cell(format_number(row.error)).cell(name_of(workloads::kNcclAlgos, row.algo));
     csv.cell(name_of(workloads::kNcclProtos, row.proto)).cell(row.fitted ? "1" : "0").end_row();
   }
-  return csv;
 }
 
 }  // namespace
 
 std::string table_summary(const NcclTestsTable& t) {
-  std::string out = t.source + " (" + t.test + ", " + t.type;
+  std::string out = escape_text(t.source) + " (" + t.test + ", " + t.type;
   if (t.ranks != 0) out += ", " + std::to_string(t.ranks) + " ranks";
   if (t.nodes != 0) out += " on " + std::to_string(t.nodes) + " nodes";
   if (!t.nccl_version.empty()) out += ", NCCL " + t.nccl_version;
@@ -147,13 +145,15 @@ Result calibration_result(const CalibrationReport& r) {
   Result out;
   out.text = [&r] { return header(r) + rows_text(r) + "\n" + calibration_snippet(r); };
   out.brief = [&r] { return header(r); };
-  out.json = [&r] { return json_of(r); };
-  out.csv = [&r] { return csv_of(r); };
+  out.json = [&r](JsonWriter& w) { w.value(json_of(r)); };
+  out.csv = [&r](Csv& csv) { csv_of(r, csv); };
   return out;
 }
 
 std::string calibration_snippet(const CalibrationReport& r) {
-  std::string out = "# ecmpsim calibrate: fitted on " + r.table.source + " (" + r.table.test + ") with " + r.config +
+  // Paths escaped: a line break in one would end the TOML comment and start a key.
+  std::string out = "# ecmpsim calibrate: fitted on " + escape_text(r.table.source) + " (" + escape_text(r.table.test) +
+                    ") with " + escape_text(r.config) +
                     ", scenario " + r.scenario + ", " + r.job + ".\n";
   out += "# Append to any config (TOML has no include): cat THIS_FILE >> config.toml; its keys override [hosts].\n";
   out += "[calibration]\n";

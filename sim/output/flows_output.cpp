@@ -26,11 +26,12 @@ std::uint32_t label_of(const workloads::Flows& flows, const PortPlan* plan, std:
 
 }  // namespace
 
-Json flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
-  using json = Json;
-  json list = json::array();
+void flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan,
+                JsonWriter& w) {
+  w.begin_object().key("flows").begin_array();
+  Json row;
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    list.push_back({{"job", spec.jobs[flows.job[f]].name},
+    row = Json{{"job", spec.jobs[flows.job[f]].name},
                     {"collective", collective_of(flows, f)},
                     {"channel", flows.channel[f]},
                     {"src", nic_name(fabric, flows.src[f])},
@@ -42,16 +43,14 @@ Json flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& 
                     {"dport", flows.dport[f]},
                     {"lqpn", flows.lqpn[f]},
                     {"rqpn", flows.rqpn[f]},
-                    {"bytes", flows.bytes[f]}});
-    if (has_label(fabric, plan)) list.back()["flow_label"] = label_of(flows, plan, f);
+                    {"bytes", flows.bytes[f]}};
+    if (has_label(fabric, plan)) row["flow_label"] = label_of(flows, plan, f);
+    w.value(row);
   }
-  json doc;
-  doc["flows"] = std::move(list);
-  return doc;
+  w.end().end();
 }
 
-Csv flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
-  Csv csv;
+void flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan, Csv& csv) {
   csv.cells({"job", "collective", "channel", "src", "dst", "src_ip", "dst_ip", "proto", "sport", "dport", "lqpn",
              "rqpn", "bytes"});
   const bool label = has_label(fabric, plan);
@@ -71,13 +70,12 @@ Csv flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& fl
     if (label) csv.cell(label_of(flows, plan, f));
     csv.end_row();
   }
-  return csv;
 }
 
 Result flows_result(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan) {
   Result r;
-  r.json = [s = &spec, fa = &fabric, fl = &flows, plan] { return flows_json(*s, *fa, *fl, plan); };
-  r.csv = [s = &spec, fa = &fabric, fl = &flows, plan] { return flows_csv(*s, *fa, *fl, plan); };
+  r.json = [s = &spec, fa = &fabric, fl = &flows, plan](JsonWriter& w) { flows_json(*s, *fa, *fl, plan, w); };
+  r.csv = [s = &spec, fa = &fabric, fl = &flows, plan](Csv& csv) { flows_csv(*s, *fa, *fl, plan, csv); };
   return r;
 }
 

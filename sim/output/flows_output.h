@@ -18,9 +18,11 @@ namespace ecmpsim {
 // "flow_label": the GRH flow label the kernel derives that port from. An IPv6
 // fabric's flows always have "flow_label" (the label their packets carry);
 // IPv4 packets have none, so IPv4 flows without a plan have no such key.
-Json flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan = nullptr);
+// Written to `w` flow by flow: the document is never in memory whole.
+void flows_json(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan,
+                JsonWriter& w);
 // The same columns as CSV, with a header row (and a last column flow_label with a plan or on IPv6).
-Csv flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan = nullptr);
+void flows_csv(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows, const PortPlan* plan, Csv& csv);
 // Both shapes, for write(); the arguments outlive it.
 Result flows_result(const Spec& spec, const Fabric& fabric, const workloads::Flows& flows,
                     const PortPlan* plan = nullptr);

@@ -34,23 +34,26 @@ Json prediction_json(const JobPrediction& p) {
           {"busbw_gbps", p.busbw.value},       {"algbw_gbps", p.algbw.value}};
 }
 
-Json links_json(const Simulation& sim, const ScenarioResult& r) {
+Json link_json(const Simulation& sim, const ScenarioResult& r, LinkId l) {
   const Fabric& fabric = sim.fabric();
-  Json links = Json::array();
-  for (LinkId l : sim.metric_links()) {
-    const Link& link = fabric.link(l);
-    links.push_back({{"id", fabric.link_name(l)}, {"from", fabric.node(link.from).name}, {"to", fabric.node(link.to).name}});
-    if (r.trace.split()) {  // sums of shares: fractional
-      links.back()["flows"] = r.trace.link_share[l];
-      links.back()["bytes"] = r.trace.link_share_bytes[l];
-    } else {
-      links.back()["flows"] = r.trace.link_flows[l];
-      links.back()["bytes"] = r.trace.link_bytes[l];
-    }
-    if (r.is_down(l)) links.back()["down"] = true;
-    // A port-channel member: its LAG, so the members' loads read side by side.
-    if (link.lag != kNone) links.back()["lag"] = fabric.lags()[link.lag].name;
+  const Link& link = fabric.link(l);
+  Json one = {{"id", fabric.link_name(l)}, {"from", fabric.node(link.from).name}, {"to", fabric.node(link.to).name}};
+  if (r.trace.split()) {  // sums of shares: fractional
+    one["flows"] = r.trace.link_share[l];
+    one["bytes"] = r.trace.link_share_bytes[l];
+  } else {
+    one["flows"] = r.trace.link_flows[l];
+    one["bytes"] = r.trace.link_bytes[l];
   }
+  if (r.is_down(l)) one["down"] = true;
+  // A port-channel member: its LAG, so the members' loads read side by side.
+  if (link.lag != kNone) one["lag"] = fabric.lags()[link.lag].name;
+  return one;
+}
+
+Json links_json(const Simulation& sim, const ScenarioResult& r) {
+  Json links = Json::array();
+  for (LinkId l : sim.metric_links()) links.push_back(link_json(sim, r, l));
   return links;
 }
 

@@ -17,8 +17,10 @@ Json fabric_json(const Simulation& sim);
 Json imbalance_json(const Imbalance& flows, const Imbalance& bytes);
 // {"completion_s", "ideal_s", "slowdown", "busbw_gbps", "algbw_gbps"}.
 Json prediction_json(const JobPrediction& p);
-// Every metric link: id (Fabric::link_name, which `down` accepts), from, to,
+// One metric link: id (Fabric::link_name, which `down` accepts), from, to,
 // flows, bytes, and "down": true when failed.
+Json link_json(const Simulation& sim, const ScenarioResult& r, LinkId l);
+// Every metric link's link_json, in metric_links() order.
 Json links_json(const Simulation& sim, const ScenarioResult& r);
 // {"min", "mean", "p50", "p90", "p99", "max"}.
 Json summary_json(const MetricSummary& s);

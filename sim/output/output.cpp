@@ -176,13 +176,15 @@ void routing_json(const ScenarioResult& r, json& s) {
   }
 }
 
-json flows_json(const Simulation& sim, const ScenarioResult& r, const std::optional<SplitPaths>& split) {
+// The scenario's flows, one object each, written as they are made.
+void flows_json(const Simulation& sim, const ScenarioResult& r, const std::optional<SplitPaths>& split, JsonWriter& w) {
   const auto& flows = sim.flows();
   const auto& jobs = sim.spec().jobs;
   const bool imported = sim.imported().has_value();
-  json fl = json::array();
+  w.begin_array();
+  json row;
   for (std::size_t f = 0; f < flows.size(); ++f) {
-    json row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
+    row = {{"job", imported ? std::string("imported") : jobs[flows.job[f]].name},
                 {"collective", imported ? std::string_view("imported")
                                         : workloads::collective_name(
                                               static_cast<workloads::Collective>(flows.collective[f]))},
@@ -205,26 +207,26 @@ json flows_json(const Simulation& sim, const ScenarioResult& r, const std::optio
       row["rate_gbps"] = r.times.start_rate[f].value;
       row["finish_s"] = r.times.finish[f].value;
     }
-    fl.push_back(std::move(row));
     // The label IPv6 packets carry (hashable); IPv4 ones have none unless a plan sets it.
-    if (r.plan) fl.back()["flow_label"] = r.plan->flow_label[f];
-    else if (sim.fabric().family() == hashing::Family::V6) fl.back()["flow_label"] = flows.flow_label[f];
+    if (r.plan) row["flow_label"] = r.plan->flow_label[f];
+    else if (sim.fabric().family() == hashing::Family::V6) row["flow_label"] = flows.flow_label[f];
+    w.value(row);
   }
-  return fl;
+  w.end();
 }
 
 }  // namespace
 
-Json run_json(const RunData& data) {
+void run_json(const RunData& data, JsonWriter& w) {
   const Simulation& sim = data.sim;
-  json doc;
-  doc["config"] = sim.spec().source;
-  doc["fabric"] = fabric_json(sim);
-  doc["workload"] = workload_json(sim);
-  json scenarios = json::array();
+  w.begin_object();
+  w.key("config").value(sim.spec().source);
+  w.key("fabric").value(fabric_json(sim));
+  w.key("workload").value(workload_json(sim));
+  w.key("scenarios").begin_array();
   for (std::size_t i = 0; i < data.results.size(); ++i) {
     const ScenarioResult& r = data.results[i];
-    json s;
+    json s;  // the members that do not grow with the fabric or the flows
     s["name"] = r.spec->name;
     s["routing"] = name_of(kRoutingKinds, r.spec->routing);
     if (!r.spec->base.empty()) s["base"] = r.spec->base;
@@ -236,12 +238,15 @@ Json run_json(const RunData& data) {
     s["collisions"] = r.collisions;
     if (r.modelled) s["predicted"] = predicted_json(sim, r.predicted);
     if (wants_sizes(sim.spec())) s["sizes"] = sizes_json(sim, data.sizes[i]);
-    s["links"] = links_json(sim, r);
-    s["flows"] = flows_json(sim, r, data.split[i]);
-    scenarios.push_back(std::move(s));
+    w.begin_object().members(s);
+    w.key("links").begin_array();
+    for (LinkId l : sim.metric_links()) w.value(link_json(sim, r, l));
+    w.end();
+    w.key("flows");
+    flows_json(sim, r, data.split[i], w);
+    w.end();
   }
-  doc["scenarios"] = std::move(scenarios);
-  return doc;
+  w.end().end();
 }
 
 namespace {
@@ -282,14 +287,15 @@ std::string run_table(const RunData& data, bool per_link) {
   const std::vector<ScenarioResult>& results = data.results;
   const Fabric& fabric = sim.fabric();
   std::string out;
-  out += "config    " + sim.spec().source + "\n";
+  out += "config    " + escape_text(sim.spec().source) + "\n";
   out += "fabric    " + std::to_string(fabric.switches().size()) + " switches, " +
          std::to_string(fabric.endpoints().size()) + " endpoints, " + std::to_string(sim.metric_links().size()) +
          " switch-to-switch links (both directions)\n";
   if (const auto& im = sim.imported()) {
     std::uint64_t total = 0;
     for (auto b : sim.flows().bytes) total += b;
-    out += "workload  imported " + im->format + " from " + im->files + (im->map.empty() ? "" : " (map " + im->map + ")") +
+    out += "workload  imported " + im->format + " from " + escape_text(im->files) +
+           (im->map.empty() ? "" : " (map " + escape_text(im->map) + ")") +
            ": " + std::to_string(sim.flows().size()) +
            " flows, " + human_bytes(total) + "\n\n";
   } else {
@@ -355,12 +361,11 @@ std::string run_table(const RunData& data, bool per_link) {
   return out;
 }
 
-Csv run_csv(const RunData& data) {
+void run_csv(const RunData& data, Csv& csv) {
   const Simulation& sim = data.sim;
   const std::vector<ScenarioResult>& results = data.results;
-  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, data.sizes);
+  if (wants_sizes(sim.spec())) return sizes_csv(sim, results, data.sizes, csv);
   const Fabric& fabric = sim.fabric();
-  Csv csv;
   csv.cells({"scenario", "id", "from", "to", "flows", "bytes", "start_gbps"}).end_row();
   std::vector<double> start_gbps;
   for (const auto& r : results) {
@@ -378,15 +383,14 @@ Csv run_csv(const RunData& data) {
       csv.end_row();
     }
   }
-  return csv;
 }
 
 Result run_result(const RunData& data) {
   Result r;
   r.text = [d = &data] { return run_table(*d, true); };
   r.brief = [d = &data] { return run_table(*d, false); };
-  r.json = [d = &data] { return run_json(*d); };
-  r.csv = [d = &data] { return run_csv(*d); };
+  r.json = [d = &data](JsonWriter& w) { run_json(*d, w); };
+  r.csv = [d = &data](Csv& csv) { run_csv(*d, csv); };
   return r;
 }
 

@@ -62,8 +62,7 @@ Json replay_json(const ReplayReport& r) {
   return doc;
 }
 
-Csv replay_csv(const ReplayReport& r) {
-  Csv csv;
+void replay_csv(const ReplayReport& r, Csv& csv) {
   csv.cells({"scenario", "group", "seq", "collective", "op", "algo", "bytes", "flows", "start_us", "measured_us",
              "predicted_us", "alone_us"});
   csv.end_row();
@@ -75,7 +74,6 @@ Csv replay_csv(const ReplayReport& r) {
       csv.cell(num(c.predicted_us)).cell(num(c.alone_us));
       csv.end_row();
     }
-  return csv;
 }
 
 std::string replay_text(const ReplayReport& r) {
@@ -105,8 +103,8 @@ std::string replay_text(const ReplayReport& r) {
 Result replay_result(const ReplayReport& r) {
   Result out;
   out.text = [&r] { return replay_text(r); };
-  out.json = [&r] { return replay_json(r); };
-  out.csv = [&r] { return replay_csv(r); };
+  out.json = [&r](JsonWriter& w) { w.value(replay_json(r)); };
+  out.csv = [&r](Csv& csv) { replay_csv(r, csv); };
   return out;
 }
 

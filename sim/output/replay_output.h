@@ -12,7 +12,7 @@
 namespace ecmpsim {
 
 Json replay_json(const ReplayReport& r);
-Csv replay_csv(const ReplayReport& r);
+void replay_csv(const ReplayReport& r, Csv& csv);
 std::string replay_text(const ReplayReport& r);
 // All three, for write(); `r` outlives it.
 Result replay_result(const ReplayReport& r);

@@ -76,9 +76,8 @@ Json sizes_json(const Simulation& sim, std::span<const SizeRow> table) {
   return rows;
 }
 
-Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
-              std::span<const std::vector<SizeRow>> sizes) {
-  Csv csv;
+void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
+               std::span<const std::vector<SizeRow>> sizes, Csv& csv) {
   csv.cells({"scenario", "job", "size", "count", "type", "time_us", "algbw_gbs", "busbw_gbs", "algo", "proto", "slowdown"})
       .end_row();
   for (std::size_t s = 0; s < results.size(); ++s)
@@ -88,7 +87,6 @@ Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
       csv.cell(size_algo_name(row)).cell(name_of(workloads::kNcclProtos, row.proto));
       csv.cell(format_number(row.slowdown)).end_row();
     }
-  return csv;
 }
 
 }  // namespace ecmpsim

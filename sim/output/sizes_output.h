@@ -20,7 +20,7 @@ std::string sizes_text(const Simulation& sim, const std::vector<ScenarioResult>&
 // One scenario's rows for its "sizes" key.
 Json sizes_json(const Simulation& sim, std::span<const SizeRow> table);
 // Replaces run's per-link CSV when sizes are asked for.
-Csv sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
-              std::span<const std::vector<SizeRow>> sizes);
+void sizes_csv(const Simulation& sim, const std::vector<ScenarioResult>& results,
+               std::span<const std::vector<SizeRow>> sizes, Csv& csv);
 
 }  // namespace ecmpsim

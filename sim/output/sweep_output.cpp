@@ -133,12 +133,6 @@ void add_summary(json& out, const SweepReport& r, const SweepSummary& s) {
   out["worst"] = variant_json(r, s.worst);
 }
 
-std::string join_args(const std::vector<std::string>& args) {
-  std::string s;
-  for (const auto& a : args) s += " " + a;
-  return s;
-}
-
 std::string stats_rows(const SweepReport& r, const SweepSummary& s) {
   std::string out = "\n" + pad_right("metric", 22);
   for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
@@ -170,8 +164,9 @@ std::string extremes(const SweepReport& r, const SweepSummary& s) {
     for (std::size_t j = 0; j < busbw_jobs(r); ++j)
       out += "  busbw " + (busbw_jobs(r) > 1 ? job_name(r, j) + " " : std::string()) +
              fixed(v[busbw_column(j)], 2) + " Gb/s (" + fixed(v[busbw_column(j)] * kGBperGb, 2) + " GB/s)";
-    out += "\n       ecmpsim run " + r.sweep.base().spec().source +
-           join_args(override_args(r.sweep.space().at(index))) + "\n";
+    std::vector<std::string> command{"ecmpsim", "run", r.sweep.base().spec().source};
+    for (std::string& arg : override_args(r.sweep.space().at(index))) command.push_back(std::move(arg));
+    out += "\n       " + shell_command(command) + "\n";
   }
   return out;
 }
@@ -255,11 +250,11 @@ Json sweep_json(const SweepReport& r) {
 std::string sweep_table(const SweepReport& r) {
   const VariantSpace& space = r.sweep.space();
   std::string out;
-  out += "config     " + r.sweep.base().spec().source + "\n";
+  out += "config     " + escape_text(r.sweep.base().spec().source) + "\n";
   std::string axes;
   const json axes_doc = axes_json(space);
   for (auto it = axes_doc.begin(); it != axes_doc.end(); ++it)
-    axes += (axes.empty() ? "" : ", ") + it.key() + " " + it.value().dump();
+    axes += (axes.empty() ? "" : ", ") + it.key() + " " + json_text(it.value(), -1);
   out += "axes       " + axes + "\n";
   for (const std::string& name : space.hashless())
     out += "note       '" + name + "' hashes nothing (adaptive or spray): one variant per workload, not one per "
@@ -286,10 +281,9 @@ std::string sweep_table(const SweepReport& r) {
   return out + ranking;
 }
 
-Csv sweep_csv(const SweepReport& r) {
+void sweep_csv(const SweepReport& r, Csv& csv) {
   const VariantSpace& space = r.sweep.space();
   const SweepSpec& a = space.axes();
-  Csv csv;
   csv.cells({"index", "scenario"});
   if (!a.algos.empty()) csv.cell("algo");
   if (a.placement_seeds) csv.cell("placement_seed");
@@ -323,14 +317,13 @@ Csv sweep_csv(const SweepReport& r) {
       csv.cells({format_number(row[busbw_column(j)]), format_number(row[busbw_column(j)] * kGBperGb)});
     csv.end_row();
   }
-  return csv;
 }
 
 Result sweep_result(const SweepReport& r) {
   Result out;
   out.text = [p = &r] { return sweep_table(*p); };
-  out.json = [p = &r] { return sweep_json(*p); };
-  out.csv = [p = &r] { return sweep_csv(*p); };
+  out.json = [p = &r](JsonWriter& w) { w.value(sweep_json(*p)); };
+  out.csv = [p = &r](Csv& csv) { sweep_csv(*p, csv); };
   return out;
 }
 

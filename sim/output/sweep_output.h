@@ -32,7 +32,8 @@ Json axes_json(const VariantSpace& space);
 
 Json sweep_json(const SweepReport& r);
 std::string sweep_table(const SweepReport& r);
-Csv sweep_csv(const SweepReport& r);
+// One row per variant, written to `csv` as it goes.
+void sweep_csv(const SweepReport& r, Csv& csv);
 // Every shape above, for write(); `r` outlives it.
 Result sweep_result(const SweepReport& r);
 

@@ -105,7 +105,7 @@ Json json(const TopologyOutput& t) {
 Result topology_result(const TopologyOutput& t) {
   Result r;
   r.text = [t] { return text(t); };
-  r.json = [t] { return json(t); };
+  r.json = [t](JsonWriter& w) { w.value(json(t)); };
   return r;
 }
 

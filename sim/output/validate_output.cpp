@@ -137,8 +137,7 @@ Json json_of(const ValidationReport& r) {
   return j;
 }
 
-Csv csv_of(const ValidationReport& r) {
-  Csv csv;
+void csv_of(const ValidationReport& r, Csv& csv) {
   csv.cells({"source", "config", "size", "band", "measured_us", "predicted_us", "time_error", "measured_busbw_gbs",
              "predicted_busbw_gbs", "busbw_error", "algo", "proto", "fitted"})
       .end_row();
@@ -151,7 +150,6 @@ Csv csv_of(const ValidationReport& r) {
       csv.cell(name_of(workloads::kNcclAlgos, v.time.algo)).cell(name_of(workloads::kNcclProtos, v.time.proto));
       csv.cell(v.time.fitted ? "1" : "0").end_row();
     }
-  return csv;
 }
 
 }  // namespace
@@ -160,8 +158,8 @@ Result validation_result(const ValidationReport& r) {
   Result out;
   out.text = [&r] { return text(r, true); };
   out.brief = [&r] { return text(r, false); };
-  out.json = [&r] { return json_of(r); };
-  out.csv = [&r] { return csv_of(r); };
+  out.json = [&r](JsonWriter& w) { w.value(json_of(r)); };
+  out.csv = [&r](Csv& csv) { csv_of(r, csv); };
   return out;
 }
 

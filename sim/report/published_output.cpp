@@ -104,8 +104,7 @@ Json result_json(const PublishedResult& r) {
   return j;
 }
 
-Csv result_csv(const PublishedResult& r) {
-  Csv csv;
+void result_csv(const PublishedResult& r, Csv& csv) {
   for (UnknownAxis a : r.axes) csv.cell(name_of(kUnknownAxes, a));
   csv.cell(std::string(published_metric(r.experiment->metric).name) + "_" +
            (published_metric(r.experiment->metric).unit == "%" ? std::string("pct")
@@ -116,7 +115,6 @@ Csv result_csv(const PublishedResult& r) {
     csv.cell(std::isnan(c.value) ? std::string() : fixed(c.value, 4));
     csv.end_row();
   }
-  return csv;
 }
 
 }  // namespace
@@ -124,13 +122,12 @@ Csv result_csv(const PublishedResult& r) {
 Result published_list_result() {
   Result r;
   r.text = [] { return list_text(); };
-  r.json = [] {
-    Json all = Json::array();
-    for (const PublishedExperiment& e : published_experiments()) all.push_back(experiment_json(e));
-    return all;
+  r.json = [](JsonWriter& w) {
+    w.begin_array();
+    for (const PublishedExperiment& e : published_experiments()) w.value(experiment_json(e));
+    w.end();
   };
-  r.csv = [] {
-    Csv csv;
+  r.csv = [](Csv& csv) {
     csv.cells({"name", "published", "precision", "lo", "hi", "unit", "metric", "config"}).end_row();
     for (const PublishedExperiment& e : published_experiments()) {
       const Interval i = interval_of(e);
@@ -138,7 +135,6 @@ Result published_list_result() {
                  published_metric(e.metric).unit, published_metric(e.metric).name, e.config});
       csv.end_row();
     }
-    return csv;
   };
   return r;
 }
@@ -146,8 +142,8 @@ Result published_list_result() {
 Result published_result(const PublishedResult& pr) {
   Result r;
   r.text = [p = &pr] { return result_text(*p); };
-  r.json = [p = &pr] { return result_json(*p); };
-  r.csv = [p = &pr] { return result_csv(*p); };
+  r.json = [p = &pr](JsonWriter& w) { w.value(result_json(*p)); };
+  r.csv = [p = &pr](Csv& csv) { result_csv(*p, csv); };
   return r;
 }
 

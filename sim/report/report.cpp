@@ -301,24 +301,28 @@ LinkId hottest_link(const Simulation& sim, const ScenarioResult& r) {
   return best;
 }
 
-std::string report_data_json(const ReportInput& in) {
+void report_data_json(const ReportInput& in, JsonWriter& w) {
   const Simulation& sim = *in.sim;
   const Fabric& fabric = sim.fabric();
   const auto& flows = sim.flows();
-  json doc;
-  doc["config"] = sim.spec().source;
-  doc["fabric"] = fabric_json(sim);
+  w.begin_object();
+  w.key("config").value(sim.spec().source);
+  w.key("fabric").value(fabric_json(sim));
   std::uint64_t total = 0;
   for (auto b : flows.bytes) total += b;
-  doc["workload"] = {{"flows", flows.size()}, {"bytes", total}};
-  json scenarios = json::array();
+  w.key("workload").value({{"flows", flows.size()}, {"bytes", total}});
+  w.key("scenarios").begin_array();
   for (std::size_t i = 0; i < in.results->size(); ++i) {
     const ScenarioResult& r = (*in.results)[i];
     json s{{"name", r.spec->name}};
     s["metrics"] = imbalance_json(r.flows, r.bytes);
     s["collisions"] = r.collisions;
     s["predicted"] = prediction_json(r.predicted.all);
-    s["links"] = links_json(sim, r);
+    w.begin_object().members(s);
+    w.key("links").begin_array();  // link by link: the page never holds the whole document
+    for (LinkId l : sim.metric_links()) w.value(link_json(sim, r, l));
+    w.end();
+    s = json::object();
     if (report::has_sizes(in)) s["sizes"] = sizes_json(sim, in.sizes[i]);
     const LinkId hot = hottest_link(sim, r);
     if (hot != kNone) {
@@ -335,9 +339,10 @@ std::string report_data_json(const ReportInput& in) {
                       {"flows", r.trace.split() ? json(r.trace.link_share[hot]) : json(r.trace.link_flows[hot])},
                       {"five_tuples", std::move(tuples)}};
     }
-    scenarios.push_back(std::move(s));
+    w.members(s).end();
   }
-  doc["scenarios"] = std::move(scenarios);
+  w.end();
+  json doc;
   if (!in.sweeps.empty()) {
     json sweeps = json::array();
     for (std::size_t i = 0; i < in.sweeps.size(); ++i) sweeps.push_back(report::sweep_data_json(in, i));
@@ -361,15 +366,10 @@ std::string report_data_json(const ReportInput& in) {
     if (!c.verdict.empty()) doc["flowtracer"]["verdict"] = c.verdict;
   }
   if (in.emulation) doc["emulation"] = emulation_json(*in.emulation);
-  // '<' only occurs inside JSON strings, where \u003c means the same; the
-  // script element then cannot be closed early by any name in the config.
-  std::string text = doc.dump(1);
-  std::string out;
-  for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
+  w.members(doc).end();
 }
 
-std::string report_html(const ReportInput& in) {
+void report_html(const ReportInput& in, const Sink& page) {
   const Simulation& sim = *in.sim;
   const Spec& spec = sim.spec();
   const Fabric& fabric = sim.fabric();
@@ -401,8 +401,26 @@ std::string report_html(const ReportInput& in) {
   if (report::has_sizes(in)) out += report::sizes_section(in);
   out += hottest_section(in) + assumptions_section(spec);
   out += "<footer>Made by ecmpsim; a self-contained page (no scripts, no network).</footer>\n</main>\n";
-  out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n" + report_data_json(in) + "\n</script>\n";
-  return out + "</body>\n</html>\n";
+  out += "<script type=\"application/json\" id=\"ecmpsim-data\">\n";
+  page(out);
+  // '<' only occurs inside JSON strings, where \u003c means the same; the
+  // script element then cannot be closed early by any name in the config.
+  JsonWriter data(
+      [&](std::string_view piece) {
+        std::string escaped;
+        for (const char c : piece) escaped += c == '<' ? std::string_view("\\u003c") : std::string_view(&c, 1);
+        page(escaped);
+      },
+      1);
+  report_data_json(in, data);
+  data.flush();
+  page("\n</script>\n</body>\n</html>\n");
+}
+
+std::string report_html(const ReportInput& in) {
+  std::string page;
+  report_html(in, [&](std::string_view piece) { page += piece; });
+  return page;
 }
 
 }  // namespace ecmpsim

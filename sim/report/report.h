@@ -34,8 +34,12 @@ struct ReportInput {
 // The most loaded switch-to-switch link: most flows, then most bytes, then lowest id.
 LinkId hottest_link(const Simulation& sim, const ScenarioResult& r);
 
-// The JSON embedded in the page (also its own test surface).
-std::string report_data_json(const ReportInput& in);
+// The JSON embedded in the page (also its own test surface), written to `w`
+// link by link.
+void report_data_json(const ReportInput& in, JsonWriter& w);
+// The page, handed to `page` piece by piece as it is made (its data last,
+// streamed), or collected in a string.
+void report_html(const ReportInput& in, const Sink& page);
 std::string report_html(const ReportInput& in);
 
 }  // namespace ecmpsim

@@ -83,7 +83,7 @@ std::string flowtracer_table(const FlowTracerComparison& c, const Spec& spec) {
     if (v.size() < 10) v.insert(0, 10 - v.size(), ' ');
     return label + v + (note.empty() ? "" : "   " + note) + "\n";
   };
-  std::string out = "FlowTracer comparison: " + spec.source + "\n";
+  std::string out = "FlowTracer comparison: " + escape_text(spec.source) + "\n";
   out += "flow imbalance metric (FIM) over switch-to-switch links, by flow count\n\n";
   out += row("", "FIM", "");
   out += std::string(60, '-') + "\n";
@@ -157,11 +157,11 @@ Json flowtracer_json(const FlowTracerComparison& c) {
 Result reproduce_result(const Spec& spec, const FlowTracerComparison& c, const Sensitivity& s) {
   Result r;
   r.text = [sp = &spec, cp = &c, ss = &s] { return flowtracer_table(*cp, *sp) + sensitivity_table(*ss); };
-  r.json = [sp = &spec, cp = &c, ss = &s] {
-    return Json{{"config", sp->source},
-                {"comparison", flowtracer_json(*cp)},
-                {"sensitivity", sensitivity_json(*ss)},
-                {"verdict", ss->verdict}};
+  r.json = [sp = &spec, cp = &c, ss = &s](JsonWriter& w) {
+    w.value(Json{{"config", sp->source},
+                 {"comparison", flowtracer_json(*cp)},
+                 {"sensitivity", sensitivity_json(*ss)},
+                 {"verdict", ss->verdict}});
   };
   return r;
 }

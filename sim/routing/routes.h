@@ -31,6 +31,10 @@ class EqualCostSets {
   // Whether a link was down when the sets were computed.
   bool is_down(LinkId l) const { return !down_.empty() && down_[l] != 0; }
   std::span<const std::uint8_t> down() const noexcept { return down_; }
+  std::uint32_t tors() const noexcept { return tors_; }
+  std::uint32_t switches() const noexcept {
+    return tors_ == 0 ? 0 : static_cast<std::uint32_t>(distance_.size() / tors_);
+  }
 
  private:
   friend EqualCostSets compute_equal_cost_sets(const Fabric&, std::span<const std::uint8_t>);

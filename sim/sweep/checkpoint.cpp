@@ -4,95 +4,106 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string_view>
+#include <thread>
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/text.h"
 #include "sim/base/output_file.h"
 #include "sim/base/csv_reader.h"
 
 namespace ecmpsim {
 namespace {
 
-// The layout (docs/sweeps.md): the magic line; one "NAME VALUE" line per
-// identity field, then (an MPI rank's) rank, ranks and ranges, then rows,
-// decisions and width; an empty line; (an MPI rank's) ranges x 2 uint64
-// (begin, end); rows x width doubles as this machine stores them; and a
-// trailer line "checksum HEX16", XXH64 (seed 0) of every byte before it.
-constexpr std::string_view kCheckpointMagic = "ecmpsim sweep checkpoint\n";
+// The layout (docs/sweeps.md, "The file"): the magic line; one "NAME VALUE"
+// line per identity field, then (an MPI rank's or a shard's) rank and ranks,
+// then width; an empty line; "checksum HEX16", XXH64 (seed 0) of every byte
+// before it. Then records, each: 8 bytes kRecordMagic, begin, end and
+// decisions as uint64; (end - begin) x width doubles as this machine stores
+// them; XXH64 of the record's bytes before it, seeded with the header's
+// checksum (so a record cannot pass in another sweep's file), as uint64.
+constexpr std::string_view kCheckpointMagic = "ecmpsim sweep checkpoint 2\n";
+constexpr std::string_view kFormat1Magic = "ecmpsim sweep checkpoint\n";
 constexpr std::string_view kChecksumKey = "checksum ";
 constexpr std::size_t kChecksumLine = kChecksumKey.size() + 16 + 1;
+constexpr std::uint64_t kRecordMagic = 0x31434552'4b434345ULL;  // "ECCKREC1" read as little-endian
+constexpr std::size_t kRecordHead = 4 * sizeof(std::uint64_t);
 // The header fields that describe the file's layout, not the sweep it belongs to.
-constexpr std::array<std::string_view, 6> kLayoutFields{"rows", "decisions", "width", "rank", "ranks", "ranges"};
+constexpr std::array<std::string_view, 3> kLayoutFields{"width", "rank", "ranks"};
 // The share of a sweep's time its periodic saves may take (CheckpointPacer).
 constexpr double kCheckpointShare = 0.015;
+// Room for the header lines beyond the identity: rows, width, rank lines and more.
+constexpr std::uint64_t kHeaderRoom = 1 << 16;
 
-// A value as an error line quotes it (printable: bounded, control characters escaped).
-std::string checkpoint_quote(const std::string& v) {
-  return "'" + printable(v) + "'";
+using Fields = std::vector<std::pair<std::string, std::string>>;
+// A value as an error line quotes it (printable: bounded, control characters
+// escaped), from a little before byte `from`, where it differs from the value
+// it is compared with: two long values that share their first 40 bytes would
+// otherwise print alike and hide the difference (issue 47, D10).
+std::string checkpoint_quote(const std::string& v, std::size_t from = 0) {
+  constexpr std::size_t kMax = 40, kBefore = 16;
+  if (v.size() <= kMax || from <= kBefore) return "'" + printable(v, kMax) + "'";
+  std::size_t start = from - kBefore;  // below v.size(): `from` is at most its length
+  while (start > 0 && (static_cast<unsigned char>(v[start]) & 0xC0) == 0x80) --start;  // a whole character
+  return "'..." + printable(std::string_view(v).substr(start), kMax) + "'";
 }
 
-std::uint64_t checkpoint_number(const std::string& path, std::string_view key, std::string_view text) {
+std::uint64_t checkpoint_number(const std::string& path, std::string_view key, const std::string* text) {
   std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+  const std::string_view t = text ? std::string_view(*text) : std::string_view();
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty())
     throw InputError({path, 0, 0, std::string(key)}, "not a checkpoint: '" + std::string(key) + "' is no number");
   return v;
 }
 
-// Writes the header fields, `extra` (an MPI rank's), the binary sections and the checksum.
-void write_checkpoint_parts(const std::string& path, const CheckpointId& id, const std::string& extra,
-                            std::uint64_t rows, std::uint64_t decisions, std::size_t width,
-                            std::string_view ranges, std::string_view values, std::span<const std::string> inputs) {
-  std::string head(kCheckpointMagic);
-  for (const auto& [name, value] : id) head += name + " " + value + "\n";
-  head += extra + "rows " + std::to_string(rows) + "\ndecisions " + std::to_string(decisions) + "\nwidth " +
-          std::to_string(width) + "\n\n";
-  XXH64_state_t* state = XXH64_createState();
-  XXH64_reset(state, 0);
-  XXH64_update(state, head.data(), head.size());
-  XXH64_update(state, ranges.data(), ranges.size());
-  XXH64_update(state, values.data(), values.size());
-  const std::string trailer = std::string(kChecksumKey) + xxh64_text(XXH64_digest(state)) + "\n";
-  XXH64_freeState(state);
-  const std::string_view parts[] = {head, ranges, values, trailer};
-  replace_file(path, parts, inputs);
+std::uint64_t load_u64(std::string_view bytes, std::size_t at) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
 }
 
-// The ranges of a share, checked: each within [0, total) and non-empty, none
-// overlapping another, and `rows` in all.
-void check_checkpoint_ranges(const std::string& path, std::vector<VariantRange> ranges, std::uint64_t rows,
-                             std::uint64_t total) {
-  const SourcePos at{path, 0, 0, "ranges"};
-  std::uint64_t sum = 0;
-  for (const VariantRange& r : ranges) {
-    if (r.begin >= r.end || r.end > total)
-      throw InputError(at, "corrupted checkpoint: the range " + std::to_string(r.begin) + ".." + std::to_string(r.end) +
-                               " is empty or past this sweep's " + std::to_string(total) + " variants");
-    sum += r.size();
-  }
-  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
-  for (std::size_t i = 1; i < ranges.size(); ++i)
-    if (ranges[i].begin < ranges[i - 1].end)
-      throw InputError(at, "corrupted checkpoint: the ranges from " + std::to_string(ranges[i - 1].begin) + " and " +
-                               std::to_string(ranges[i].begin) + " overlap");
-  if (sum != rows)
-    throw InputError(at, "corrupted checkpoint: its ranges hold " + std::to_string(sum) + " variants, its rows " +
-                             std::to_string(rows));
+void store_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+// The header's text before its checksum line.
+std::string header_head(const CheckpointId& id, int rank, int ranks, std::size_t width) {
+  std::string head(kCheckpointMagic);
+  for (const auto& [name, value] : id) head += name + " " + value + "\n";
+  if (ranks > 0) head += "rank " + std::to_string(rank) + "\nranks " + std::to_string(ranks) + "\n";
+  return head + "width " + std::to_string(width) + "\n\n";
+}
+
+std::string header_text(const std::string& head) {
+  return head + std::string(kChecksumKey) + xxh64_text(XXH64(head.data(), head.size(), 0)) + "\n";
+}
+
+// One record: the rows of `range` (`rows`, row 0 being range.begin).
+void append_record(std::string& out, std::uint64_t seed, VariantRange range, ValueView rows, std::uint64_t decisions) {
+  const std::size_t at = out.size();
+  for (const std::uint64_t v : {kRecordMagic, range.begin, range.end, decisions}) store_u64(out, v);
+  out.append(reinterpret_cast<const char*>(rows.data), range.size() * rows.width * sizeof(double));
+  store_u64(out, XXH64(out.data() + at, out.size() - at, seed));
 }
 
 // The checkpoint's identity fields (all but the layout's) against `id`, both
 // ways: the first that differs, or that one side lacks, is named with both
 // values (issue 47, D10: one field per axis and per input file, so the
 // message says which).
-void check_identity(const std::string& path, const std::vector<std::pair<std::string, std::string>>& fields,
-                    const CheckpointId& id) {
+void check_identity(const std::string& path, const Fields& fields, const CheckpointId& id) {
   const auto mismatch = [&](const std::string& name, const std::string* theirs, const std::string* ours) {
+    std::size_t from = 0;  // the first byte where the two differ
+    if (theirs && ours)
+      while (from < theirs->size() && from < ours->size() && (*theirs)[from] == (*ours)[from]) ++from;
     throw InputError({path, 0, 0, name}, "the checkpoint is of another sweep: its " + name + " is " +
-                                             (theirs ? checkpoint_quote(*theirs) : std::string("absent")) +
-                                             ", this sweep's " + (ours ? checkpoint_quote(*ours) : std::string("absent")));
+                                             (theirs ? checkpoint_quote(*theirs, from) : std::string("absent")) +
+                                             ", this sweep's " +
+                                             (ours ? checkpoint_quote(*ours, from) : std::string("absent")));
   };
   // Plain loop variables, not structured bindings: clang 14 cannot capture those in a lambda.
   for (const auto& ours : id) {
@@ -107,7 +118,167 @@ void check_identity(const std::string& path, const std::vector<std::pair<std::st
   }
 }
 
+// The header's "NAME VALUE" lines after the magic, up to the empty line,
+// whose offset is left in `end`; InputError when `bytes` holds no empty line.
+Fields header_fields(std::string_view bytes, const SourcePos& at, std::size_t& end) {
+  Fields fields;
+  std::size_t pos = kCheckpointMagic.size();
+  for (;;) {
+    const std::size_t nl = bytes.find('\n', pos);
+    if (nl == std::string_view::npos) throw InputError(at, "truncated or not a checkpoint: its header has no end");
+    if (nl == pos) break;
+    const std::string_view line = bytes.substr(pos, nl - pos);
+    const std::size_t space = line.find(' ');
+    fields.emplace_back(std::string(line.substr(0, space)),
+                        space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
+    pos = nl + 1;
+  }
+  end = pos;
+  return fields;
+}
+
+struct Header {
+  Fields fields;
+  std::uint64_t seed = 0;  // the checksum: the records' seed
+  std::size_t end = 0;     // where the records begin
+  const std::string* field(std::string_view name) const {
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
+    return it == fields.end() ? nullptr : &it->second;
+  }
+};
+
+Header parse_header(const std::string& path, std::string_view bytes) {
+  const SourcePos at{path, 0, 0, {}};
+  if (bytes.substr(0, kFormat1Magic.size()) == kFormat1Magic)
+    throw InputError(at, "a checkpoint of an earlier ecmpsim (format 1), which this build does not resume: remove it");
+  if (bytes.substr(0, kCheckpointMagic.size()) != kCheckpointMagic)
+    throw InputError(at, bytes.size() < kCheckpointMagic.size() ? "truncated or not a checkpoint: it is shorter than its first line"
+                                                                : "not a checkpoint: it does not begin with '" +
+                                                                      std::string(kCheckpointMagic.substr(0, 26)) + "'");
+  Header h;
+  std::size_t pos = 0;
+  h.fields = header_fields(bytes, at, pos);
+  const std::size_t head = pos + 1;
+  const std::string_view line = bytes.substr(head, kChecksumLine);
+  if (line.size() < kChecksumLine || line.substr(0, kChecksumKey.size()) != kChecksumKey || line.back() != '\n')
+    throw InputError(at, "truncated or not a checkpoint: its header ends without its checksum line");
+  h.seed = XXH64(bytes.data(), head, 0);
+  if (xxh64_text(h.seed) != line.substr(kChecksumKey.size(), 16))
+    throw InputError(at, "corrupted checkpoint: its header does not match its checksum");
+  h.end = head + kChecksumLine;
+  return h;
+}
+
+// The ranges of the whole records, checked: none overlapping another (whole
+// records that overlap were written so, not cut short: refused).
+void check_overlaps(const std::string& path, std::vector<VariantRange> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  for (std::size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].begin < ranges[i - 1].end)
+      throw InputError({path, 0, 0, "ranges"}, "corrupted checkpoint: the ranges from " +
+                                                   std::to_string(ranges[i - 1].begin) + " and " +
+                                                   std::to_string(ranges[i].begin) + " overlap");
+}
+
+// Reads the records from `at` on into `share`, stopping at the first that is
+// cut short or fails its checksum (share.dropped: the bytes from there on).
+void parse_records(const std::string& path, std::string_view bytes, std::size_t at, std::uint64_t seed,
+                   std::uint64_t total, CheckpointShare& share) {
+  const std::size_t row_bytes = share.values.width() * sizeof(double);
+  while (at < bytes.size()) {
+    const std::size_t left = bytes.size() - at;
+    const bool head = left >= kRecordHead + sizeof(std::uint64_t) && load_u64(bytes, at) == kRecordMagic;
+    const std::uint64_t begin = head ? load_u64(bytes, at + 8) : 0, end = head ? load_u64(bytes, at + 16) : 0;
+    const bool sized = head && begin < end && (end - begin) <= (left - kRecordHead - 8) / row_bytes;
+    const std::size_t size = sized ? kRecordHead + (end - begin) * row_bytes + 8 : 0;
+    if (!sized || XXH64(bytes.data() + at, size - 8, seed) != load_u64(bytes, at + size - 8)) {
+      share.dropped = left;
+      return;
+    }
+    // A whole record past the sweep was written so, not cut short: refused.
+    if (end > total)
+      throw InputError({path, 0, 0, "ranges"}, "corrupted checkpoint: the range " + std::to_string(begin) + ".." +
+                                                   std::to_string(end) + " is past this sweep's " +
+                                                   std::to_string(total) + " variants");
+    const ValueView rows{reinterpret_cast<const double*>(bytes.data() + at + kRecordHead), end - begin,
+                         share.values.width()};
+    share.ranges.push_back({begin, end});
+    share.decisions += load_u64(bytes, at + 24);
+    const std::uint64_t row = share.values.size();
+    share.values.resize(row + rows.rows);
+    if (rows.rows > 0) std::memcpy(share.values[row].data(), rows.data, rows.rows * row_bytes);
+    at += size;
+  }
+}
+
+// `covered` (sorted, disjoint, joined) with `r` added.
+void cover(std::vector<VariantRange>& covered, VariantRange r) {
+  covered.push_back(r);
+  covered = join_ranges(std::move(covered));
+}
+
+// A rank's or a shard's file where a single process's was named.
+std::string share_not_prefix(const CheckpointShare& share) {
+  return "the checkpoint is rank (or shard) " + std::to_string(share.rank) + " of " + std::to_string(share.ranks) +
+         "'s share: give --resume the name before '.rank-', which merges the shares";
+}
+
+// The most a checkpoint of a sweep of `total` variants and `jobs` jobs can
+// hold: its header, then a record per variant (its head, row and checksum).
+ByteLimit checkpoint_limit(const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
+  std::uint64_t header = kCheckpointMagic.size() + kChecksumLine + kHeaderRoom;
+  for (const auto& [name, value] : id) header += name.size() + value.size() + 2;
+  const std::uint64_t per_variant = kRecordHead + sizeof(std::uint64_t) + ValueTable(jobs).width() * sizeof(double);
+  const std::uint64_t variants = std::min<std::uint64_t>(total, (~0ULL - header) / per_variant);
+  return {header + variants * per_variant, "checkpoint"};
+}
+
+// A file past this sweep's limit may be a larger sweep's checkpoint: its
+// header, read alone, says whether it is, and which field differs.
+// Only a regular file: a FIFO's bytes, once read, are gone.
+void check_identity_of_prefix(const std::string& path, const CheckpointId& id, std::uint64_t limit) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;
+  // Within the limit, parse_checkpoint checks the header's checksum first.
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size <= limit) return;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(limit, kHeaderRoom)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!head.starts_with(kCheckpointMagic) || head.find("\n\n", kCheckpointMagic.size() - 1) == std::string::npos)
+    return;  // no header to compare: read_input_file refuses the size
+  std::size_t end = 0;
+  check_identity(path, header_fields(head, {path, 0, 0, {}}, end), id);
+}
+
 }  // namespace
+
+std::vector<VariantRange> join_ranges(std::vector<VariantRange> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  std::vector<VariantRange> joined;
+  for (const VariantRange& c : ranges) {
+    if (c.size() == 0) continue;
+    if (!joined.empty() && c.begin <= joined.back().end)
+      joined.back().end = std::max(joined.back().end, c.end);
+    else
+      joined.push_back(c);
+  }
+  return joined;
+}
+
+std::vector<VariantRange> ranges_missing(const std::vector<VariantRange>& covered, VariantRange r) {
+  std::vector<VariantRange> out;
+  std::uint64_t at = r.begin;
+  for (const VariantRange& c : covered) {
+    if (c.end <= at) continue;
+    if (c.begin >= r.end) break;
+    if (c.begin > at) out.push_back({at, c.begin});
+    at = std::max(at, c.end);
+  }
+  if (at < r.end) out.push_back({at, r.end});
+  return out;
+}
 
 std::string xxh64_text(std::uint64_t v) {
   std::string out(16, '0');
@@ -126,121 +297,145 @@ void CheckpointShare::append(VariantRange range, ValueView rows) {
   std::memcpy(values.data() + at * values.width(), rows.data, range.size() * values.width() * sizeof(double));
 }
 
-void write_checkpoint(const std::string& path, const CheckpointId& id, const SweepRun& run,
-                      std::span<const std::string> inputs) {
-  const std::string_view rows(reinterpret_cast<const char*>(run.values.data()),
-                              run.done * run.values.width() * sizeof(double));
-  write_checkpoint_parts(path, id, {}, run.done, run.decisions, run.values.width(), {}, rows, inputs);
-}
-
 void write_checkpoint_share(const std::string& path, const CheckpointId& id, const CheckpointShare& share,
                             std::span<const std::string> inputs) {
-  std::vector<std::uint64_t> bounds;
-  for (const VariantRange& r : share.ranges) bounds.insert(bounds.end(), {r.begin, r.end});
-  const std::string extra = "rank " + std::to_string(share.rank) + "\nranks " + std::to_string(share.ranks) +
-                            "\nranges " + std::to_string(share.ranges.size()) + "\n";
-  const std::string_view ranges(reinterpret_cast<const char*>(bounds.data()), bounds.size() * sizeof(std::uint64_t));
-  const std::string_view rows(reinterpret_cast<const char*>(share.values.data()),
-                              share.rows() * share.values.width() * sizeof(double));
-  write_checkpoint_parts(path, id, extra, share.rows(), share.decisions, share.values.width(), ranges, rows, inputs);
+  const std::string head = header_head(id, share.rank, share.ranks, share.values.width());
+  std::string text = header_text(head);
+  const std::uint64_t seed = XXH64(head.data(), head.size(), 0);
+  std::uint64_t row = 0;
+  for (const VariantRange& r : share.ranges) {
+    append_record(text, seed, r, share.values.view().sub(row, r.size()), row == 0 ? share.decisions : 0);
+    row += r.size();
+  }
+  const std::string_view parts[] = {text};
+  replace_file(path, parts, inputs);
+}
+
+void write_checkpoint(const std::string& path, const CheckpointId& id, const SweepRun& run,
+                      std::span<const std::string> inputs) {
+  CheckpointShare share;
+  share.values = ValueTable(run.values.jobs());
+  share.decisions = run.decisions;
+  share.append({0, run.done}, run.values.view());
+  write_checkpoint_share(path, id, share, inputs);
 }
 
 CheckpointShare parse_checkpoint(const std::string& path, std::string_view bytes, const CheckpointId& id,
                                  std::size_t jobs, std::uint64_t total) {
-  const SourcePos at{path, 0, 0, {}};
-  if (bytes.size() < kCheckpointMagic.size() + kChecksumLine ||
-      bytes.substr(bytes.size() - kChecksumLine, kChecksumKey.size()) != kChecksumKey)
-    throw InputError(at, "truncated or not a checkpoint: it does not end in its checksum line");
-  const std::size_t body = bytes.size() - kChecksumLine;
-  if (xxh64_text(XXH64(bytes.data(), body, 0)) != bytes.substr(body + kChecksumKey.size(), 16))
-    throw InputError(at, "corrupted checkpoint: its checksum does not match its contents");
-  if (bytes.substr(0, kCheckpointMagic.size()) != kCheckpointMagic)
-    throw InputError(at, "not a checkpoint: it does not begin with '" + std::string(kCheckpointMagic.substr(0, 24)) + "'");
-  // The header's lines, up to the empty one.
-  std::vector<std::pair<std::string, std::string>> fields;
-  std::size_t pos = kCheckpointMagic.size();
-  for (;;) {
-    const std::size_t nl = bytes.find('\n', pos);
-    if (nl == std::string::npos || nl >= body) throw InputError(at, "not a checkpoint: its header has no end");
-    if (nl == pos) break;
-    const std::string_view line = bytes.substr(pos, nl - pos);
-    const std::size_t space = line.find(' ');
-    fields.emplace_back(std::string(line.substr(0, space)),
-                        space == std::string_view::npos ? std::string() : std::string(line.substr(space + 1)));
-    pos = nl + 1;
-  }
-  std::size_t data = pos + 1;
-  auto field = [&](const std::string& name) -> const std::string* {
-    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
-    return it == fields.end() ? nullptr : &it->second;
-  };
-  check_identity(path, fields, id);
+  const Header h = parse_header(path, bytes);
+  check_identity(path, h.fields, id);
   CheckpointShare share;
   share.values = ValueTable(jobs);
-  for (const char* key : {"rows", "decisions", "width"})
-    if (field(key) == nullptr) throw InputError(at, "not a checkpoint: it has no '" + std::string(key) + "'");
-  const std::uint64_t rows = checkpoint_number(path, "rows", *field("rows"));
-  share.decisions = checkpoint_number(path, "decisions", *field("decisions"));
-  const std::uint64_t width = checkpoint_number(path, "width", *field("width"));
+  const std::uint64_t width = checkpoint_number(path, "width", h.field("width"));
   if (width != share.values.width())
-    throw InputError({path, 0, 0, "width"}, "the checkpoint is of another config: it has " + std::to_string(width) +
+    throw InputError({path, 0, 0, "width"}, "the checkpoint is of another sweep: it has " + std::to_string(width) +
                                                 " values per variant, this sweep " +
                                                 std::to_string(share.values.width()));
-  if (rows > total)
-    throw InputError({path, 0, 0, "rows"}, "the checkpoint has " + std::to_string(rows) +
-                                               " variants, more than this sweep's " + std::to_string(total));
-  if (const std::string* ranks = field("ranks")) {
-    const std::uint64_t n = checkpoint_number(path, "ranks", *ranks);
-    const std::uint64_t r = checkpoint_number(path, "rank", field("rank") ? *field("rank") : "");
-    const std::uint64_t k = checkpoint_number(path, "ranges", field("ranges") ? *field("ranges") : "");
-    if (n == 0 || r >= n || n > (1u << 24) || k > rows || (body - data) / (2 * sizeof(std::uint64_t)) < k)
-      throw InputError(at, "corrupted checkpoint: rank " + std::to_string(r) + " of " + std::to_string(n) + " with " +
-                               std::to_string(k) + " ranges");
+  if (const std::string* ranks = h.field("ranks")) {
+    const std::uint64_t n = checkpoint_number(path, "ranks", ranks);
+    const std::uint64_t r = checkpoint_number(path, "rank", h.field("rank"));
+    if (n == 0 || r >= n || n > (1u << 24))
+      throw InputError({path, 0, 0, "rank"}, "corrupted checkpoint: rank " + std::to_string(r) + " of " + std::to_string(n));
     share.rank = static_cast<int>(r);
     share.ranks = static_cast<int>(n);
-    share.ranges.resize(k);
-    for (VariantRange& range : share.ranges) {
-      std::memcpy(&range.begin, bytes.data() + data, sizeof range.begin);
-      std::memcpy(&range.end, bytes.data() + data + sizeof range.begin, sizeof range.end);
-      data += 2 * sizeof(std::uint64_t);
-    }
-  } else if (rows > 0) {
-    share.ranges.push_back({0, rows});
   }
-  if ((body - data) % sizeof(double) != 0 || (body - data) / sizeof(double) / width != rows ||
-      (body - data) / sizeof(double) % width != 0)
-    throw InputError(at, "corrupted checkpoint: " + std::to_string(body - data) + " bytes of values for " +
-                             std::to_string(rows) + " variants");
-  check_checkpoint_ranges(path, share.ranges, rows, total);
-  share.values.resize(rows);
-  if (body > data) std::memcpy(share.values.data(), bytes.data() + data, body - data);
+  parse_records(path, bytes, h.end, h.seed, total, share);
+  check_overlaps(path, share.ranges);
   return share;
 }
 
+CheckpointShare load_checkpoint_share(const std::string& path, const CheckpointId& id, std::size_t jobs,
+                                      std::uint64_t total) {
+  const ByteLimit limit = checkpoint_limit(id, jobs, total);
+  check_identity_of_prefix(path, id, limit.max);
+  return parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint", limit), id, jobs, total);
+}
+
 SweepRun read_checkpoint(const std::string& path, const CheckpointId& id, std::size_t jobs, std::uint64_t total) {
-  CheckpointShare share = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
-  if (share.ranks > 0)
-    throw InputError({path, 0, 0, "rank"}, "the checkpoint is MPI rank " + std::to_string(share.rank) + " of " +
-                                               std::to_string(share.ranks) +
-                                               "'s share: resume its sweep under mpirun, or give --resume the name "
-                                               "before '.rank-'");
+  CheckpointShare share = load_checkpoint_share(path, id, jobs, total);
+  if (share.ranks > 0) throw InputError({path, 0, 0, "rank"}, share_not_prefix(share));
   SweepRun run;
-  run.done = share.rows();
   run.decisions = share.decisions;
-  run.values = std::move(share.values);
+  run.values = ValueTable(jobs);
   run.values.resize(total);
+  std::vector<VariantRange> covered;
+  std::uint64_t row = 0;
+  for (const VariantRange& r : share.ranges) {
+    std::memcpy(run.values[r.begin].data(), share.values[row].data(), r.size() * run.values.width() * sizeof(double));
+    row += r.size();
+    cover(covered, r);
+  }
+  run.done = !covered.empty() && covered.front().begin == 0 ? covered.front().end : 0;
   run.interrupted = run.done < total;
   return run;
 }
+
+CheckpointWriter::CheckpointWriter(const std::string& path, const CheckpointId& id, int rank, int ranks,
+                                   std::size_t jobs, std::uint64_t total, std::span<const std::string> inputs)
+    : width_(ValueTable(jobs).width()) {
+  const std::string head = header_head(id, rank, ranks, width_);
+  seed_ = XXH64(head.data(), head.size(), 0);
+  file_ = std::make_unique<AppendFile>(path, header_text(head), inputs);
+  held_.values = ValueTable(jobs);
+  held_.rank = rank;
+  held_.ranks = ranks;
+  if (file_->created()) return;
+  const std::string bytes = file_->read_all();
+  held_ = parse_checkpoint(path, bytes, id, jobs, total);
+  if (held_.rank != rank || held_.ranks != ranks)
+    throw InputError({path, 0, 0, "rank"}, ranks > 0 ? "the checkpoint holds rank " + std::to_string(held_.rank) +
+                                                           " of " + std::to_string(held_.ranks) +
+                                                           ", not what its name says"
+                                                     : share_not_prefix(held_));
+  if (held_.dropped > 0) file_->truncate(bytes.size() - held_.dropped);
+  for (const VariantRange& r : held_.ranges) cover(covered_, r);
+  decisions_saved_ = held_.decisions;
+}
+
+CheckpointWriter::~CheckpointWriter() = default;
+
+bool CheckpointWriter::created() const noexcept { return file_->created(); }
+const std::string& CheckpointWriter::path() const noexcept { return file_->path(); }
+
+bool CheckpointWriter::save(VariantRange range, ValueView rows, std::uint64_t decisions) {
+  std::string bytes;
+  const std::vector<VariantRange> fresh = ranges_missing(covered_, range);
+  for (const VariantRange& g : fresh) {
+    append_record(bytes, seed_, g, rows.sub(g.begin - range.begin, g.size()),
+                  bytes.empty() && decisions > decisions_saved_ ? decisions - decisions_saved_ : 0);
+  }
+  if (bytes.empty()) return false;
+  file_->append(bytes);
+  for (const VariantRange& g : fresh) cover(covered_, g);
+  decisions_saved_ = std::max(decisions_saved_, decisions);
+  file_->flush(false);
+  return true;
+}
+
+bool CheckpointWriter::save(const CheckpointShare& share) {
+  std::uint64_t row = 0;
+  bool added = false;
+  for (const VariantRange& r : share.ranges) {
+    added = save(r, share.values.view().sub(row, r.size()), share.decisions) || added;
+    row += r.size();
+  }
+  return added;
+}
+
+void CheckpointWriter::held_elsewhere(const std::vector<VariantRange>& ranges) {
+  for (const VariantRange& r : ranges) cover(covered_, r);
+}
+
+void CheckpointWriter::flush(bool wait) { file_->flush(wait); }
 
 CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows)
     : every_(every), begin_(Clock::now()), last_(begin_), saved_(rows) {}
 
 bool CheckpointPacer::due(std::uint64_t rows) const {
   const auto now = Clock::now();
-  if (now - last_ < every_) return false;
-  // A save costs about its rows: the next, predicted from the last.
-  const double next = last_took_ * static_cast<double>(rows) / static_cast<double>(std::max<std::uint64_t>(1, saved_));
+  if (now - last_ < every_ || rows <= saved_) return false;
+  // A save costs about the rows it adds: the next, predicted from the last.
+  const double next = last_took_ * static_cast<double>(rows - saved_) / static_cast<double>(last_added_);
   return saving_ + next <= kCheckpointShare * std::chrono::duration<double>(now - begin_).count();
 }
 
@@ -250,32 +445,106 @@ void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save
   last_ = Clock::now();
   last_took_ = std::chrono::duration<double>(last_ - start).count();
   saving_ += last_took_;
+  last_added_ = std::max<std::uint64_t>(1, rows > saved_ ? rows - saved_ : 1);
   saved_ = rows;
+}
+
+namespace {
+
+// Variants [begin, end) run until `deadline` at the latest: a watcher ends
+// the segment there as a stop does (a finished prefix), whatever its rate,
+// for a machine that gets loaded mid-segment can slow it tenfold, and a
+// segment sized by the last one's rate would then keep the next save away
+// for a multiple of `every`. The watcher also passes on a stop request and
+// the count of finished variants. `interrupted` only when control.stop ended it.
+SweepRun timed_segment(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
+                       SweepControl& control, std::chrono::steady_clock::time_point deadline) {
+  SweepControl seg;
+  seg.chunk_target = control.chunk_target;
+  const std::uint64_t base = control.finished.load();
+  std::atomic<bool> over{false};
+  std::thread watcher([&] {
+    while (!over.load()) {
+      if (control.stop.load() || std::chrono::steady_clock::now() >= deadline) seg.stop.store(true);
+      control.finished.store(base + seg.finished.load());
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  SweepRun part = run_sweep(sweep, begin, end, threads, &seg);
+  over.store(true);
+  watcher.join();
+  control.finished.store(base + part.done);
+  part.interrupted = part.interrupted && control.stop.load();
+  return part;
+}
+
+}  // namespace
+
+bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
+                  const SegmentRun& s) {
+  using Clock = std::chrono::steady_clock;
+  const double every = std::chrono::duration<double>(s.every).count();
+  // Segments of at most 0.8 `every`; a save after one unless the next
+  // (predicted from this one's rate) still ends within 0.9 `every` of the
+  // last save: a kill loses at most about 0.9 `every` of work.
+  const double target = 0.8 * every;
+  CheckpointPacer pacer(s.every / 10, 0);
+  auto last_save = Clock::now();
+  std::uint64_t rows = 0;
+  bool stopped = false;
+  // Segments start at one variant a thread and grow (at most 4x) towards the target.
+  std::uint64_t segment = std::max(1u, threads);
+  for (const VariantRange& r : todo) {
+    for (std::uint64_t at = r.begin; at < r.end && !stopped;) {
+      if (control.stop.load(std::memory_order_relaxed)) {
+        stopped = true;
+        break;
+      }
+      const auto start = Clock::now();
+      // Ends by the time the next save is due, whatever the rate; a full
+      // segment when that is past (the pacer held a save back).
+      const auto due = last_save + std::chrono::duration_cast<Clock::duration>(0.9 * s.every);
+      const auto deadline = due > start + std::chrono::duration_cast<Clock::duration>(0.1 * s.every)
+                                ? due
+                                : start + std::chrono::duration_cast<Clock::duration>(0.8 * s.every);
+      const SweepRun part = timed_segment(sweep, at, at + std::min(segment, r.end - at), threads, control, deadline);
+      s.finished({at, at + part.done}, part);
+      rows += part.done;
+      at += part.done;
+      stopped = part.interrupted;
+      const auto now = Clock::now();
+      const double took = std::chrono::duration<double>(now - start).count();
+      const double scale = took > 0 ? target / took : 4.0;
+      segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
+      const double next = took * static_cast<double>(segment) / static_cast<double>(std::max<std::uint64_t>(1, part.done));
+      const double since = std::chrono::duration<double>(now - last_save).count();
+      if (!stopped && since + next > 0.9 * every && pacer.due(rows)) {
+        pacer.save(rows, s.save);
+        last_save = Clock::now();
+      }
+    }
+    if (stopped) break;
+  }
+  if (s.final_save && rows != pacer.saved()) pacer.save(rows, s.save);
+  return !stopped;
 }
 
 void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepControl& control,
                     const Checkpointing& c) {
-  using Clock = std::chrono::steady_clock;
   const std::uint64_t total = sweep.space().size();
   const std::size_t width = run.values.width();
-  CheckpointPacer pacer(c.every, run.done);
-  const auto save = [&] { pacer.save(run.done, [&] { c.save(run); }); };
-  // Segments start at one variant a thread and grow (at most 4x) towards `c.every`.
-  std::uint64_t segment = std::max(1u, threads);
-  while (run.done < total && !control.stop.load(std::memory_order_relaxed)) {
-    const auto start = Clock::now();
-    const SweepRun part = run_sweep(sweep, run.done, run.done + std::min(segment, total - run.done), threads, &control);
-    std::memcpy(run.values.data() + run.done * width, part.values.data(), part.done * width * sizeof(double));
-    run.done += part.done;
+  SegmentRun s;
+  s.every = c.every;
+  s.final_save = c.final_save;
+  s.finished = [&](VariantRange r, const SweepRun& part) {
+    std::memcpy(run.values.data() + r.begin * width, part.values.data(), r.size() * width * sizeof(double));
+    run.done = r.end;
     run.decisions += part.decisions;
-    if (part.interrupted) break;
-    const double took = std::chrono::duration<double>(Clock::now() - start).count();
-    const double scale = took > 0 ? std::chrono::duration<double>(c.every).count() / took : 4.0;
-    segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
-    if (run.done < total && pacer.due(run.done)) save();
-  }
+  };
+  s.save = [&] { c.save(run); };
+  const VariantRange rest{run.done, total};
+  run_segments(sweep, {&rest, 1}, threads, control, s);
   run.interrupted = run.done < total;
-  if (c.final_save && run.done != pacer.saved()) save();
 }
 
 }  // namespace ecmpsim

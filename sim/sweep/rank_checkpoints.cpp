@@ -55,25 +55,51 @@ std::string rank_checkpoint_path(const std::string& base, int rank, int ranks) {
   return base + ".rank-" + std::to_string(rank) + "-of-" + std::to_string(ranks);
 }
 
+namespace {
+
+// "12..40, 50..51 and 3 more ranges" (half-open, as the docs write them).
+std::string ranges_text(const std::vector<VariantRange>& ranges) {
+  std::string out;
+  for (std::size_t i = 0; i < ranges.size() && i < 3; ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(ranges[i].begin) + ".." + std::to_string(ranges[i].end);
+  if (ranges.size() > 3) out += " and " + std::to_string(ranges.size() - 3) + " more ranges";
+  return out;
+}
+
+// Refuses a set with files missing whose other files leave variants out:
+// names the missing files of the rank count with the most files and the
+// variants no file holds.
+void check_missing(const std::string& base, const std::map<int, std::map<int, std::string>>& sets,
+                   const std::vector<VariantRange>& finished, std::uint64_t total) {
+  bool complete = std::filesystem::exists(base);
+  for (const auto& [n, files] : sets) complete = complete || files.size() == static_cast<std::size_t>(n);
+  const std::vector<VariantRange> lost = ranges_missing(finished, {0, total});
+  if (complete || lost.empty()) return;
+  const auto& [n, files] = *std::max_element(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
+    return a.second.size() < b.second.size();
+  });
+  std::vector<int> missing;
+  for (int r = 0; r < n; ++r)
+    if (!files.count(r)) missing.push_back(r);
+  std::uint64_t count = 0;
+  for (const VariantRange& r : lost) count += r.size();
+  std::string names;
+  for (std::size_t i = 0; i < missing.size() && i < 3; ++i) names += (i == 0 ? "" : ", ") + std::to_string(missing[i]);
+  if (missing.size() > 3) names += " and " + std::to_string(missing.size() - 3) + " more";
+  throw InputError({rank_checkpoint_path(base, missing.front(), n), 0, 0, {}},
+                   "missing: no file for rank (shard) " + names + " of " + std::to_string(n) + " (" +
+                       files.begin()->second + " is there); " + std::to_string(count) + " of " +
+                       std::to_string(total) + " variants are in no file: " + ranges_text(lost));
+}
+
+}  // namespace
+
 RankCheckpoints read_rank_checkpoints(const std::string& base, const CheckpointId& id, std::size_t jobs,
                                       std::uint64_t total, bool rows) {
   const auto sets = rank_files_of(base);
-  bool complete = std::filesystem::exists(base);
-  for (const auto& [n, files] : sets) complete = complete || files.size() == static_cast<std::size_t>(n);
-  if (sets.empty() && !complete)
+  if (sets.empty() && !std::filesystem::exists(base))
     throw InputError({base, 0, 0, {}}, "no checkpoint: neither this file nor " + rank_checkpoint_path(base, 0, 2) +
-                                           " and the like (an MPI sweep's) exist");
-  if (!complete) {
-    // Name the first missing file of the rank count with the most files.
-    const auto& [n, files] = *std::max_element(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
-      return a.second.size() < b.second.size();
-    });
-    int missing = 0;
-    while (files.count(missing)) ++missing;
-    throw InputError({rank_checkpoint_path(base, missing, n), 0, 0, {}},
-                     "missing: the checkpoint of rank " + std::to_string(missing) + " of " + std::to_string(n) +
-                         " is lost (" + files.begin()->second + " is there); no rank count has all its files");
-  }
+                                           " and the like (MPI ranks' or shards') exist");
   std::vector<std::string> paths;
   if (std::filesystem::exists(base)) paths.push_back(base);
   for (const auto& [n, files] : sets)
@@ -88,11 +114,12 @@ RankCheckpoints read_rank_checkpoints(const std::string& base, const CheckpointI
   std::vector<Piece> pieces;
   RankCheckpoints out;
   for (const std::string& path : paths) {
-    CheckpointShare s = parse_checkpoint(path, read_input_file(path, {path, 0, 0, {}}, "checkpoint"), id, jobs, total);
+    CheckpointShare s = load_checkpoint_share(path, id, jobs, total);
     const bool named = path == base ? s.ranks == 0 : path == rank_checkpoint_path(base, s.rank, s.ranks);
     if (!named)
       throw InputError({path, 0, 0, "rank"}, "the checkpoint holds rank " + std::to_string(s.rank) + " of " +
                                                  std::to_string(s.ranks) + ", not what its name says");
+    if (s.dropped > 0) out.dropped.emplace_back(path, s.dropped);
     std::uint64_t row = 0;
     for (const VariantRange& r : s.ranges) {
       pieces.push_back({r, shares.size(), row});
@@ -117,6 +144,7 @@ RankCheckpoints read_rank_checkpoints(const std::string& base, const CheckpointI
       out.merged.append(fresh, shares[p.share].values.view().sub(p.row + (fresh.begin - p.range.begin), fresh.size()));
     covered = fresh.end;
   }
+  check_missing(base, sets, out.finished, total);
   return out;
 }
 

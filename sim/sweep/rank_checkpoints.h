@@ -26,6 +26,7 @@ struct RankCheckpoints {
   std::vector<VariantRange> finished;  // every variant held: sorted, disjoint, adjacent ranges joined
   CheckpointShare merged;              // `finished` with its rows (when read with rows)
   std::vector<std::string> files;      // the files read
+  std::vector<std::pair<std::string, std::uint64_t>> dropped;  // files whose last bytes (a save cut short) were dropped
   // The variants finished from 0 on.
   std::uint64_t prefix() const noexcept {
     return finished.empty() || finished.front().begin != 0 ? 0 : finished.front().end;
@@ -33,12 +34,16 @@ struct RankCheckpoints {
 };
 
 // Reads the checkpoint of a sweep saved under `base`: every rank file
-// BASE.rank-R-of-N beside it (any N) and BASE itself when it is there (a
-// single process's), each checked as parse_checkpoint does and its rank
-// against its name, and merges the variants they hold (a variant in two
-// files has the same row in both: rows are a pure function of the variant).
-// InputError naming the file when there is none, or when no rank count N
-// has all its N files (the first missing one). Keeps the rows only with `rows`.
+// BASE.rank-R-of-N beside it (any N: MPI ranks' or job-array shards') and
+// BASE itself when it is there (a single process's), each checked as
+// parse_checkpoint does and its rank against its name, and merges the
+// variants they hold (a variant in two files has the same row in both: rows
+// are a pure function of the variant). InputError naming the file when there
+// is none, or when files are missing (no rank count N has all its N files,
+// and BASE is not there) and the files there do not hold every variant: the
+// message names the missing files and the variants no file holds, so a
+// merge of shards never passes for whole with one lost. Keeps the rows only
+// with `rows`.
 RankCheckpoints read_rank_checkpoints(const std::string& base, const CheckpointId& id, std::size_t jobs,
                                       std::uint64_t total, bool rows);
 

@@ -116,6 +116,12 @@ struct SweepRun {
   bool interrupted = false;
 };
 
+// InputError naming --max-memory when the sweep's estimated peak on `threads`
+// threads (its base, its plans, every thread's routes and flow models, and a
+// row of results per variant) is above the spec's limit: a sweep too large
+// for the machine is refused before it runs, with or without --force.
+void check_sweep_memory(const Sweep& sweep, unsigned threads);
+
 // Evaluates variants [begin, end) with `threads` threads (see sim/base/parallel.h).
 // Threads take chunks of consecutive indices in order, sized to take about
 // `control->chunk_target` each, so when `control->stop` is set (checked

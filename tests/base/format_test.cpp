@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -24,13 +25,11 @@ TEST_CASE("write: each format through its one writer") {
   Result r;
   r.text = [] { return std::string("the table\n"); };
   r.brief = [] { return std::string("brief\n"); };
-  r.json = [] { return Json{{"b", 1}, {"a", {1, 2}}}; };
-  r.csv = [] {
-    Csv csv;
+  r.json = [](JsonWriter& w) { w.value(Json{{"b", 1}, {"a", {1, 2}}}); };
+  r.csv = [](Csv& csv) {
     csv.cells({"name", "n"}).end_row();
     csv.cell("x").cell(std::uint16_t{7}).end_row();
     csv.cells({"", ""}).end_row();
-    return csv;
   };
   CHECK(write(Format::Table, r) == "the table\n");
   CHECK(write(Format::Summary, r) == "brief\n");
@@ -39,15 +38,48 @@ TEST_CASE("write: each format through its one writer") {
   r.json_indent = -1;
   CHECK(write(Format::Json, r) == "{\"b\":1,\"a\":[1,2]}\n");
 }
-// RFC 4180, section 2: fields with commas, double quotes or line breaks are
-// enclosed in double quotes, and a double quote inside one is doubled.
-TEST_CASE("CSV cells that need quoting are quoted as RFC 4180 says; the rest are not") {
+// RFC 4180, section 2: fields with commas or double quotes are enclosed in
+// double quotes, and a double quote inside one is doubled. Line breaks and
+// other controls never reach the quoting: a cell is escaped first, as a
+// table's text is (sim/base/text.h).
+TEST_CASE("CSV cells: escaped as text, then quoted as RFC 4180 says where they hold a comma or a quote") {
   Csv csv;
   csv.cells({"plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""}).end_row();
-  CHECK(std::move(csv).take() == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",\n");
-  // The negative control: characters RFC 4180 does not name stay bare.
+  CHECK(std::move(csv).take() == "plain,\"a,b\",\"say \"\"hi\"\"\",two\\x0alines,cr\\x0d,\n");
+  // The negative control: characters neither rule names stay bare.
   Csv bare;
-  bare.cells({"a;b", "tab\there", "x'y", " spaced "}).end_row();
-  CHECK(std::move(bare).take() == "a;b,tab\there,x'y, spaced \n");
+  bare.cells({"a;b", "x'y", " spaced ", "caf\u00e9"}).end_row();
+  CHECK(std::move(bare).take() == "a;b,x'y, spaced ,caf\u00e9\n");
+  // Bytes a terminal would act on: ESC, a C1 control, a bidi override, invalid UTF-8.
+  Csv hostile;
+  hostile.cells({"\x1b[31mred", "\u0085", "a\u202eb", "\xff\xfe", "tab\there"}).end_row();
+  CHECK(std::move(hostile).take() == "\\x1b[31mred,\\u0085,a\\u202eb,\\xff\\xfe,tab\\x09here\n");
+}
+
+TEST_CASE("a table is escaped line by line: its line breaks stay, a name's controls do not") {
+  Result r;
+  r.text = [] { return std::string("config  \x1b]0;title\x07x.toml\nname    a\u202eb\xc3\n"); };
+  CHECK(write(Format::Table, r) == "config  \\x1b]0;title\\x07x.toml\nname    a\\u202eb\\xc3\n");
+  r.text = [] { return std::string("plain \u221e \u00b5s\n\nlast"); };  // negative control: nothing to escape
+  CHECK(write(Format::Table, r) == "plain \u221e \u00b5s\n\nlast");
+}
+
+TEST_CASE("Csv and JsonWriter with a sink hand their text on in pieces, the same bytes as collected") {
+  std::vector<std::string> pieces;
+  std::string whole;
+  const Sink sink = [&](std::string_view p) {
+    pieces.emplace_back(p);
+    whole += p;
+  };
+  {
+    Csv csv(sink);
+    for (int i = 0; i < 200000; ++i) csv.cell(i).cell("row").end_row();
+    csv.flush();
+  }
+  CHECK(pieces.size() > 1);  // more than kSinkChunk bytes: at least one piece before the end
+  Csv collected;
+  for (int i = 0; i < 200000; ++i) collected.cell(i).cell("row").end_row();
+  CHECK(whole == std::move(collected).take());
+  for (const std::string& p : pieces) CHECK(p.size() <= kSinkChunk + 64);
 }
 }  // namespace format_test

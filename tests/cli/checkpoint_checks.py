@@ -25,19 +25,20 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from xxh64 import xxh64  # noqa: E402  (checked against the published vectors on import)
+from checkpoint_file import Checkpoint, rows_held  # noqa: E402  (checksums by xxh64.py, checked on import)
 
 BIN = os.path.realpath(sys.argv[1])
 CFG = "configs/paper16.toml"
 SEEDS = os.environ.get("ECMPSIM_CHECKPOINT_SEEDS", "0:8000")
 TOTAL = int(SEEDS.split(":")[1]) - int(SEEDS.split(":")[0])
-rng = random.Random(int(os.environ.get("ECMPSIM_CHECKPOINT_SEED", str(int(time.time())))))
+SEED = int(os.environ.get("ECMPSIM_CHECKPOINT_SEED", str(int(time.time()))))
+rng = random.Random(SEED)
 tmp = tempfile.mkdtemp()
 notes = []
 
 
 def fail(msg):
-    print("checkpoint_checks: " + msg, file=sys.stderr)
+    print("checkpoint_checks: %s (ECMPSIM_CHECKPOINT_SEED=%d)" % (msg, SEED), file=sys.stderr)
     sys.exit(1)
 
 
@@ -50,48 +51,11 @@ def run(args, timeout=300):
     return p.returncode, p.stdout, p.stderr.decode(errors="replace")
 
 
-def variants_saved(path):
-    """The variants a checkpoint holds (its header's or its records' count), 0 when absent."""
-    if not os.path.exists(path):
-        return 0
-    with open(path, "rb") as f:
-        data = f.read()
-    return saved_rows(data)
-
-
-def saved_rows(data):
-    head = data.split(b"\n\n", 1)[0].split(b"\n")
-    for line in head:
-        if line.startswith(b"rows "):
-            return int(line.split()[1])
-    return records_rows(data)
-
-
-def records_rows(data):
-    """Format 2: the rows of the whole records after the header's checksum line."""
-    import struct
-    head, rest = data.split(b"\n\n", 1)
-    width = int([l for l in head.split(b"\n") if l.startswith(b"width ")][0].split()[1])
-    at = rest.index(b"\n") + 1
-    rows = 0
-    while at + 40 <= len(rest):
-        magic, begin, end, _ = struct.unpack_from("<4Q", rest, at)
-        size = 32 + (end - begin) * width * 8 + 8
-        if at + size > len(rest):
-            break
-        rows += end - begin
-        at += size
-    return rows
-
-
 def with_header(data, old, new):
-    """A checkpoint with `old` replaced by `new` in its header, its checksum recomputed."""
-    head_end = data.index(b"\n\n") + 2
-    head = data[:head_end].replace(old, new, 1)
-    if data.startswith(b"ecmpsim sweep checkpoint 2\n"):
-        return head + b"checksum %016x\n" % xxh64(head) + data[head_end + 26:]
-    body = head + data[head_end:-26]
-    return body + b"checksum %016x\n" % xxh64(body)
+    """A checkpoint with `old` replaced by `new` in its header, its checksums recomputed."""
+    c = Checkpoint(data)
+    c.lines = [l.replace(old, new, 1) for l in c.lines]
+    return c.bytes()
 
 
 rc, ref, err = run(sweep([]))
@@ -103,42 +67,53 @@ length = time.monotonic() - start
 
 
 def restarts(extra, out, ck, kills):
-    """The command `extra` started `kills` times, SIGKILLed at random, then run to the end."""
-    before = 0
-    for _ in range(kills):
+    """The command `extra` started at least `kills` times, SIGKILLed at random,
+    then run to the end. A run the kill came too late for (the machine's load
+    fell since `length` was measured) finished: its output is removed and the
+    next kill comes sooner; at least one kill must land after a save and
+    before the end, else the check of the rows held would be vacuous."""
+    before, window, partial, started = 0, 0.9 * length, 0, 0
+    while started < kills or (partial == 0 and started < 4 * kills):
+        started += 1
         p = subprocess.Popen(sweep(extra + ["--checkpoint-every", "0.02"]), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.02, 0.9 * length))
+        time.sleep(rng.uniform(0.02, window))
         p.send_signal(signal.SIGKILL)
         p.wait()
-        finished = os.path.exists(out)
-        if finished:
-            os.remove(out)  # it finished first: the output's command is run again from the checkpoint
-        now = variants_saved(ck)
-        # A finished run rightly removes its default checkpoint (a slow build, ASan, finishes
-        # a resumed run inside the random delay): only an unfinished one must keep its saves.
-        if now < before and not finished:
+        now = rows_held(ck)
+        if os.path.exists(out):
+            # It finished first: the command is run again, from --checkpoint FILE's whole
+            # rows; a default checkpoint is gone with the output written (checked below).
+            os.remove(out)
+            window = max(0.05, window / 2)
+            before = now
+            continue
+        if now < before:
             fail("a restart of %s lost saved variants: %d, then %d" % (" ".join(extra), before, now))
+        partial += 0 < now < TOTAL
         before = now
+    if partial == 0:
+        fail("none of %d kills of %s came after a save and before the end" % (started, " ".join(extra)))
     rc, _, err = run(sweep(extra + ["--checkpoint-every", "0.02"]))
     if rc != 0:
         fail("the restarted %s failed: %s" % (" ".join(extra), err))
     with open(out, "rb") as f:
         if f.read() != ref:
-            fail("%s, restarted after %d kills, differs from the uninterrupted run" % (" ".join(extra), kills))
-    return before
+            fail("%s, restarted after %d kills, differs from the uninterrupted run" % (" ".join(extra), started))
+    return before, partial, started
 
 
 # D3: the same command again, with --checkpoint FILE (kept) and with --out alone (its default checkpoint).
 out, ck = os.path.join(tmp, "out.csv"), os.path.join(tmp, "ck")
-held = restarts(["--out", out, "--checkpoint", ck], out, ck, 6)
-if not os.path.exists(ck) or variants_saved(ck) != TOTAL:
-    fail("--checkpoint FILE is kept whole after the output: %d variants" % variants_saved(ck))
+held, partial, started = restarts(["--out", out, "--checkpoint", ck], out, ck, 6)
+if not os.path.exists(ck) or rows_held(ck) != TOTAL:
+    fail("--checkpoint FILE is kept whole after the output: %d variants" % rows_held(ck))
 os.remove(out)
-held_default = restarts(["--out", out], out, out + ".checkpoint", 6)
+held_default, partial_default, started_default = restarts(["--out", out], out, out + ".checkpoint", 6)
 if os.path.exists(out + ".checkpoint"):
     fail("the default checkpoint outlived the output it was resuming")
-notes.append("restarted verbatim 6 + 6 times (last saves %d and %d variants)" % (held, held_default))
+notes.append("restarted verbatim %d + %d times, %d + %d kills between a save and the end (last held %d and %d "
+             "variants)" % (started, started_default, partial, partial_default, held, held_default))
 
 # Resumed from a checkpoint, a run says so on stderr and its output is the same.
 rc, out_b, err = run(sweep(["--checkpoint", ck]))
@@ -166,7 +141,7 @@ if rc != 2 or "config: the checkpoint is of another sweep: its config is 'xxh64:
     fail("another config's checkpoint: exit %d, said %r" % (rc, err))
 other_build = os.path.join(tmp, "build.ck")
 with open(other_build, "wb") as f:
-    f.write(with_header(before, b"\nbuild ", b"\nbuild x"))
+    f.write(with_header(before, b"build ", b"build x"))
 rc, _, err = run(sweep(["--checkpoint", other_build]))
 if rc != 2 or "build: the checkpoint is of another sweep: its build is 'x" not in err:
     fail("another build's checkpoint: exit %d, said %r" % (rc, err))

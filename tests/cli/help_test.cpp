@@ -81,12 +81,16 @@ TEST_CASE("--help: each limit flag shows its default with its unit") {
   CHECK(line_of(sweep, "--max-config-bytes").find("SIZE in bytes, or with a unit") != std::string::npos);
 }
 
-TEST_CASE("--help: --max-capture-bytes only on the command that reads a --flows file") {
-  CHECK(cli_run({"run", "--help"}).out.find("--max-capture-bytes") != std::string::npos);
-  for (const char* command : {"sweep", "flows", "report", "reproduce", "emulate"}) {
+TEST_CASE("--help: --max-capture-bytes only on the commands that read a measurement file") {
+  for (const char* command : {"run", "report", "calibrate", "fit", "hash"}) {
+    CAPTURE(command);
+    CHECK(cli_run({command, "--help"}).out.find("--max-capture-bytes") != std::string::npos);
+  }
+  for (const char* command : {"sweep", "flows", "reproduce", "emulate"}) {
     CAPTURE(command);
     CHECK(cli_run({command, "--help"}).out.find("--max-capture-bytes") == std::string::npos);
     CHECK(cli_run({command, "--help"}).out.find("--max-hosts") != std::string::npos);
+    CHECK(cli_run({command, "--help"}).out.find("--max-memory") != std::string::npos);
   }
 }
 

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<RankTrace> ranks;
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const std::string name = "r" + std::to_string(i) + ".json";
-      ranks.push_back(read_pytorch_trace(gunzip_if_compressed(std::string(parts[i]), name), name));
+      ranks.push_back(read_pytorch_trace(gunzip_if_compressed(std::string(parts[i]), name, {64 << 20, "max_capture_bytes"}), name));
     }
     join_traces(std::move(ranks), {}, {});
   } catch (const ecmpsim::InputError&) {

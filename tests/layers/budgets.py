@@ -19,6 +19,8 @@ Measures:
 - writers computing a size table: files under sim/output/ and sim/report/
   calling `size_table(`.
 - python/ files including sim/cli/.
+- sim/cli's size: the lines of every .cpp and .h under sim/cli/, its MPI
+  main (sim/cli/mpi/) included.
 """
 import pathlib, re, sys
 
@@ -27,18 +29,21 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startsw
 # name: (budget, what, why). A budget below the measured value is a ratchet
 # towards the issue's target, which `target` states when it is not met yet.
 BUDGETS = {
-    "spec_reach": {"budget": 133, "target": 69,
+    "spec_reach": {"budget": 139, "target": 69,
                    "what": "compiled files reaching sim/config/spec.h",
-                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests; 3 with topology (issue 49): app::topology loads the --against config, its command's file, and a config test of the hash vocabularies"},
+                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests; 3 with topology (issue 49): app::topology loads the --against config, its command's file, and a config test of the hash vocabularies; 3 more with issue 47: job-array shards (sim/app/sweep_shard.cpp and its test) and the sweep job in sim/app (sweep.cpp); 3 more with the memory estimate (issue 47), which reads the config before anything is built (sim/model/memory.cpp, sim/sweep/sweep_memory.cpp and their test)"},
     "routing_kind_files": {"budget": 5, "target": 5,
                            "what": "files naming RoutingKind::",
                            "why": "the table, the scenario's default and the one dispatch read the enum; the rest read its traits"},
     "writer_size_tables": {"budget": 0, "target": 0,
                            "what": "writers (sim/output, sim/report) calling size_table(",
                            "why": "a command computes its results once (sim/app); writers only format. The catalogue's runner reads busbw from the sweep engine's rows"},
-    "python_cli_includes": {"budget": 1, "target": 0,
+    "python_cli_includes": {"budget": 0, "target": 0,
                             "what": "python/ files including sim/cli/",
-                            "why": "both doors stand on sim/app; python/py_sweep.cpp until the sweep command moves there"},
+                            "why": "both doors stand on sim/app (the sweep command moved there with issue 47's checkpoints and shards)"},
+    "cli_lines": {"budget": 2084, "target": 2000,
+                  "what": "lines of sim/cli (.cpp, .h; sim/cli/mpi included)",
+                  "why": "a front door only translates (issue 46: at most 2.0k, from 2.8k); 2494 before sweep moved to sim/app; 41 more with issue 47's limits, streamed outputs and escaping in the doors; 2 more with issue 44 item 6: calibrate's --run and run's notes"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -90,11 +95,14 @@ def measure():
                if re.search(r"\bsize_table\(", f.read_text(errors="replace"))]
     py = [f for f in sources("python", suffixes=(".cpp", ".h"))
           if re.search(r'#\s*include\s+"sim/cli/', f.read_text(errors="replace"))]
+    cli = list(sources("sim/cli", suffixes=(".cpp", ".h")))
+    cli_lines = sum(len(f.read_text(errors="replace").splitlines()) for f in cli)
     rel = lambda fs: [f.relative_to(ROOT).as_posix() for f in fs]
     return {"spec_reach": (len(spec), len(compiled), rel(spec)),
             "routing_kind_files": (len(kinds), None, rel(kinds)),
             "writer_size_tables": (len(writers), None, rel(writers)),
-            "python_cli_includes": (len(py), None, rel(py))}
+            "python_cli_includes": (len(py), None, rel(py)),
+            "cli_lines": (cli_lines, None, rel(cli))}
 
 
 def markdown(m):
@@ -114,6 +122,8 @@ def main():
         over.append("the include walk misses sim/config/config.cpp or sim/app/run.cpp, which include spec.h")
     if "sim/config/routing_kind.h" not in m["routing_kind_files"][2]:
         over.append("the RoutingKind:: count misses sim/config/routing_kind.h, the table")
+    if "sim/cli/mpi/main.cpp" not in m["cli_lines"][2] or "sim/cli/cli.h" not in m["cli_lines"][2]:
+        over.append("the sim/cli line count misses sim/cli/cli.h or sim/cli/mpi/main.cpp")
     for name, b in BUDGETS.items():
         n, _, files = m[name]
         if n > b["budget"]:

@@ -251,11 +251,13 @@ TEST_CASE("ecmpsim run --flows errors: one line, exit 2, nothing on stdout") {
   check(cli_run({"run", kSrc + "/tests/golden/small.toml", "--flows", cap}),
         cap + ": record 5: dst_ip: 10.0.2.1 is not the address of any endpoint in the fabric");
   // A capture forced through the CSV reader: its bytes are quoted printably
-  // (pcap magic, version 2.4, then the clock-dependent rest), on one line.
+  // (pcap magic, version 2.4, then the clock-dependent rest), on one line,
+  // escaped as every error line is (sim/base/text.h): the invalid UTF-8 and
+  // the controls as \xNN, the one valid pair c3 b2 ("ò") as it is.
   const auto forced = cli_run({"run", cfg, "--flows", kSrc + "/tests/data/non_roce.pcap", "--flows-format", "csv"});
   CHECK(forced.code == 2);
   CHECK(forced.err.rfind("ecmpsim: " + kSrc + "/tests/data/non_roce.pcap:1:1: header: unknown column "
-                         "'\\xd4\\xc3\\xb2\\xa1\\x02\\x00\\x04\\x00", 0) == 0);
+                         "'\\xd4\xc3\xb2\\xa1\\x02\\x00\\x04\\x00", 0) == 0);
   CHECK(forced.err.find('\n') == forced.err.size() - 1);
   check(cli_run({"run", cfg, "--flows", kSrc + "/tests/data/paper16_flows.csv", "--flow-bytes", "lots"}),
         "--flow-bytes: invalid size 'lots' (bytes, or with a unit: 512M, 1G, 256MiB, 1GB)");

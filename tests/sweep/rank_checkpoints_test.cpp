@@ -107,16 +107,24 @@ TEST_CASE("a missing, misnamed or malformed rank file is refused, naming it") {
   const std::size_t jobs = sweep.base().jobs().size();
   const TempDir tmp;
   const std::string none = "no checkpoint: neither this file nor " + tmp.base() +
-                           ".rank-0-of-2 and the like (an MPI sweep's) exist";
+                           ".rank-0-of-2 and the like (MPI ranks' or shards') exist";
   CHECK_THROWS_WITH_AS(read_rank_checkpoints(tmp.base(), kRankId, jobs, total, true), none.c_str(), InputError);
   for (int r : {0, 2}) write_checkpoint_share(rank_checkpoint_path(tmp.base(), r, 3), kRankId, dealt_share(sweep, r, 3, 4, 30));
   try {
     read_rank_checkpoints(tmp.base(), kRankId, jobs, total, true);
     FAIL("a set without rank 1 was accepted");
   } catch (const InputError& e) {
-    CHECK(e.describe() == tmp.base() + ".rank-1-of-3: missing: the checkpoint of rank 1 of 3 is lost (" + tmp.base() +
-                              ".rank-0-of-3 is there); no rank count has all its files");
+    // Rank 1's chunks of 4: [4, 8), [16, 20), [28, 30).
+    CHECK(e.describe() == tmp.base() + ".rank-1-of-3: missing: no file for rank (shard) 1 of 3 (" + tmp.base() +
+                              ".rank-0-of-3 is there); 10 of 30 variants are in no file: 4..8, 16..20, 28..30");
   }
+  // A set with files missing whose files still hold every variant merges: a
+  // shard of 2 that did all the work beside the incomplete set of 3.
+  CheckpointShare all = dealt_share(sweep, 0, 1, 30, 30);
+  all.ranks = 2;
+  write_checkpoint_share(rank_checkpoint_path(tmp.base(), 0, 2), kRankId, all);
+  CHECK(read_rank_checkpoints(tmp.base(), kRankId, jobs, total, true).prefix() == 30);
+  fs::remove(rank_checkpoint_path(tmp.base(), 0, 2));
   // Rank 0's share under rank 1's name.
   fs::copy_file(rank_checkpoint_path(tmp.base(), 0, 3), rank_checkpoint_path(tmp.base(), 1, 3));
   CHECK_THROWS_WITH_AS(read_rank_checkpoints(tmp.base(), kRankId, jobs, total, true),
@@ -126,8 +134,8 @@ TEST_CASE("a missing, misnamed or malformed rank file is refused, naming it") {
   CHECK(read_rank_checkpoints(tmp.base(), kRankId, jobs, total, true).prefix() == 30);
   // A single process's reader refuses a rank's share; a share with overlapping ranges is refused.
   CHECK_THROWS_WITH_AS(read_checkpoint(rank_checkpoint_path(tmp.base(), 1, 3), kRankId, jobs, total),
-                       "the checkpoint is MPI rank 1 of 3's share: resume its sweep under mpirun, or give --resume "
-                       "the name before '.rank-'",
+                       "the checkpoint is rank (or shard) 1 of 3's share: give --resume the name before '.rank-', "
+                       "which merges the shares",
                        InputError);
   CheckpointShare twice = dealt_share(sweep, 1, 3, 4, 30);
   twice.append({4, 8}, dealt_share(sweep, 1, 3, 4, 8).values);  // [4, 8) again, after [28, 30)
@@ -136,7 +144,7 @@ TEST_CASE("a missing, misnamed or malformed rank file is refused, naming it") {
                        "corrupted checkpoint: the ranges from 4 and 4 overlap", InputError);
 }
 
-TEST_CASE("the checkpoint fuzz target's seeds: the valid ones are read, the truncated one refused") {
+TEST_CASE("the checkpoint fuzz target's seeds: the valid ones are read, the torn one empty, the truncated refused") {
   // The fuzz target's identity and sweep (tests/fuzz/checkpoint_fuzz.cpp).
   const CheckpointId id{{"version", "fuzz"}, {"config", "xxh64:0123456789abcdef"}};
   const auto read = [&](const char* name) {
@@ -151,6 +159,9 @@ TEST_CASE("the checkpoint fuzz target's seeds: the valid ones are read, the trun
   CHECK(share.rank == 1);
   CHECK(share.ranks == 2);
   CHECK(share.ranges == std::vector<VariantRange>{{4, 6}, {10, 13}});
+  const CheckpointShare torn = read("torn.ck");
+  CHECK(torn.ranges.empty());
+  CHECK(torn.dropped == 3 * 9 * 8 + 40 - 20);
   CHECK_THROWS_AS(read("truncated.ck"), InputError);
 }
 

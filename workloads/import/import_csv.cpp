@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "sim/base/csv_reader.h"
+#include "sim/base/text.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim::workloads {

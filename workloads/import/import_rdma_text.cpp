@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "sim/base/csv_reader.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim::workloads {
 

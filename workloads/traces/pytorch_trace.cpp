@@ -172,7 +172,7 @@ void read_distributed_info(const json& doc, RankTrace& out) {
 
 }  // namespace
 
-std::string gunzip_if_compressed(std::string text, const std::string& file) {
+std::string gunzip_if_compressed(std::string text, const std::string& file, const ByteLimit& limit) {
   if (text.size() < 2 || static_cast<unsigned char>(text[0]) != 0x1f || static_cast<unsigned char>(text[1]) != 0x8b)
     return text;
   z_stream z{};
@@ -192,6 +192,11 @@ std::string gunzip_if_compressed(std::string text, const std::string& file) {
       throw InputError({file, 0, 0, ""}, why);
     }
     out.append(buf.data(), buf.size() - z.avail_out);
+    if (out.size() > limit.max) {  // a small file can inflate without bound
+      inflateEnd(&z);
+      throw InputError(option_at(limit.key, file),
+                       "the file inflates to more than the limit of " + std::to_string(limit.max) + " bytes");
+    }
   }
   inflateEnd(&z);
   return out;

@@ -11,13 +11,15 @@
 #include <string>
 #include <string_view>
 
+#include "sim/base/input_file.h"
 #include "workloads/traces/comm_trace.h"
 
 namespace ecmpsim::workloads {
 
 // The bytes, inflated when they start with gzip's magic (1f 8b); an
-// InputError naming `file` when the stream is corrupt or cut.
-std::string gunzip_if_compressed(std::string text, const std::string& file);
+// InputError naming `file` when the stream is corrupt or cut, and naming
+// `limit.key` when it inflates past `limit.max` bytes (inflating stops there).
+std::string gunzip_if_compressed(std::string text, const std::string& file, const ByteLimit& limit);
 
 // One rank's trace from its JSON text (a {"traceEvents": [...]} document or
 // a bare array of events). Kernels without "Collective name" are not

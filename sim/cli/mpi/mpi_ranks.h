@@ -1,12 +1,12 @@
-// cli::Ranks over MPI (the MPI build of `ecmpsim` only).
+// app::Ranks over MPI (the MPI build of `ecmpsim` only).
 #pragma once
 
-#include "sim/cli/ranks.h"
+#include "sim/app/ranks.h"
 #include "sim/mpi/distribute.h"
 
 namespace ecmpsim::cli {
 
-class MpiRanks final : public Ranks {
+class MpiRanks final : public app::Ranks {
  public:
   explicit MpiRanks(const mpi::Session& session) : session_(session) {}
   int rank() const override { return session_.rank(); }

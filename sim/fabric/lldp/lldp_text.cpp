@@ -6,6 +6,7 @@
 #include <map>
 
 #include "sim/base/csv_reader.h"
+#include "sim/base/text.h"
 #include "sim/fabric/lldp/lldp_formats.h"
 
 namespace ecmpsim::lldp {

@@ -1,5 +1,6 @@
-// The other processes of a distributed `ecmpsim sweep` (an MPI build run
-// under mpirun). The plain build never has any: Io::ranks is null there.
+// The other processes of a distributed sweep (an MPI build run under
+// mpirun): what app::SweepJob needs of them. The plain build never has any;
+// the MPI main (sim/cli/mpi) implements this over its MPI session.
 #pragma once
 
 #include <functional>
@@ -7,7 +8,7 @@
 #include "sim/sweep/rank_checkpoints.h"
 #include "sim/sweep/sweep.h"
 
-namespace ecmpsim::cli {
+namespace ecmpsim::app {
 
 class Ranks {
  public:
@@ -29,4 +30,4 @@ class Ranks {
   virtual bool terminal() const = 0;
 };
 
-}  // namespace ecmpsim::cli
+}  // namespace ecmpsim::app
