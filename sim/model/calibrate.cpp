@@ -20,7 +20,7 @@ namespace ecmpsim {
 namespace {
 
 using Params = std::array<double, 3>;
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kUnfit = std::numeric_limits<double>::infinity();
 
 constexpr int kCells = 16;   // grid cells per axis and round of the fit
 constexpr int kRounds = 4;   // each narrows the box to 4 cells around the best
@@ -60,7 +60,7 @@ class Residuals {
   // Sum of w_i e_i^2 (w: each row's count in the sample).
   double cost(const Params& p, std::span<const double> w) const {
     std::vector<double> e;
-    if (!at(p, e)) return kInf;
+    if (!at(p, e)) return kUnfit;
     double sum = 0;
     for (std::size_t i = 0; i < e.size(); ++i) sum += w[i] * e[i] * e[i];
     return sum;
@@ -84,7 +84,7 @@ struct Box {
 Params grid_fit(const Residuals& res, std::span<const double> w, Box box, int rounds) {
   Params best = box.hi;
   for (int round = 0; round < rounds; ++round) {
-    double best_cost = kInf;
+    double best_cost = kUnfit;
     Params step;
     std::array<int, 3> cells;
     for (int k = 0; k < 3; ++k) {
