@@ -283,10 +283,10 @@ std::vector<CalibrationRow> predict_rows(const NcclComm& base, const NcclTestsTa
 
 CalibrationFit calibrate(const NcclComm& base, const NcclTestsTable& table, const CalibrationOptions& o) {
   const Residuals res(base, table, o);
-  if (res.size() < 3)
+  if (res.size() < kMinCalibrationSizes)
     throw InputError(option_at("fit_sizes", table.source),
-                     "only " + std::to_string(res.size()) +
-                         " of the table's sizes in the fit range; three parameters need at least 3");
+                     "only " + std::to_string(res.size()) + " of the table's sizes in the fit range; three parameters "
+                     "need at least " + std::to_string(kMinCalibrationSizes));
   const double ceiling = std::isfinite(base.host.intra_busbw) ? base.host.intra_busbw : 1e5;
   const Box range{{kMinEfficiency, std::min(kMinCeilingGbs, ceiling), 0}, {1, ceiling, kMaxLatencyUs}};
   Box fixed_range = range;

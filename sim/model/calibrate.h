@@ -6,11 +6,13 @@
 // intra-node hops, searched up to the hardware's figure) and the network
 // plugin's latencyInter (net_latency_us, added per network step). The fit
 // minimizes the squared log ratio of predicted to measured time (out-of-place
-// column) over the chosen sizes, by a deterministic grid that narrows around
-// its best cell; each parameter's uncertainty is the spread of the fits to
-// the sizes resampled with replacement (a bootstrap over sizes), and a
-// parameter at the end of its range, or one the table does not constrain, is
-// flagged with its likeliest cause (docs/prediction.md, "Calibration").
+// column) over the chosen sizes, by a deterministic grid polished by a
+// compass search; the ceiling leaves the hardware's figure only where the
+// table clearly shows a lower one. Each parameter's uncertainty is the
+// spread of the fits to the sizes resampled with replacement (a bootstrap
+// over sizes), beside the values that fit exactly as well; a parameter at
+// the end of its range, or one the table does not constrain, is flagged
+// with its likeliest cause (docs/prediction.md, "Calibration").
 #pragma once
 
 #include <array>

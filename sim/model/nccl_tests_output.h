@@ -40,7 +40,7 @@ struct NcclTestsTable {
   std::vector<NcclTestsRow> rows;  // in the order printed, sizes distinct
 };
 
-// The fewest sizes a fit of two parameters takes (one left to judge it).
+// The fewest sizes a fit takes: one per fitted parameter (sim/model/calibrate.h).
 inline constexpr std::size_t kMinCalibrationSizes = 3;
 
 // One nccl-tests invocation in a file: from its first header line ("#
