@@ -20,6 +20,14 @@
 namespace ecmpsim::python {
 namespace {
 
+// A command's notes on stderr ("note: members N from the rows") as Python warnings.
+void warn_notes(const std::vector<std::string>& notes) {
+  for (const std::string& line : notes) {
+    const std::string note = line.starts_with("note: ") ? line.substr(6) : line;
+    if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 1) != 0) throw py::error_already_set();
+  }
+}
+
 // A keyword's value as its flag's text; None leaves the flag's default.
 void set_text(std::string& flag, const py::object& v) {
   if (!v.is_none()) flag = py::str(v);
@@ -104,31 +112,31 @@ py::object fit_columns(const py::object& observations, const py::object& members
     json = write(Format::Json, result);
     notes = fitted.notes;
   }
-  // The command's notes on stderr ("members N from the rows") as warnings.
-  for (const std::string& line : notes) {
-    const std::string note = line.starts_with("note: ") ? line.substr(6) : line;
-    if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 1) != 0) throw py::error_already_set();
-  }
+  warn_notes(notes);
   return to_python(json);
 }
 
 // calibrate(): `ecmpsim calibrate -f json` from keyword arguments.
 py::object calibrate(const std::string& nccl_tests_output, const std::string& config, const std::string& scenario,
-                     const std::string& job, const std::string& fit_sizes) {
+                     const std::string& job, const std::string& fit_sizes, std::uint32_t run) {
   app::CalibrateRequest q;
   q.input = nccl_tests_output;
   q.config = config;
   q.scenario = scenario;
   q.job = job;
   q.fit_sizes = fit_sizes;
+  q.run = run;
   std::string json;
+  std::vector<std::string> notes;
   {
     py::gil_scoped_release release;
     const app::CalibrateReport report = app::calibrate(q);  // outlives the result, which borrows it
     Result result = calibration_result(report.report);
     result.json_indent = -1;
     json = write(Format::Json, result);
+    notes = report.notes;
   }
+  warn_notes(notes);
   return to_python(json);
 }
 
@@ -221,9 +229,10 @@ void add_tools(py::module_& m) {
         "'topology' (files: the tables' paths; tier=['SRV-*=host'], device, lldp_format, speed, no_lags, "
         "against=CONFIG as the command's flags; the comparison is the document's 'against')");
   m.def("calibrate", &calibrate, py::arg("nccl_tests_output"), py::kw_only(), py::arg("config") = "",
-        py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "",
+        py::arg("scenario") = "", py::arg("job") = "", py::arg("fit_sizes") = "", py::arg("run") = 0,
         "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric, as `ecmpsim "
-        "calibrate -f json` prints it (config='' is configs/paper16.toml; fit_sizes='256M:' as --fit-sizes)");
+        "calibrate -f json` prints it, its notes as warnings (config='' is configs/paper16.toml; fit_sizes='256M:' "
+        "as --fit-sizes; run=N as --run)");
   m.def("validate", &validate, py::arg("tables"), py::kw_only(), py::arg("config") = "", py::arg("scenario") = "",
         py::arg("job") = "", py::arg("calibration") = "", py::arg("fit_on") = "", py::arg("fit_config") = "",
         py::arg("fit_sizes") = "",

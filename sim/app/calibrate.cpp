@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/app/load.h"
+#include "sim/app/run.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
 #include "sim/base/parse.h"
@@ -12,6 +13,7 @@
 #include "sim/model/simulation.h"
 #include "sim/model/size_table.h"
 #include "workloads/generators/collective.h"
+#include "workloads/generators/locality.h"
 
 namespace ecmpsim::app {
 namespace {
@@ -53,6 +55,28 @@ void check_match(const NcclTestsTable& t, const JobComm& c, const JobSpec& js) {
                              std::to_string(c.routed.nodes));
 }
 
+// What bound_causes needs of the job. The NICs' line rate is the first
+// server's first NIC's link, as NCCL's search reads it (sim/model/nccl_derive.cpp),
+// times the NICs of an NCCL node.
+CalibrationContext context_of(const Simulation& sim, const JobSpec& js, const JobComm& jc) {
+  const Spec& spec = sim.spec();
+  const FabricSpec& fs = spec.fabric;
+  const Fabric& fabric = sim.fabric();
+  CalibrationContext c;
+  c.nodes = jc.routed.nodes;
+  c.nics = static_cast<std::uint32_t>(workloads::search_nic_order(fs.gpu_nics, fs.gpus_per_node, fs.nics_per_node).size());
+  const std::uint32_t p = js.search_channels ? js.search_channels : workloads::default_search_channels(js.channels);
+  c.nics_used = js.graphs ? c.nics : std::min(p, c.nics);
+  c.gpu = spec.hosts.gpu.has_value();
+  if (fabric.server_count() > 0 && !fabric.server_nics(0).empty()) {
+    const double gbps = fabric.link(fabric.uplink(fabric.server_nics(0)[0])).speed.value;
+    // NCCL's node: a server, or (MNNVL) the job's servers in one NVLink domain.
+    c.line_busbw = static_cast<double>(fabric.server_nics(0).size() * std::max(1u, js.node_servers)) * gbps / 8;
+  }
+  c.routed_busbw = jc.routed.net_busbw;
+  return c;
+}
+
 }  // namespace
 
 void read_fit_sizes(const std::string& text, CalibrationOptions& o) {
@@ -72,8 +96,10 @@ void read_fit_sizes(const std::string& text, CalibrationOptions& o) {
 
 MeasuredRun measured_run(const TableRun& run, const Limits& limits, std::span<const std::string> outs) {
   MeasuredRun out;
-  out.table = parse_nccl_tests(run.table, read_input_file(run.table, {run.table, 0, 0, {}}, "file",
-                                                          {limits.max_capture_bytes, "max_capture_bytes"}));
+  out.table = parse_nccl_tests(run.table,
+                               read_input_file(run.table, {run.table, 0, 0, {}}, "file",
+                                               {limits.max_capture_bytes, "max_capture_bytes"}),
+                               run.run);
   Spec spec = load_spec(run.config, limits);
   if (!run.calibration.empty())
     read_calibration(read_input_file(run.calibration, {run.calibration, 0, 0, {}}, "file",
@@ -85,7 +111,8 @@ MeasuredRun measured_run(const TableRun& run, const Limits& limits, std::span<co
   for (const std::string& o : outs) check_out(o, out.inputs);
   out.nic_efficiency = spec.hosts.nic_efficiency;
   out.net_latency_us = spec.hosts.net_latency_us;
-  // The job priced with NCCL's own values of the two host parameters; callers scale from there.
+  out.intra_busbw_gbs = spec.hosts.intra_busbw;
+  // The job priced with NCCL's own values of the host parameters; callers scale from there.
   spec.hosts.nic_efficiency = 1;
   spec.hosts.net_latency_us = 0;
   const std::size_t which = pick_scenario(spec, run.scenario);
@@ -96,6 +123,10 @@ MeasuredRun measured_run(const TableRun& run, const Limits& limits, std::span<co
   const JobSpec& js = sim.spec().jobs[jc.job];
   check_match(out.table, jc, js);
   out.base = jc.routed;
+  // The ceiling at its top: the hardware's, or the config's where it states more.
+  HostSpec hardware = sim.spec().hosts;
+  hardware.intra_busbw = 0;
+  out.base.host.intra_busbw = std::max(out.base.host.intra_busbw, nccl_host(hardware, js.nccl_version).intra_busbw);
   out.bus_factor = bus_factor(jc.pattern, jc.routed.ranks);
   out.options.algo = js.nccl.algo;
   out.options.proto = js.nccl.proto;
@@ -103,16 +134,20 @@ MeasuredRun measured_run(const TableRun& run, const Limits& limits, std::span<co
   out.scenario = scenario.name;
   out.job = js.name;
   out.goodput_busbw = jc.routed.net_busbw;
-  out.intra_busbw = jc.routed.host.intra_busbw;
+  out.intra_busbw = out.base.host.intra_busbw;
+  out.context = context_of(sim, js, jc);
+  out.notes = workload_notes(sim);
   return out;
 }
 
 CalibrationReport fit_run(MeasuredRun&& run, CalibrationOptions o) {
-  // Both keys start from NCCL's own values, whatever the config's [calibration] says.
+  // The keys start from NCCL's own values and the hardware's ceiling,
+  // whatever the config's [calibration] says.
   o.algo = run.options.algo;
   o.proto = run.options.proto;
   CalibrationReport report;
   report.fit = ecmpsim::calibrate(run.base, run.table, o);
+  report.causes = bound_causes(report.fit, run.table, o, run.context);
   report.table = std::move(run.table);
   report.options = o;
   report.config = std::move(run.config);
@@ -128,8 +163,9 @@ CalibrateReport calibrate(const CalibrateRequest& o) {
   CalibrationOptions copt;
   if (!o.fit_sizes.empty()) read_fit_sizes(o.fit_sizes, copt);
   const std::string outs[] = {o.snippet.empty() ? "-" : o.snippet, o.out};
-  MeasuredRun run = measured_run({o.input, o.config, o.scenario, o.job, {}}, o.limits, outs);
+  MeasuredRun run = measured_run({o.input, o.config, o.scenario, o.job, {}, o.run}, o.limits, outs);
   out.inputs = std::move(run.inputs);
+  out.notes = std::move(run.notes);
   out.report = fit_run(std::move(run), copt);
   return out;
 }

@@ -104,6 +104,16 @@ std::vector<std::string> idle_nic_notes(const Spec& spec) {
   return out;
 }
 
+std::vector<std::string> workload_notes(const Simulation& sim) {
+  // After the simulation is built: it derives the channels of a named GPU.
+  const Spec& spec = sim.spec();
+  std::vector<std::string> out;
+  for (const std::string& line : nccl_notes(spec)) out.push_back("note: " + line);
+  for (std::string& line : idle_nic_notes(spec)) out.push_back(std::move(line));
+  if (const auto note = flow_label_note(spec, sim.fabric().family())) out.push_back("note: " + *note);
+  return out;
+}
+
 RunReport run(const RunRequest& request, const Progress& progress) {
   return run(load_spec(request.config, request.limits), request, progress);
 }
@@ -118,12 +128,7 @@ RunReport run(Spec spec, const RunRequest& q, const Progress& progress) {
     throw InputError(option_at("no_slowdown"), "the size table needs the flow model that " + option_ref("no_slowdown") + " turns off");
   if (im.flows.empty() && !q.flows_csv) {
     report.data = simulate(std::move(spec), nullptr, !q.no_slowdown, progress);
-    // After the simulation: it derives the channels of a named GPU.
-    const Spec& resolved = report.data->sim.spec();
-    for (const std::string& line : nccl_notes(resolved)) report.notes.push_back("note: " + line);
-    for (std::string& line : idle_nic_notes(resolved)) report.notes.push_back(std::move(line));
-    if (const auto note = flow_label_note(report.data->sim.spec(), report.data->sim.fabric().family()))
-      report.notes.push_back("note: " + *note);
+    report.notes = workload_notes(report.data->sim);
     return report;
   }
   const workloads::ImportedFlows imported = [&] {

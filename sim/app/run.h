@@ -14,6 +14,7 @@
 #include "sim/app/sizes.h"
 #include "sim/base/limits.h"
 #include "sim/config/overrides.h"
+#include "sim/model/simulation.h"
 #include "sim/output/run_data.h"
 
 namespace ecmpsim::app {
@@ -55,5 +56,10 @@ RunReport run(Spec spec, const RunRequest& request, const Progress& progress = {
 // channels leave unused (issue 34 item 7); none for a job whose channels
 // the simulation derived from a named GPU (nccl_notes says where they go).
 std::vector<std::string> idle_nic_notes(const Spec& spec);
+
+// The notes of a simulation of the config's own workload ("note: ..."): the
+// channels derived from a named GPU, the idle NICs, the flow label; what
+// `run` and `calibrate` print.
+std::vector<std::string> workload_notes(const Simulation& sim);
 
 }  // namespace ecmpsim::app

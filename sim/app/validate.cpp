@@ -46,21 +46,27 @@ void check_request(const ValidateRequest& q) {
 
 ValidatedTable score(MeasuredRun&& m, const std::optional<CalibrationReport>& fit) {
   ValidatedTable t;
-  t.nic_efficiency = fit ? fit->fit.nic_efficiency : m.nic_efficiency;
-  t.net_latency_us = fit ? fit->fit.net_latency_us : m.net_latency_us;
+  // Each parameter the fit's where its table constrains it (what its
+  // snippet writes), else the config's (the ceiling: else the hardware's).
+  const auto fitted = [&](CalibParam k, double stated) {
+    return fit && (*fit).fit[k].constrains ? (*fit).fit[k].value : stated;
+  };
+  t.nic_efficiency = fitted(CalibParam::Efficiency, m.nic_efficiency);
+  t.intra_busbw = fitted(CalibParam::Ceiling, m.intra_busbw_gbs > 0 ? m.intra_busbw_gbs : m.base.host.intra_busbw);
+  t.net_latency_us = fitted(CalibParam::Latency, m.net_latency_us);
   // The fitted sizes: the fit's range on the fit's own run, none elsewhere.
   CalibrationOptions o = m.options;
   o.fit_min = ~0ULL;
   o.fit_max = 0;
   if (fit && is_fit(m, *fit)) o.fit_min = fit->options.fit_min, o.fit_max = fit->options.fit_max;
-  t.rows = validation_rows(predict_rows(m.base, m.table, o, t.nic_efficiency, t.net_latency_us), m.bus_factor);
+  t.rows = validation_rows(
+      predict_rows(m.base, m.table, o, {t.nic_efficiency, t.intra_busbw, t.net_latency_us}), m.bus_factor);
   for (std::size_t i = 0; i < kSizeBands.size(); ++i) t.bands[i] = band_errors(t.rows, kSizeBands[i]);
   t.table = std::move(m.table);
   t.config = std::move(m.config);
   t.scenario = std::move(m.scenario);
   t.job = std::move(m.job);
   t.goodput_busbw = m.goodput_busbw;
-  t.intra_busbw = m.intra_busbw;
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "sim/app/validate.h"
 #include "sim/base/error.h"
 #include "sim/base/output_file.h"
+#include "sim/base/text.h"
 #include "sim/cli/cli.h"
 
 namespace ecmpsim::cli {
@@ -29,17 +30,18 @@ Action add_calibrate_command(CLI::App& app) {
       ->check(file_role(FileRole::Input));
   sub->add_option("--scenario", opt->scenario, "The scenario to route (default: the config's first)");
   sub->add_option("--job", opt->job, "The job the table measured (default: the first NCCL prices)");
+  sub->add_option("--run", opt->run, "Of a file of several runs, the one to fit (1: the first); else it is refused")
+      ->check(integer_in(1, 1000000));
   sub->add_option("--fit-sizes", opt->fit_sizes,
                   "Fit on the sizes from MIN to MAX only, predict the rest (e.g. 256M: or 8:1M; default all)");
-  sub->add_option("--snippet", opt->snippet,
-                  "Write the [calibration] snippet to FILE, a new file (never the config or the nccl-tests output); "
-                  "copy its section into a config by hand")
+  sub->add_option("--snippet", opt->snippet, "Write the [calibration] snippet to FILE (never an input), to append to a config")
       ->check(file_role(FileRole::Output));
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Brief, Shape::Json, Shape::Csv}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   add_limit_flags(sub, opt->limits, true);
   return [opt](Io io) {
     const app::CalibrateReport r = app::calibrate(*opt);
+    for (const std::string& n : r.notes) io.err << "ecmpsim: " << escape_text(n) << "\n";
     if (!opt->snippet.empty()) write_output(opt->snippet, calibration_snippet(r.report), io.out, r.inputs);
     emit(io, chosen_format(opt->format), calibration_result(r.report), opt->out, r.inputs);
     return 0;

@@ -96,7 +96,7 @@ const std::vector<Knob<HostSpec>>& host_knobs() {
                           workloads::kIntraLinks, [](auto& s) -> auto& { return s.intra; }),
       number_knob<HostSpec>("intra_busbw_gbs",
                             "The busbw (GB/s) the intra-node ring hops allow; 0 = NCCL's figure for the link "
-                            "(nvlink 370.8, pci 48).",
+                            "(nvlink 370.8, pci 48). `ecmpsim calibrate` fits it where a table shows it.",
                             0, 1e5, false, [](auto& s) -> auto& { return s.intra_busbw; }),
       mtu_knob(),
       number_knob<HostSpec>("nic_efficiency",

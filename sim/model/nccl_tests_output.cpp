@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "sim/base/error.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim {
 
@@ -248,18 +249,101 @@ NcclTestsTable Parser::finish(std::uint32_t last_line) {
   return std::move(table_);
 }
 
-}  // namespace
-
-NcclTestsTable parse_nccl_tests(const std::string& path, std::string_view text) {
-  Parser p(path);
+// Calls f(line, number) for every line of `text`, numbered from 1.
+template <class F>
+void for_lines(std::string_view text, F&& f) {
   std::uint32_t no = 0;
   std::size_t begin = 0;
   while (begin < text.size()) {  // a final newline ends the last line, it starts none
     const std::size_t end = std::min(text.find('\n', begin), text.size());
-    p.line(text.substr(begin, end - begin), ++no);
+    f(text.substr(begin, end - begin), ++no);
     begin = end + 1;
   }
-  return p.finish(no);
+}
+
+// Lines first..last of `text` parsed as one table.
+NcclTestsTable parse_lines(const std::string& path, std::string_view text, std::uint32_t first, std::uint32_t last) {
+  Parser p(path);
+  for_lines(text, [&](std::string_view line, std::uint32_t no) {
+    if (no >= first && no <= last) p.line(line, no);
+  });
+  return p.finish(last);
+}
+
+// Where runs begin: a run's "# nccl-tests version", "# Collective test
+// starting" or "# nThread" line once the run before has its own nThread line
+// or a row (nccl-tests prints them together, the first two only in recent
+// releases).
+std::vector<std::uint32_t> run_starts(std::string_view text) {
+  std::vector<std::uint32_t> starts{1};
+  bool seen = false;  // the current run has an nThread line or a row
+  for_lines(text, [&](std::string_view raw, std::uint32_t no) {
+    const std::string_view s = untagged(raw);
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return;
+    if (s[first] != '#') {
+      const auto t = tokens(s);
+      if (t.size() >= 6 && all_digits(t.front()) && s.find(" NCCL INFO ") == std::string_view::npos) seen = true;
+      return;
+    }
+    const auto t = tokens(s.substr(first + 1));
+    const bool threads = !t.empty() && t[0] == "nThread";
+    const bool starting = s.find("Collective test starting:") != std::string_view::npos ||
+                          s.find("nccl-tests version") != std::string_view::npos;
+    if ((threads || starting) && seen) starts.push_back(no), seen = false;
+    if (threads) seen = true;
+  });
+  return starts;
+}
+
+std::string run_summary(const NcclTestsTable& t) {
+  std::string out = t.test;
+  if (t.ranks != 0) out += ", " + plural(t.ranks, "rank");
+  if (t.nodes != 0) out += " on " + plural(t.nodes, "node");
+  std::uint64_t lo = ~0ULL, hi = 0;
+  for (const NcclTestsRow& r : t.rows) lo = std::min(lo, r.size), hi = std::max(hi, r.size);
+  return out + ", " + human_bytes(static_cast<double>(lo)) + " to " + human_bytes(static_cast<double>(hi)) + " (" +
+         plural(t.rows.size(), "size") + ")";
+}
+
+std::string runs_list(const std::vector<NcclTestsRun>& runs) {
+  std::string out;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    out += (i ? "; " : "") + std::to_string(i + 1) + ": lines " + std::to_string(runs[i].first_line) + "-" +
+           std::to_string(runs[i].last_line) + ", " + runs[i].summary;
+  return out;
+}
+
+}  // namespace
+
+std::vector<NcclTestsRun> nccl_tests_runs(const std::string& path, std::string_view text) {
+  const std::vector<std::uint32_t> starts = run_starts(text);
+  std::uint32_t lines = 0;
+  for_lines(text, [&](std::string_view, std::uint32_t no) { lines = no; });
+  std::vector<NcclTestsRun> out;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    NcclTestsRun r{starts[i], i + 1 < starts.size() ? starts[i + 1] - 1 : lines, {}};
+    try {
+      r.summary = run_summary(parse_lines(path, text, r.first_line, r.last_line));
+    } catch (const InputError& e) {
+      r.summary = "not readable (line " + std::to_string(e.where().line) + ": " + e.what() + ")";
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+NcclTestsTable parse_nccl_tests(const std::string& path, std::string_view text, std::uint32_t run) {
+  const std::vector<NcclTestsRun> runs = nccl_tests_runs(path, text);
+  if (run > runs.size())
+    throw InputError(option_at("run"), "the file holds " + plural(runs.size(), "run") + " of nccl-tests, not " +
+                                           std::to_string(run) + ": " + runs_list(runs));
+  if (run == 0 && runs.size() > 1)
+    throw InputError({path, runs[1].first_line, 0, {}},
+                     "holds " + std::to_string(runs.size()) + " runs of nccl-tests; choose one with " +
+                         option_ref("run") + " N: " + runs_list(runs));
+  const NcclTestsRun& r = runs[run == 0 ? 0 : run - 1];
+  return parse_lines(path, text, r.first_line, r.last_line);
 }
 
 }  // namespace ecmpsim

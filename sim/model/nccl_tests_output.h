@@ -5,6 +5,8 @@
 // NCCL_DEBUG=INFO lines when present (NCCL version, nRanks, nNodes). The
 // calibrate command fits the host parameters on it (sim/model/calibrate.h).
 // Anything that is not one collective's table is an InputError at its line.
+// A file may hold several runs (a sweep's log): nccl_tests_runs lists them
+// and one is read at a time.
 #pragma once
 
 #include <cstdint>
@@ -38,12 +40,27 @@ struct NcclTestsTable {
   std::vector<NcclTestsRow> rows;  // in the order printed, sizes distinct
 };
 
-// The fewest sizes a fit of two parameters takes (one left to judge it).
+// The fewest sizes a fit takes: one per fitted parameter (sim/model/calibrate.h).
 inline constexpr std::size_t kMinCalibrationSizes = 3;
+
+// One nccl-tests invocation in a file: from its first header line ("#
+// nccl-tests version", "# Collective test starting" or "# nThread"; the
+// file's first line for the first run) to the line before the next run's.
+struct NcclTestsRun {
+  std::uint32_t first_line = 0, last_line = 0;
+  // "all_reduce_perf, 16 ranks on 2 nodes, 8 B to 8.00 GiB (31 sizes)", or
+  // why the run cannot be read.
+  std::string summary;
+};
+
+// The runs of `text`: one for a file of one run.
+std::vector<NcclTestsRun> nccl_tests_runs(const std::string& path, std::string_view text);
 
 // Parses `text` read from `path`; InputError (path:line) for text that is
 // not nccl-tests output, mixes collectives or types, repeats a size, or
-// has fewer than kMinCalibrationSizes sizes.
-NcclTestsTable parse_nccl_tests(const std::string& path, std::string_view text);
+// has fewer than kMinCalibrationSizes sizes. `run` (1-based) reads that run
+// of nccl_tests_runs; 0 needs a file of one run, and a file of several is
+// refused with the list of its runs and their lines.
+NcclTestsTable parse_nccl_tests(const std::string& path, std::string_view text, std::uint32_t run = 0);
 
 }  // namespace ecmpsim

@@ -16,11 +16,32 @@ constexpr std::uint64_t kMB = 1ULL << 20;  // the split of the published errors:
 
 std::string percent(double v) { return std::isnan(v) ? "-" : fixed(100 * v, 1) + "%"; }
 
-std::string header(const CalibrationReport& r) {
-  return "calibrate: " + table_summary(r.table) + "\nmodel: " + r.config + ", scenario " + r.scenario + ", " + r.job +
-         ": routed RoCEv2 goodput busbw " + fixed(r.goodput_busbw, 2) + " GB/s, intra-node cap " +
-         fixed(r.intra_busbw, 1) + " GB/s\nfit: " + fit_summary(r.fit) + "\n";
+// "0.5930 [0.5570, 0.6130]", with where it sits: "at its upper bound" or
+// "unconstrained: 0.6350 to 1.0000 fit alike".
+std::string param_text(const FittedParam& p, std::size_t k) {
+  const int d = k == 0 ? 4 : 2;
+  std::string out = fixed(p.value, d) + " [" + fixed(p.lo, d) + ", " + fixed(p.hi, d) + "]";
+  if (!p.constrains)
+    out += " unconstrained: " + fixed(p.alike_lo, d) + " to " + fixed(p.alike_hi, d) + " fit alike";
+  else if (p.bound != Bound::None)
+    out += p.bound == Bound::Upper ? " at its upper bound" : " at its lower bound";
+  return out;
 }
+
+std::string header(const CalibrationReport& r) {
+  std::string out = "calibrate: " + table_summary(r.table) + "\nmodel: " + r.config + ", scenario " + r.scenario +
+                    ", " + r.job + ": routed RoCEv2 goodput busbw " + fixed(r.goodput_busbw, 2) +
+                    " GB/s, intra-node cap " + fixed(r.intra_busbw, 1) + " GB/s\n";
+  out += "fit (90% interval over " + std::to_string(r.fit.resamples) + " resamples of the sizes):\n";
+  for (std::size_t k = 0; k < 3; ++k) {
+    out += "  " + pad_right(std::string(kCalibParamKeys[k]), 16) + param_text(r.fit.params[k], k);
+    if (!r.causes[k].empty()) out += ": " + r.causes[k];
+    out += "\n";
+  }
+  return out;
+}
+
+std::string_view bound_name(Bound b) { return b == Bound::Upper ? "upper" : b == Bound::Lower ? "lower" : "none"; }
 
 std::string rows_text(const CalibrationReport& r) {
   std::string out =
@@ -41,11 +62,15 @@ std::string rows_text(const CalibrationReport& r) {
 
 Json json_of(const CalibrationReport& r) {
   Json j = run_json(r.table, r.config, r.scenario, r.job, r.goodput_busbw, r.intra_busbw);
-  j["fit"] = {{"nic_efficiency", r.fit.nic_efficiency},
-              {"net_latency_us", r.fit.net_latency_us},
-              {"efficiency_at_bound", r.fit.efficiency_at_bound},
+  const FittedParam& eff = r.fit[CalibParam::Efficiency];
+  j["fit"] = {{"nic_efficiency", eff.value},
+              {"intra_busbw_gbs", r.fit[CalibParam::Ceiling].value},
+              {"net_latency_us", r.fit[CalibParam::Latency].value},
+              {"efficiency_at_bound", eff.bound == Bound::Upper},
               {"fit_min", r.options.fit_min},
-              {"fit_max", r.options.fit_max}};
+              {"fit_max", r.options.fit_max},
+              {"resamples", r.fit.resamples}};
+  j["parameters"] = params_json(r.fit, r.causes);
   j["median_abs_error"] = {{"ge_1MiB", median_abs_error(r.fit.rows, kMB, ~0ULL)},
                            {"lt_1MiB", median_abs_error(r.fit.rows, 0, kMB)}};
   Json rows = Json::array();
@@ -97,10 +122,23 @@ Json run_json(const NcclTestsTable& t, const std::string& config, const std::str
   return j;
 }
 
+Json params_json(const CalibrationFit& f, const std::array<std::string, 3>& causes) {
+  Json out = Json::array();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = f.params[k];
+    out.push_back({{"key", kCalibParamKeys[k]}, {"value", p.value}, {"lo", p.lo}, {"hi", p.hi}, {"min", p.min},
+                   {"max", p.max}, {"bound", bound_name(p.bound)}, {"constrained", p.constrains},
+                   {"alike_lo", p.alike_lo}, {"alike_hi", p.alike_hi},
+                   {"cause", causes[k]}});
+  }
+  return out;
+}
+
 std::string fit_summary(const CalibrationFit& f) {
-  return "nic_efficiency " + fixed(f.nic_efficiency, 4) +
-         (f.efficiency_at_bound ? " (at its bound: the measured table is faster than the routed fabric allows)" : "") +
-         ", net_latency_us " + fixed(f.net_latency_us, 2);
+  std::string out;
+  for (std::size_t k = 0; k < 3; ++k)
+    out += (k ? ", " : "") + std::string(kCalibParamKeys[k]) + " " + param_text(f.params[k], k);
+  return out;
 }
 
 Result calibration_result(const CalibrationReport& r) {
@@ -119,8 +157,15 @@ std::string calibration_snippet(const CalibrationReport& r) {
                     ", scenario " + r.scenario + ", " + r.job + ".\n";
   out += "# Append to any config (TOML has no include): cat THIS_FILE >> config.toml; its keys override [hosts].\n";
   out += "[calibration]\n";
-  out += "nic_efficiency = " + format_number(r.fit.nic_efficiency) + "\n";
-  out += "net_latency_us = " + format_number(r.fit.net_latency_us) + "\n";
+  // A parameter the table does not constrain is not written: the config's value stands.
+  for (std::size_t k = 0; k < 3; ++k) {
+    const FittedParam& p = r.fit.params[k];
+    const std::string why = r.causes[k].empty() ? "" : ": " + r.causes[k];
+    if (p.constrains)
+      out += std::string(kCalibParamKeys[k]) + " = " + format_number(p.value) + "  # " + param_text(p, k) + why + "\n";
+    else
+      out += "# " + std::string(kCalibParamKeys[k]) + " not fitted (" + param_text(p, k) + why + ")\n";
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // snippet it writes for a config to take (docs/prediction.md, "Calibration").
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "sim/base/format.h"
@@ -13,6 +14,7 @@ namespace ecmpsim {
 struct CalibrationReport {
   NcclTestsTable table;
   CalibrationFit fit;
+  std::array<std::string, 3> causes;  // bound_causes, by CalibParam
   CalibrationOptions options;
   std::string config, scenario, job;
   double goodput_busbw = 0;  // GB/s: the routed RoCEv2 goodput, before nic_efficiency
@@ -25,7 +27,11 @@ std::string table_summary(const NcclTestsTable& t);
 // The table and the job it was priced as, the head of calibrate's and validate's JSON.
 Json run_json(const NcclTestsTable& t, const std::string& config, const std::string& scenario, const std::string& job,
               double goodput_busbw, double intra_busbw);
-// "nic_efficiency 0.8870, net_latency_us 17.80", the bound flagged.
+// The fitted parameters, each with its interval, range, bound, whether the
+// table constrains it and its flag's cause: calibrate's and validate's "parameters".
+Json params_json(const CalibrationFit& f, const std::array<std::string, 3>& causes);
+// "nic_efficiency 0.8870 [0.8512, 0.9003], intra_busbw_gbs ..., net_latency_us
+// 17.80 [...]": each parameter with its 90% interval, a bound flagged.
 std::string fit_summary(const CalibrationFit& f);
 // "[calibration]" with the fitted keys, commented with what they were fitted on.
 std::string calibration_snippet(const CalibrationReport& r);

@@ -122,11 +122,13 @@ Json json_of(const ValidationReport& r) {
                 {"config", f.config},
                 {"scenario", f.scenario},
                 {"job", f.job},
-                {"nic_efficiency", f.fit.nic_efficiency},
-                {"net_latency_us", f.fit.net_latency_us},
-                {"efficiency_at_bound", f.fit.efficiency_at_bound},
+                {"nic_efficiency", f.fit[CalibParam::Efficiency].value},
+                {"intra_busbw_gbs", f.fit[CalibParam::Ceiling].value},
+                {"net_latency_us", f.fit[CalibParam::Latency].value},
+                {"efficiency_at_bound", f.fit[CalibParam::Efficiency].bound == Bound::Upper},
                 {"fit_min", f.options.fit_min},
-                {"fit_max", f.options.fit_max}};
+                {"fit_max", f.options.fit_max},
+                {"parameters", params_json(f.fit, f.causes)}};
   }
   Json tables = Json::array();
   for (const ValidatedTable& t : r.tables) tables.push_back(table_json(t));

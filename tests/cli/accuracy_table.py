@@ -91,8 +91,18 @@ def cells(bands, held_out=False):
 
 
 def fit_text(doc):
-    f = doc["fit"]
-    return f"{f['nic_efficiency']:.3f}{' (bound)' if f['efficiency_at_bound'] else ''}, {f['net_latency_us']:.2f}"
+    """Each fitted parameter with its 90% bootstrap interval (where it has a width), "(bound)" at an
+    end of its range, "(unconstrained)" where the table does not move it."""
+    out = []
+    for p, digits in zip(doc["fit"]["parameters"], (3, 1, 2)):
+        lo, hi = f"{p['lo']:.{digits}f}", f"{p['hi']:.{digits}f}"
+        text = f"{p['value']:.{digits}f}" + (f" [{lo}-{hi}]" if lo != hi else "")
+        if not p["constrained"]:
+            text += " (unconstrained)"
+        elif p["bound"] != "none":
+            text += " (bound)"
+        out.append(text)
+    return ", ".join(out)
 
 
 def short(path):
@@ -100,7 +110,7 @@ def short(path):
 
 
 def table(rows):
-    lines = ["| run | collective, nodes | hardware-only | calibrated on itself | fit (nic_efficiency, net_latency_us) "
+    lines = ["| run | collective, nodes | hardware-only | calibrated on itself | fit (nic_efficiency, intra_busbw_gbs, net_latency_us) "
              "| held out: fitted on | held out |", "|---|---|---|---|---|---|---|"]
     for t, c, coll, nodes, _ in rows:
         key = short(t)

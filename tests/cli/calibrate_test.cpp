@@ -68,6 +68,99 @@ TEST_CASE("calibrate: the fit, its table, JSON and CSV") {
   CHECK(csv.out.rfind("size,measured_us,predicted_us,error,algo,proto,fitted\n8,38.37,", 0) == 0);
 }
 
+TEST_CASE("calibrate: each parameter with its interval, bound and the values that fit alike") {
+  const auto doc = calibrate_json("vp-h100-4n-all_reduce.txt", "vp-h100-4n.toml", ":");
+  const auto& p = doc["parameters"];
+  REQUIRE(p.size() == 3);
+  CHECK(p[0]["key"] == "nic_efficiency");
+  CHECK(p[1]["key"] == "intra_busbw_gbs");
+  CHECK(p[2]["key"] == "net_latency_us");
+  CHECK(doc["fit"]["resamples"] == 100);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    const double v = p[k]["value"];
+    CHECK(p[k]["lo"].get<double>() <= v);
+    CHECK(p[k]["hi"].get<double>() >= v);
+    CHECK(p[k]["alike_lo"].get<double>() <= v);
+    CHECK(p[k]["alike_hi"].get<double>() >= v);
+  }
+  CHECK(p[0]["value"] == doc["fit"]["nic_efficiency"]);
+  CHECK(p[2]["value"] == doc["fit"]["net_latency_us"]);
+  // The efficiency is pinned and inside its range, with an interval of some width.
+  CHECK(p[0]["constrained"] == true);
+  CHECK(p[0]["bound"] == "none");
+  CHECK(p[0]["hi"].get<double>() - p[0]["lo"].get<double>() > 1e-3);
+  // No gpu: every algorithm's busbw is min(goodput x nic_efficiency, ceiling)
+  // (sim/model/nccl_bandwidth.cpp), so the ceiling is unseen down to
+  // goodput x nic_efficiency and stays at the intra link's 370.8.
+  CHECK(p[1]["value"] == 370.8);
+  CHECK(p[1]["constrained"] == false);
+  CHECK(p[1]["bound"] == "upper");
+  CHECK(p[1]["cause"] == "not reached: the network limits every size");
+  const double knee = doc["goodput_busbw_gbs"].get<double>() * doc["fit"]["nic_efficiency"].get<double>();
+  CHECK(p[1]["alike_lo"].get<double>() == doctest::Approx(knee).epsilon(1e-4));
+  // The text: one line per parameter, the unseen ceiling with its cause.
+  const CliResult table = cli_run({"calibrate", kData + "vp-h100-4n-all_reduce.txt", "--config", kData + "vp-h100-4n.toml"});
+  REQUIRE(table.code == 0);
+  CHECK(table.out.find("fit (90% interval over 100 resamples of the sizes):\n  nic_efficiency  0.") != std::string::npos);
+  CHECK(table.out.find("  intra_busbw_gbs 370.80 [370.80, 370.80] unconstrained: 337.") != std::string::npos);
+  // Negative control: fitted on sizes >= 1 MiB only, the latency has nothing to fit and says so.
+  const auto big = calibrate_json("vp-h100-4n-all_reduce.txt", "vp-h100-4n.toml", "1M:");
+  CHECK(big["parameters"][2]["cause"] == "no latency below 1 MiB to fit");
+  CHECK(p[2]["cause"] == "");
+}
+
+TEST_CASE("a file of several runs: refused with their list and lines, --run N fits one") {
+  // The all_reduce file (78 lines) then the all_gather file (78 lines): two runs.
+  const fs::path sweep = temp_dir() / "sweep.txt";
+  std::ofstream(sweep) << read(kData + "vp-h100-4n-all_reduce.txt") << read(kData + "vp-h100-4n-all_gather.txt");
+  const CliResult both = cli_run({"calibrate", sweep.string(), "--config", kData + "vp-h100-4n.toml"});
+  CHECK(both.code == 2);
+  CHECK(both.out.empty());
+  CHECK(both.err == "ecmpsim: " + sweep.string() +
+                        ":79: holds 2 runs of nccl-tests; choose one with --run N: 1: lines 1-78, all_reduce_perf, 32 "
+                        "ranks on 4 nodes, 8 B to 8.00 GiB (31 sizes); 2: lines 79-156, all_gather_perf, 32 ranks on 4 "
+                        "nodes, 512 B to 8.00 GiB (25 sizes)\n");
+  // Each run fits as its own file does.
+  const auto alone = [](const std::string& table, const std::string& config) {
+    return calibrate_json(table, config, ":");
+  };
+  const auto picked = [&](const std::string& run, const std::string& config) {
+    const CliResult r = cli_run({"calibrate", sweep.string(), "--config", kData + config, "--run", run, "-f", "json"});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    return nlohmann::json::parse(r.out);
+  };
+  const auto one = picked("1", "vp-h100-4n.toml"), two = picked("2", "vp-h100-4n-ag.toml");
+  CHECK(one["rows"] == alone("vp-h100-4n-all_reduce.txt", "vp-h100-4n.toml")["rows"]);
+  CHECK(one["parameters"] == alone("vp-h100-4n-all_reduce.txt", "vp-h100-4n.toml")["parameters"]);
+  CHECK(two["rows"] == alone("vp-h100-4n-all_gather.txt", "vp-h100-4n-ag.toml")["rows"]);
+  CHECK(two["test"] == "all_gather_perf");
+  // Negative control: run 2 on the all-reduce job is refused at its line in
+  // the file (line 49 of the all_gather file, 78 + 49 = 127).
+  const CliResult wrong = cli_run({"calibrate", sweep.string(), "--config", kData + "vp-h100-4n.toml", "--run", "2"});
+  CHECK(wrong.code == 2);
+  CHECK(wrong.err == "ecmpsim: " + sweep.string() + ":127: all_gather_perf does not match job job0's ring-allreduce\n");
+  const CliResult three = cli_run({"calibrate", sweep.string(), "--config", kData + "vp-h100-4n.toml", "--run", "3"});
+  CHECK(three.code == 2);
+  CHECK(three.err.rfind("ecmpsim: --run: the file holds 2 runs of nccl-tests, not 3: 1: lines 1-78, ", 0) == 0);
+}
+
+TEST_CASE("calibrate prints run's notes on the config's workload") {
+  // A B200 config: its channels are derived, and run says how.
+  const std::string dir = ECMPSIM_SOURCE_DIR "/tests/data/measured/vultr-b200/";
+  const CliResult cal = cli_run({"calibrate", dir + "b200-ib-2n-all_reduce.txt", "--config", dir + "b200-ib-2n-all_reduce.toml",
+                                 "-f", "summary"});
+  REQUIRE_MESSAGE(cal.code == 0, cal.err);
+  const CliResult run = cli_run({"run", dir + "b200-ib-2n-all_reduce.toml", "-f", "summary"});
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  CHECK(cal.err.find("ecmpsim: note: job 'job0' (B200, NCCL ") == 0);
+  CHECK(cal.err == run.err);
+  // Negative control: a config without a gpu derives nothing, and neither command says so.
+  const CliResult plain = cli_run({"calibrate", kData + "vp-h100-4n-all_reduce.txt", "--config", kData + "vp-h100-4n.toml",
+                                   "-f", "summary"});
+  CHECK(plain.err.find("note: job") == std::string::npos);
+}
+
 TEST_CASE("the snippet, appended to the config, makes run predict what calibrate printed") {
   const fs::path snippet = temp_dir() / "calibration.toml";
   const CliResult r = cli_run({"calibrate", kData + "vp-h100-4n-all_reduce.txt", "--config", kData + "vp-h100-4n.toml",
@@ -76,6 +169,10 @@ TEST_CASE("the snippet, appended to the config, makes run predict what calibrate
   const auto doc = nlohmann::json::parse(r.out);
   const std::string text = read(snippet);
   CHECK(text.find("[calibration]\n") != std::string::npos);
+  // The ceiling the table does not see is left to the config, said in a comment.
+  CHECK(text.find("\n# intra_busbw_gbs not fitted (370.80 [370.80, 370.80] unconstrained: ") != std::string::npos);
+  CHECK(text.find("\nintra_busbw_gbs =") == std::string::npos);
+  CHECK(text.find("\nnic_efficiency = ") != std::string::npos);
   const fs::path config = temp_dir() / "calibrated.toml";
   std::ofstream(config) << read(kData + "vp-h100-4n.toml") << "\n" << text;
   const CliResult run = cli_run({"run", config.string(), "-b", "8", "-e", "8G", "-f", "json"});

@@ -41,9 +41,9 @@ BUDGETS = {
     "python_cli_includes": {"budget": 0, "target": 0,
                             "what": "python/ files including sim/cli/",
                             "why": "both doors stand on sim/app (the sweep command moved there with issue 47's checkpoints and shards)"},
-    "cli_lines": {"budget": 2082, "target": 2000,
+    "cli_lines": {"budget": 2084, "target": 2000,
                   "what": "lines of sim/cli (.cpp, .h; sim/cli/mpi included)",
-                  "why": "a front door only translates (issue 46: at most 2.0k, from 2.8k); 2494 before sweep moved to sim/app; 41 more with issue 47's limits, streamed outputs and escaping in the doors"},
+                  "why": "a front door only translates (issue 46: at most 2.0k, from 2.8k); 2494 before sweep moved to sim/app; 41 more with issue 47's limits, streamed outputs and escaping in the doors; 2 more with issue 44 item 6: calibrate's --run and run's notes"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -145,4 +145,36 @@ TEST_CASE("refusals: one line naming the file, the line and the cause") {
   CHECK(error_of(kHeader + kRows) == "(no error)");
 }
 
+TEST_CASE("a file of several runs: refused with their list, one read with run N") {
+  // Two runs as a sweep's log holds them: the all-reduce above (lines 1-17)
+  // and one of 4 and 8 MiB only (lines 18-33).
+  const std::string second = kRows.substr(kRows.find('\n') + 1);
+  const std::string text = kHeader + kRows + kTail + kHeader + second + kTail;
+  CHECK(error_of(text) ==
+        "t.txt:18: holds 2 runs of nccl-tests; choose one with --run N: 1: lines 1-17, all_reduce_perf, 2 ranks on 2 "
+        "nodes, 2.00 MiB to 8.00 MiB (3 sizes); 2: lines 18-33, not readable (line 33: only 2 sizes with data; "
+        "calibrate needs at least 3 to fit)");
+  const NcclTestsTable one = parse_nccl_tests("t.txt", text, 1);
+  REQUIRE(one.rows.size() == 3);
+  CHECK(one.rows[0].line == 12);
+  const std::string third = kHeader + kRows + kTail;
+  const NcclTestsTable two = parse_nccl_tests("t.txt", kHeader + kRows + kTail + third, 2);
+  REQUIRE(two.rows.size() == 3);
+  CHECK(two.rows[0].line == 29);  // 17 lines of the first run, then the header's 11
+  try {
+    parse_nccl_tests("t.txt", text, 3);
+    FAIL("run 3 of 2 read");
+  } catch (const InputError& e) {
+    CHECK(e.describe().rfind("--run: the file holds 2 runs of nccl-tests, not 3: 1: lines 1-17", 0) == 0);
+  }
+  // Negative controls: one run is one, whatever the number of header lines
+  // (version, test, nThread) before its rows, and with run 1 it reads alike.
+  const auto runs = nccl_tests_runs("t.txt", kHeader + kRows + kTail);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].first_line == 1);
+  CHECK(runs[0].last_line == 17);
+  CHECK(parse_nccl_tests("t.txt", kHeader + kRows + kTail, 1).rows.size() == 3);
+  CHECK(nccl_tests_runs("t.txt", text).size() == 2);
+}
+
 }  // namespace nccl_tests_output_test

@@ -66,6 +66,29 @@ def test_calibrate_equals_cli_json():
     assert got != ecmpsim.calibrate(data + "vp-h100-4n-all_reduce.txt", config=data + "vp-h100-4n.toml")
 
 
+def test_calibrate_run_and_notes(tmp_path):
+    data = "tests/data/nccl-tests/"
+    ar, ag = data + "vp-h100-4n-all_reduce.txt", data + "vp-h100-4n-all_gather.txt"
+    sweep = tmp_path / "sweep.txt"
+    sweep.write_text(open(ar).read() + open(ag).read())
+    # run=2 is --run 2: the all_gather run of the two.
+    got = ecmpsim.calibrate(str(sweep), config=data + "vp-h100-4n-ag.toml", run=2)
+    assert got == cli_json("calibrate", str(sweep), "--config", data + "vp-h100-4n-ag.toml", "--run", "2")
+    assert got["test"] == "all_gather_perf"
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.calibrate(str(sweep), config=data + "vp-h100-4n.toml")
+    assert str(e.value) == as_keywords(cli_error("calibrate", str(sweep), "--config", data + "vp-h100-4n.toml"))
+    assert "choose one with run= N: 1: lines 1-78" in str(e.value)
+    # run's notes on the workload as warnings, the CLI's stderr lines.
+    measured = "tests/data/measured/vultr-b200/"
+    with pytest.warns(UserWarning) as notes:
+        ecmpsim.calibrate(measured + "b200-ib-2n-all_reduce.txt", config=measured + "b200-ib-2n-all_reduce.toml")
+    err = cli("calibrate", measured + "b200-ib-2n-all_reduce.txt", "--config", measured + "b200-ib-2n-all_reduce.toml",
+              "-f", "summary")[2]
+    assert [str(w.message) for w in notes] == [line[len("ecmpsim: note: "):] for line in err.splitlines()]
+    assert len(notes) > 0
+
+
 def test_validate_equals_cli_json():
     data = "tests/data/nccl-tests/"
     ar, ag = data + "vp-h100-4n-all_reduce.txt", data + "vp-h100-4n-all_gather.txt"
