@@ -484,18 +484,15 @@ bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsign
                   const SegmentRun& s) {
   using Clock = std::chrono::steady_clock;
   const double every = std::chrono::duration<double>(s.every).count();
-  // Segments end by the next save's deadline, 0.9 `every` after the last
-  // save, whatever their rate: a kill loses at most about 0.9 `every` of
-  // work. Each sized to twice the 0.8 `every` its rate predicts, so that the
-  // deadline, not its size, ends it: every segment restarts the engine's
-  // threads and their flows, which at one segment per save costs little.
-  const double target = 2 * 0.8 * every;
+  // Segments of at most 0.8 `every`; a save after one unless the next
+  // (predicted from this one's rate) still ends within 0.9 `every` of the
+  // last save: a kill loses at most about 0.9 `every` of work.
+  const double target = 0.8 * every;
   CheckpointPacer pacer(s.every / 10, 0);
   auto last_save = Clock::now();
   std::uint64_t rows = 0;
   bool stopped = false;
-  // Segments start at one variant a thread and grow (at most 64x: the first,
-  // tiny, are timed mostly by their start) towards the target.
+  // Segments start at one variant a thread and grow (at most 4x) towards the target.
   std::uint64_t segment = std::max(1u, threads);
   for (const VariantRange& r : todo) {
     for (std::uint64_t at = r.begin; at < r.end && !stopped;) {
@@ -517,8 +514,8 @@ bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsign
       stopped = part.interrupted;
       const auto now = Clock::now();
       const double took = std::chrono::duration<double>(now - start).count();
-      const double scale = took > 0 ? target / took : 64.0;
-      segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 64.0)));
+      const double scale = took > 0 ? target / took : 4.0;
+      segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
       const double next = took * static_cast<double>(segment) / static_cast<double>(std::max<std::uint64_t>(1, part.done));
       const double since = std::chrono::duration<double>(now - last_save).count();
       if (!stopped && since + next > 0.9 * every && pacer.due(rows)) {
