@@ -20,6 +20,11 @@ py::object to_python(const std::string& json_text) {
   return py::module_::import("json").attr("loads")(py::str(json_text));
 }
 
+std::string json_line(Result r) {
+  r.json_indent = -1;
+  return write(Format::Json, r);
+}
+
 std::string columns_csv(const py::dict& columns, const std::string& name) {
   std::vector<std::string> names;
   std::vector<std::vector<std::string>> cells;

@@ -12,6 +12,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "sim/base/format.h"
 #include "sim/config/spec.h"
 
 namespace ecmpsim::python {
@@ -48,6 +49,10 @@ py::array array_of(std::vector<T>&& v) {
 // it) as Python dicts and lists, through Python's own json module so every
 // number is the one the CLI prints.
 py::object to_python(const std::string& json_text);
+
+// `r`'s document as the CLI's `-f json` writes it, on one line: what
+// to_python reads. `r` may borrow a report, which must outlive the call.
+std::string json_line(Result r);
 
 // Columns from Python (a dict of equal-length sequences) as CSV text with a
 // header, for the readers of CSV files: one reader checks both, with its

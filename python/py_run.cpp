@@ -57,9 +57,7 @@ Run run(const Config& c, app::RunRequest q, const std::optional<py::dict>& flows
   {
     py::gil_scoped_release release;
     report = app::run(*c.spec, q);
-    Result result = run_result(*report.data);
-    result.json_indent = -1;
-    text = write(Format::Json, result);
+    text = json_line(run_result(*report.data));
   }
   return Run{std::move(report.data), std::move(report.notes), to_python(text)};
 }

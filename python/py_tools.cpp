@@ -107,9 +107,7 @@ py::object fit_columns(const py::object& observations, const py::object& members
   {
     py::gil_scoped_release release;
     const app::Fitted fitted = app::fit_observations(o, text, name);
-    Result result = fitted.result();
-    result.json_indent = -1;
-    json = write(Format::Json, result);
+    json = json_line(fitted.result());
     notes = fitted.notes;
   }
   warn_notes(notes);
@@ -131,9 +129,7 @@ py::object calibrate(const std::string& nccl_tests_output, const std::string& co
   {
     py::gil_scoped_release release;
     const app::CalibrateReport report = app::calibrate(q);  // outlives the result, which borrows it
-    Result result = calibration_result(report.report);
-    result.json_indent = -1;
-    json = write(Format::Json, result);
+    json = json_line(calibration_result(report.report));
     notes = report.notes;
   }
   warn_notes(notes);
@@ -195,9 +191,7 @@ py::object validate(const py::object& tables, const std::string& config, const s
   {
     py::gil_scoped_release release;
     const app::ValidateReport report = app::validate(q);  // outlives the result, which borrows it
-    Result result = validation_result(report.report);
-    result.json_indent = -1;
-    json = write(Format::Json, result);
+    json = json_line(validation_result(report.report));
   }
   return to_python(json);
 }
@@ -212,9 +206,7 @@ py::object reproduce(const std::string& name) {
   {
     py::gil_scoped_release release;
     const app::ReproduceReport report = app::reproduce(q);  // outlives the result, which borrows it
-    Result result = published_result(*report.published);
-    result.json_indent = -1;
-    json = write(Format::Json, result);
+    json = json_line(published_result(*report.published));
   }
   return to_python(json);
 }
