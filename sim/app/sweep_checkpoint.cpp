@@ -238,23 +238,23 @@ SweepRun SweepCheckpoint::run(unsigned threads, SweepControl& control) {
   std::uint64_t found = 0;
   for (const VariantRange& r : finished_) found += r.size();
   control.finished.store(found);
-  // Only the variants no file held; each segment's rows go in place.
+  // Only the variants no file held; their rows go in place.
   const std::vector<VariantRange> todo = ranges_missing(finished_, {0, total});
-  SegmentRun s;
+  SavingRun s;
   s.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(every_));
   // The last rows are added before the report is computed and written too (a
   // kill there loses nothing evaluated); finish() syncs them after the output.
   s.final_save = true;
-  s.finished = [&](VariantRange r, const SweepRun& part) {
-    const std::size_t width = run.values.width();
-    std::memcpy(run.values.data() + r.begin * width, part.values.data(), r.size() * width * sizeof(double));
-    run.decisions += part.decisions;
+  const std::size_t width = run.values.width();
+  s.place = [&](VariantRange r) { return run.values.data() + r.begin * width; };
+  s.finished = [&](VariantRange r, ValueView, std::uint64_t decisions) {
+    run.decisions += decisions;
     finished_.push_back(r);
     finished_ = join_ranges(std::move(finished_));
     run.done = prefix_of(finished_);
   };
   s.save = [&] { save(run); };
-  run_segments(sweep_, todo, threads, control, s);
+  run_saving(sweep_, todo, threads, control, s);
   run.done = prefix_of(finished_);
   run.interrupted = run.done < total;
   run.values.resize(run.done);

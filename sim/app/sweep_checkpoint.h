@@ -44,7 +44,7 @@ class SweepCheckpoint {
                   const Notice& notice);
   ~SweepCheckpoint();
   // The variants no file held (all of them without a checkpoint), saving as
-  // it goes (run_segments: a kill loses at most about `every`);
+  // it goes (run_saving: a kill loses at most about `every`);
   // a save that fails warns once and the sweep goes on. The run's
   // values are its finished prefix.
   SweepRun run(unsigned threads, SweepControl& control);

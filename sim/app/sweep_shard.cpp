@@ -109,15 +109,15 @@ ShardRun run_shard(const Sweep& sweep, Shard s, const std::string& base, const C
       failing = true;
     }
   };
-  SegmentRun run;
+  SavingRun run;
   run.every = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(every));
-  run.finished = [&](VariantRange r, const SweepRun& part) {
-    done.append(r, part.values);
-    done.decisions += part.decisions;
+  run.finished = [&](VariantRange r, ValueView rows, std::uint64_t decisions) {
+    done.append(r, rows);
+    done.decisions += decisions;
     result.evaluated += r.size();
   };
   run.save = save;
-  result.stopped = !run_segments(sweep, todo, threads, control, run);
+  result.stopped = !run_saving(sweep, todo, threads, control, run);
   // The rank file is the shard's only output: a last save that fails is an
   // error, not a warning (its variants would be lost with exit 0).
   try {

@@ -44,7 +44,7 @@ struct ShardRun {
 // Runs shard `s` of `sweep` on `threads` threads, saving to
 // BASE.rank-I-of-N: created, or resumed when it is there (a requeued task
 // goes on; another sweep's is refused), locked against another task given
-// the same shard. Saves as run_segments paces them (a kill loses at most
+// the same shard. Saves as run_saving paces them (a kill loses at most
 // about `every` seconds); a save that fails warns once (`notice`) and the
 // shard goes on; the last is made, and synced, at the end or on a stop.
 // `inputs`: what the file must never replace.

@@ -48,6 +48,27 @@ void on_threads_erased(unsigned threads, void (*call)(const void*, unsigned), co
 #endif
 }
 
+void FinishedPrefix::add(std::uint64_t lo, std::uint64_t count, std::uint64_t weight) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  waiting_.emplace(lo, Snapshot{count, weight});
+  // A chunk that stopped short leaves a gap no later chunk fills: the prefix ends there.
+  for (auto it = waiting_.begin(); it != waiting_.end() && it->first == prefix_.count; it = waiting_.erase(it)) {
+    prefix_.count += it->second.count;
+    prefix_.weight += it->second.weight;
+  }
+}
+
+FinishedPrefix::Snapshot FinishedPrefix::get() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return prefix_;
+}
+
+void FinishedPrefix::reset() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  waiting_.clear();
+  prefix_ = {};
+}
+
 unsigned default_threads() noexcept {
 #ifdef ECMPSIM_STD_THREADS
   // The cores this process may run on (as TBB counts them), not the machine's.

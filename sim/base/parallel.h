@@ -15,6 +15,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,27 @@ void on_threads(unsigned threads, const Body& body) {
 // nothing, short enough that progress and a stop show well within a second.
 inline constexpr std::chrono::milliseconds kChunkTarget{250};
 
+// The longest prefix of [0, n) that finished chunks cover, kept as chunks
+// finish (in any order): a chunk past a gap waits until the gap is filled.
+// Each chunk may carry a weight (work it counted), summed over the prefix.
+// Thread-safe: a reader of get() sees what the adders wrote before adding.
+class FinishedPrefix {
+ public:
+  struct Snapshot {
+    std::uint64_t count = 0;   // items [0, count) finished
+    std::uint64_t weight = 0;  // the weights of their chunks
+  };
+  // Chunk [lo, lo + count) finished (count below its size: it stopped there).
+  void add(std::uint64_t lo, std::uint64_t count, std::uint64_t weight = 0);
+  Snapshot get() const;
+  void reset();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, Snapshot> waiting_;  // lo -> chunk, past the prefix
+  Snapshot prefix_;
+};
+
 // Splits [0, n) into consecutive chunks that `threads` threads claim in
 // order from a shared counter, each thread sizing its next chunk by how long
 // its last one took, towards `target`: from 1 item, doubling while chunks
@@ -47,7 +70,8 @@ inline constexpr std::chrono::milliseconds kChunkTarget{250};
 // of [0, n) that was finished, so work stopped midway (Ctrl-C) still leaves
 // a whole prefix. Which thread does which item never changes what an item
 // computes; a caller that must show progress inside a long chunk reports it
-// from its body.
+// from its body, and one that must know the prefix as it grows keeps its own
+// FinishedPrefix there.
 template <class Body>
 std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body& body,
                                    std::chrono::nanoseconds target = kChunkTarget) {
@@ -55,7 +79,7 @@ std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body
   constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 24;
   threads = std::max(1u, threads);
   std::atomic<std::uint64_t> next{0};
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> finished(threads);  // per thread: {lo, count}
+  FinishedPrefix finished;
   on_threads(threads, [&](unsigned thread) {
     std::uint64_t size = 1;
     for (;;) {
@@ -66,7 +90,7 @@ std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body
       const std::uint64_t hi = std::min(n, lo + claim);
       const auto start = Clock::now();
       const std::uint64_t done = body(thread, lo, hi);
-      finished[thread].emplace_back(lo, done);
+      finished.add(lo, done);
       if (done < hi - lo) return;
       const auto took = Clock::now() - start;
       if (took < target / 2) size = std::min(kMaxChunk, claim * 2);
@@ -74,15 +98,7 @@ std::uint64_t for_each_timed_chunk(unsigned threads, std::uint64_t n, const Body
       else size = claim;
     }
   });
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> all;
-  for (const auto& f : finished) all.insert(all.end(), f.begin(), f.end());
-  std::sort(all.begin(), all.end());
-  std::uint64_t prefix = 0;
-  for (const auto& [lo, count] : all) {
-    if (lo != prefix) break;
-    prefix += count;
-  }
-  return std::min(prefix, n);
+  return std::min(finished.get().count, n);
 }
 
 // Threads to use when the user gave none: every core.

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -451,81 +452,91 @@ void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save
 
 namespace {
 
-// Variants [begin, end) run until `deadline` at the latest: a watcher ends
-// the segment there as a stop does (a finished prefix), whatever its rate,
-// for a machine that gets loaded mid-segment can slow it tenfold, and a
-// segment sized by the last one's rate would then keep the next save away
-// for a multiple of `every`. The watcher also passes on a stop request and
-// the count of finished variants. `interrupted` only when control.stop ended it.
-SweepRun timed_segment(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
-                       SweepControl& control, std::chrono::steady_clock::time_point deadline) {
-  SweepControl seg;
-  seg.chunk_target = control.chunk_target;
-  const std::uint64_t base = control.finished.load();
+// Hands `s.finished` the rows of [at, at + upto) and saves them, when the
+// pacer says a save is due (or always, with `force`).
+struct Saver {
+  const SavingRun& s;
+  CheckpointPacer pacer;
+  std::uint64_t rows = 0;  // handed to s.finished so far, over every range
+
+  void hand(std::uint64_t begin, std::uint64_t from, std::uint64_t upto, ValueView values, std::uint64_t decisions) {
+    if (upto <= from && decisions == 0) return;
+    s.finished({begin + from, begin + upto}, values.sub(from, upto - from), decisions);
+    rows += upto - from;
+  }
+  void save_if_due() {
+    if (pacer.due(rows)) pacer.save(rows, s.save);
+  }
+};
+
+// One engine run over `r`, its rows written into `values`, while this thread
+// hands the finished prefix on and saves it as the pacer says, until the run
+// ends. Whether a stop (control.stop) ended it early.
+bool run_range(const Sweep& sweep, VariantRange r, double* rows, unsigned threads, SweepControl& control,
+               Saver& saver) {
+  const ValueView values{rows, r.size(), kSweepMetrics + sweep.base().jobs().size()};
+  control.prefix.reset();  // before the watcher reads it: not the last range's
   std::atomic<bool> over{false};
+  std::uint64_t handed = 0, decided = 0;  // rows and decisions handed on
+  std::exception_ptr failed;
+  // Polled every 5 ms (every 1 ms under a shorter interval, as tests ask).
+  const auto poll = std::clamp<std::chrono::nanoseconds>(saver.s.every / 4, std::chrono::milliseconds(1),
+                                                         std::chrono::milliseconds(5));
   std::thread watcher([&] {
-    while (!over.load()) {
-      if (control.stop.load() || std::chrono::steady_clock::now() >= deadline) seg.stop.store(true);
-      control.finished.store(base + seg.finished.load());
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    try {
+      while (!over.load(std::memory_order_acquire)) {
+        std::this_thread::sleep_for(poll);
+        const FinishedPrefix::Snapshot prefix = control.prefix.get();
+        if (prefix.count > handed) {
+          saver.hand(r.begin, handed, prefix.count, values, prefix.weight - decided);
+          handed = prefix.count;
+          decided = prefix.weight;
+          saver.save_if_due();
+        }
+      }
+    } catch (...) {
+      failed = std::current_exception();
+      control.stop.store(true);
     }
   });
-  SweepRun part = run_sweep(sweep, begin, end, threads, &seg);
-  over.store(true);
+  SweepRun part;
+  try {
+    part = run_sweep_into(sweep, r.begin, r.end, threads, &control, rows);
+  } catch (...) {
+    over.store(true, std::memory_order_release);
+    watcher.join();
+    throw;
+  }
+  over.store(true, std::memory_order_release);
   watcher.join();
-  control.finished.store(base + part.done);
-  part.interrupted = part.interrupted && control.stop.load();
-  return part;
+  if (failed) std::rethrow_exception(failed);
+  saver.hand(r.begin, handed, part.done, values, part.decisions - decided);
+  return part.interrupted;
 }
 
 }  // namespace
 
-bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
-                  const SegmentRun& s) {
-  using Clock = std::chrono::steady_clock;
-  const double every = std::chrono::duration<double>(s.every).count();
-  // Segments of at most 0.8 `every`; a save after one unless the next
-  // (predicted from this one's rate) still ends within 0.9 `every` of the
-  // last save: a kill loses at most about 0.9 `every` of work.
-  const double target = 0.8 * every;
-  CheckpointPacer pacer(s.every / 10, 0);
-  auto last_save = Clock::now();
-  std::uint64_t rows = 0;
+bool run_saving(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
+                const SavingRun& s) {
+  // A save at most every 0.8 `every` (and within the pacer's share of the
+  // time): with the prefix a chunk or so behind, a kill loses about `every`.
+  Saver saver{s, CheckpointPacer(std::chrono::duration_cast<std::chrono::nanoseconds>(0.8 * s.every), 0)};
+  ValueTable values(sweep.base().jobs().size());
   bool stopped = false;
-  // Segments start at one variant a thread and grow (at most 4x) towards the target.
-  std::uint64_t segment = std::max(1u, threads);
   for (const VariantRange& r : todo) {
-    for (std::uint64_t at = r.begin; at < r.end && !stopped;) {
-      if (control.stop.load(std::memory_order_relaxed)) {
-        stopped = true;
-        break;
-      }
-      const auto start = Clock::now();
-      // Ends by the time the next save is due, whatever the rate; a full
-      // segment when that is past (the pacer held a save back).
-      const auto due = last_save + std::chrono::duration_cast<Clock::duration>(0.9 * s.every);
-      const auto deadline = due > start + std::chrono::duration_cast<Clock::duration>(0.1 * s.every)
-                                ? due
-                                : start + std::chrono::duration_cast<Clock::duration>(0.8 * s.every);
-      const SweepRun part = timed_segment(sweep, at, at + std::min(segment, r.end - at), threads, control, deadline);
-      s.finished({at, at + part.done}, part);
-      rows += part.done;
-      at += part.done;
-      stopped = part.interrupted;
-      const auto now = Clock::now();
-      const double took = std::chrono::duration<double>(now - start).count();
-      const double scale = took > 0 ? target / took : 4.0;
-      segment = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(part.done) * std::min(scale, 4.0)));
-      const double next = took * static_cast<double>(segment) / static_cast<double>(std::max<std::uint64_t>(1, part.done));
-      const double since = std::chrono::duration<double>(now - last_save).count();
-      if (!stopped && since + next > 0.9 * every && pacer.due(rows)) {
-        pacer.save(rows, s.save);
-        last_save = Clock::now();
-      }
-    }
+    if (control.stop.load()) stopped = true;
     if (stopped) break;
+    double* rows = nullptr;
+    if (s.place) {
+      rows = s.place(r);
+    } else {
+      values.resize(r.size());
+      rows = values.data();
+    }
+    stopped = run_range(sweep, r, rows, threads, control, saver);
+    if (!stopped) saver.save_if_due();
   }
-  if (s.final_save && rows != pacer.saved()) pacer.save(rows, s.save);
+  if (s.final_save && saver.rows != saver.pacer.saved()) saver.pacer.save(saver.rows, s.save);
   return !stopped;
 }
 
@@ -533,17 +544,17 @@ void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepCo
                     const Checkpointing& c) {
   const std::uint64_t total = sweep.space().size();
   const std::size_t width = run.values.width();
-  SegmentRun s;
+  SavingRun s;
   s.every = c.every;
   s.final_save = c.final_save;
-  s.finished = [&](VariantRange r, const SweepRun& part) {
-    std::memcpy(run.values.data() + r.begin * width, part.values.data(), r.size() * width * sizeof(double));
+  s.place = [&](VariantRange r) { return run.values.data() + r.begin * width; };
+  s.finished = [&](VariantRange r, ValueView, std::uint64_t decisions) {
     run.done = r.end;
-    run.decisions += part.decisions;
+    run.decisions += decisions;
   };
   s.save = [&] { c.save(run); };
   const VariantRange rest{run.done, total};
-  run_segments(sweep, {&rest, 1}, threads, control, s);
+  run_saving(sweep, {&rest, 1}, threads, control, s);
   run.interrupted = run.done < total;
 }
 

@@ -172,31 +172,36 @@ class CheckpointPacer {
   double saving_ = 0, last_took_ = 0;  // seconds spent saving, and the last save's
 };
 
-// How a run saves as it goes: `finished` is handed each evaluated segment
-// (its range and rows), `save` saves what it was handed so far.
-struct SegmentRun {
+// How a run saves as it goes: `finished` is handed the rows of each newly
+// finished stretch of variants (the second's rows from the first's on; the
+// decisions they made, counted once a range's run ends), `save` saves what it
+// was handed so far. Both are called from one thread at a time (while a range
+// runs, a watcher thread; else the caller's). `place`, when set, is where a
+// range's rows go (room for its rows, valid until the run ends; `finished`
+// then gets views of them in place); else the runner keeps them.
+struct SavingRun {
   std::chrono::nanoseconds every{std::chrono::seconds(5)};
-  std::function<void(VariantRange, const SweepRun&)> finished;
+  std::function<void(VariantRange, ValueView, std::uint64_t)> finished;
   std::function<void()> save;
+  std::function<double*(VariantRange)> place;
   // Off: no save at the end (the caller makes it).
   bool final_save = true;
 };
 
-// Evaluates the variants of `todo` (sorted, disjoint ranges) in order, in
-// segments of at most about 0.8 `s.every` (each a run_sweep, which changes no
-// value), each ended by 0.9 `s.every` after the last save whatever its rate
-// (a machine loaded mid-segment slows it), handing each to `s.finished`, and calls `s.save` after a segment
-// unless the next one, predicted from this one's rate, would still end
-// within 0.9 `s.every` of the last save; and only while the saves so far with
-// the next (predicted from the last by the rows it adds) take at most 1.5% of
-// the time the run has taken (CheckpointPacer): a kill loses at most about
-// 0.9 `every` of work. Then, with `s.final_save`, once more when a stop ends
-// it early or it is whole. False when a stop (control.stop) ended it early.
-bool run_segments(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
-                  const SegmentRun& s);
+// Evaluates the variants of `todo` (sorted, disjoint ranges) in order, each
+// range one run_sweep (which changes no value) while a watcher thread hands
+// its finished prefix (sim/base/parallel.h) to `s.finished` within 5 ms and
+// calls `s.save` once 0.8 `s.every` has passed since the last save, while
+// the saves so far with the next (predicted from the last by the rows it
+// adds) take at most 1.5% of the time the run has taken (CheckpointPacer):
+// a kill loses about `every` of work, the unfinished chunks included
+// (bench/RESULTS.md measures it). Then, with `s.final_save`, once more when a
+// stop ends it early or it is whole. False when a stop (control.stop) ended it early.
+bool run_saving(const Sweep& sweep, std::span<const VariantRange> todo, unsigned threads, SweepControl& control,
+                const SavingRun& s);
 
 // How a single process's sweep checkpoints: `save` is called with the run so
-// far as run_segments says; `final_save` as there.
+// far as run_saving says; `final_save` as there.
 struct Checkpointing {
   std::chrono::nanoseconds every{std::chrono::seconds(5)};
   std::function<void(const SweepRun&)> save;
@@ -204,7 +209,7 @@ struct Checkpointing {
 };
 
 // Continues `run` (values sized to every variant, the first run.done
-// evaluated) to the end of the sweep, or to a stop, by run_segments. The
+// evaluated) to the end of the sweep, or to a stop, by run_saving. The
 // values are those one run_sweep over the whole sweep computes.
 void continue_sweep(const Sweep& sweep, SweepRun& run, unsigned threads, SweepControl& control,
                     const Checkpointing& c);

@@ -171,12 +171,22 @@ workloads::Flows Sweep::flows_of(std::uint64_t index) const {
 
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control) {
+  ValueTable values(sweep.base().jobs().size());
+  values.resize(end > begin ? end - begin : 0);
+  SweepRun run = run_sweep_into(sweep, begin, end, threads, control, values.data());
+  values.resize(run.done);
+  run.values = std::move(values);
+  return run;
+}
+
+SweepRun run_sweep_into(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
+                        SweepControl* control, double* rows) {
   SweepRun run;
   run.values = ValueTable(sweep.base().jobs().size());
+  const std::size_t width = run.values.width();
   run.begin = begin;
   const std::uint64_t n = end > begin ? end - begin : 0;
   threads = std::max(1u, threads);
-  run.values.resize(n);
   const auto& seeds = sweep.space().axes().seeds;
 
   struct Local {
@@ -185,9 +195,15 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
     VariantSpace::Coord at;
   };
   std::vector<Local> locals(threads);
+  // Each chunk's decisions count only in the finished prefix: as many as a
+  // run that stopped there exactly makes (a resumed sweep's count is the whole one's).
+  FinishedPrefix own;
+  FinishedPrefix& prefix = control != nullptr ? control->prefix : own;
+  prefix.reset();
   auto stopped = [&] { return control != nullptr && control->stop.load(std::memory_order_relaxed); };
   const auto body = [&](unsigned thread, std::uint64_t lo, std::uint64_t hi) {
     Local& local = locals[thread];
+    const std::uint64_t decided = local.worker.decisions();
     // Progress is counted 64 times a chunk, so it moves while a long chunk runs.
     const std::uint64_t report_every = std::max<std::uint64_t>(1, (hi - lo) / 64);
     std::uint64_t unreported = 0;
@@ -201,19 +217,19 @@ SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, u
         local.at = c;
       }
       const auto seed = seeds ? static_cast<std::uint32_t>(seeds->at(c.seed)) : 0u;
-      local.worker.evaluate(seed, run.values[i]);
+      local.worker.evaluate(seed, {rows + i * width, width});
       if (control != nullptr && ++unreported == report_every) {
         control->finished.fetch_add(unreported, std::memory_order_relaxed);
         unreported = 0;
       }
     }
     if (control != nullptr) control->finished.fetch_add(unreported, std::memory_order_relaxed);
+    prefix.add(lo, i - lo, local.worker.decisions() - decided);
     return i - lo;
   };
   run.done = for_each_timed_chunk(threads, n, body, control != nullptr ? control->chunk_target : kChunkTarget);
   run.interrupted = run.done < n;
-  run.values.resize(run.done);
-  for (const Local& l : locals) run.decisions += l.worker.decisions();
+  run.decisions = prefix.get().weight;
   return run;
 }
 

@@ -102,9 +102,13 @@ class Sweep {
 // the number of variants finished, for a progress bar (counted as they
 // finish, many times within each chunk), and how long a chunk should take
 // (sim/base/parallel.h; it changes how work is split, never the results).
+// `prefix` is the running sweep's finished prefix (from its first variant)
+// and the decisions it made, added once those rows are written: a checkpoint
+// saver reads it (get()) and then those rows.
 struct SweepControl {
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> finished{0};
+  FinishedPrefix prefix;
   std::chrono::nanoseconds chunk_target = kChunkTarget;
 };
 
@@ -129,6 +133,11 @@ void check_sweep_memory(const Sweep& sweep, unsigned threads);
 // its length.
 SweepRun run_sweep(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
                    SweepControl* control = nullptr);
+// As run_sweep, with variant begin + i's row written at rows + i x width (the
+// caller's room for end - begin rows, which another thread may read up to
+// control->prefix as the sweep runs): the result's values stay empty.
+SweepRun run_sweep_into(const Sweep& sweep, std::uint64_t begin, std::uint64_t end, unsigned threads,
+                        SweepControl* control, double* rows);
 
 // One summary per (scenario, algorithm) of `space`, in combination order,
 // over that combination's variants among `values` (the variants from index 0

@@ -12,7 +12,60 @@
 
 namespace parallel_test {
 
+using ecmpsim::FinishedPrefix;
 using ecmpsim::for_each_timed_chunk;
+
+// Worked by hand: chunks [0,3) [3,5) [5,9) [9,10) with weights 1, 2, 4, 8,
+// added out of order; the prefix grows only when the gap before a chunk closes.
+TEST_CASE("FinishedPrefix: the prefix and its weight as chunks finish in any order") {
+  FinishedPrefix p;
+  p.add(5, 4, 4);
+  CHECK(p.get().count == 0);
+  p.add(3, 2, 2);
+  CHECK(p.get().count == 0);  // [0, 3) still running
+  p.add(0, 3, 1);
+  CHECK(p.get().count == 9);
+  CHECK(p.get().weight == 7);
+  p.add(9, 1, 8);
+  CHECK(p.get().count == 10);
+  CHECK(p.get().weight == 15);
+  // A chunk that stopped short ends the prefix: a later chunk never joins it.
+  FinishedPrefix q;
+  q.add(0, 2, 1);  // chunk [0, 4) stopped after 2 items
+  q.add(4, 4, 9);
+  CHECK(q.get().count == 2);
+  CHECK(q.get().weight == 1);
+  q.reset();
+  CHECK(q.get().count == 0);
+  q.add(0, 1, 5);
+  CHECK(q.get().weight == 5);  // the chunk before the reset is gone
+}
+
+// A reader sees the items of the prefix it reads written (what a checkpoint
+// saver relies on): items are written, then their chunk added.
+TEST_CASE("FinishedPrefix: items below a prefix read while chunks run are written") {
+  constexpr std::uint64_t n = 200000;
+  std::vector<std::uint64_t> items(n, 0);
+  FinishedPrefix prefix;
+  std::atomic<bool> over{false};
+  std::uint64_t checked = 0, bad = 0;
+  std::thread reader([&] {
+    while (!over.load()) {
+      const std::uint64_t upto = prefix.get().count;
+      for (; checked < upto; ++checked) bad += items[checked] != checked + 1;
+    }
+  });
+  const std::uint64_t done = for_each_timed_chunk(2, n, [&](unsigned, std::uint64_t lo, std::uint64_t hi) {
+    for (std::uint64_t i = lo; i < hi; ++i) items[i] = i + 1;
+    prefix.add(lo, hi - lo);
+    return hi - lo;
+  });
+  over.store(true);
+  reader.join();
+  CHECK(done == n);
+  CHECK(prefix.get().count == n);
+  CHECK(bad == 0);
+}
 
 TEST_CASE("for_each_timed_chunk: every item exactly once, for any thread count") {
   for (unsigned threads : {1u, 2u, 3u, 8u})

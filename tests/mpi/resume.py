@@ -70,9 +70,9 @@ def kill_session(p):
     p.wait()
 
 
-def killed_run(np, extra, length):
+def killed_run(np, extra, length, window=0.6):
     """Starts an np-rank sweep and SIGKILLs one rank at a random moment after
-    every rank's first file is written. Returns the rank killed, or None when
+    every rank's first file is written, within `window` x `length` of it. Returns the rank killed, or None when
     the sweep finished first (its output is then removed). mpirun should end
     the job (it SIGTERMs, then SIGKILLs, the other ranks); Open MPI 4.1's
     runtime has been seen not to, once in many CI runs, with mpirun itself
@@ -88,7 +88,7 @@ def killed_run(np, extra, length):
             kill_session(p)
             fail("-np %d wrote no rank files in 60 s" % np)
         time.sleep(0.005)
-    time.sleep(rng.uniform(0.1, 0.6 * length))
+    time.sleep(rng.uniform(min(0.1, window * length / 2), window * length))
     ranks = subprocess.run(["ps", "-o", "pid=", "--ppid", str(p.pid)], capture_output=True, text=True).stdout.split()
     victim = rng.randrange(len(ranks)) if ranks and p.poll() is None else None
     if victim is not None:
@@ -126,12 +126,16 @@ def resumed(np, label):
 
 
 def fresh_kill(label, length):
-    for f in os.listdir(tmp):  # the rank files, and the single-process checkpoint a resume in one process saved
-        os.remove(os.path.join(tmp, f))
-    for _ in range(5):
-        if killed_run(2, ["--checkpoint", CK], length) is not None:
+    """A sweep from nothing, killed midway. A run that finished before its
+    kill (the machine got faster since `length` was measured) leaves whole
+    rank files, which every later try would resume and finish at once: each
+    try starts from nothing again, with the kill window halved."""
+    for attempt in range(6):
+        for f in os.listdir(tmp):  # the rank files, and the single-process checkpoint a resume in one process saved
+            os.remove(os.path.join(tmp, f))
+        if killed_run(2, ["--checkpoint", CK], length, 0.6 * 0.5 ** attempt) is not None:
             return held()
-    fail("%s: the sweep finished before its kill five times" % label)
+    fail("%s: the sweep finished before its kill six times, the last within %.3f s" % (label, 0.6 * 0.5 ** 5 * length))
 
 
 rc, REF, err = run([BIN] + SWEEP)

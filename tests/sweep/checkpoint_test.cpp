@@ -51,15 +51,16 @@ const CheckpointId kId{{"version", "test"}, {"axes", "seeds 0:300"}};
 }  // namespace
 
 TEST_CASE("stopped at every save and resumed from the file: the values of one uninterrupted run") {
-  const Sweep sweep = seeds_sweep(300);
+  // Large enough to outlast a few of the saver's 1 ms polls (about 40k variants/s a thread).
+  const Sweep sweep = seeds_sweep(3000);
   const std::uint64_t total = sweep.space().size();
   const std::size_t jobs = sweep.base().jobs().size();
   const SweepRun whole = run_sweep(sweep, 0, total, 2);
   REQUIRE(whole.done == total);
   const TempFile file;
-  // Saves after every segment (every = 0); each run stops at its first save
-  // and the next opens the file again, resumes what it holds and adds to it,
-  // until the sweep is whole.
+  // Saves as soon as a prefix is finished (every = 0); each run stops at its
+  // first save and the next opens the file again, resumes what it holds and
+  // adds to it, until the sweep is whole.
   SweepRun run;
   run.values = ValueTable(jobs);
   run.values.resize(total);
@@ -82,13 +83,15 @@ TEST_CASE("stopped at every save and resumed from the file: the values of one un
     REQUIRE(same_rows(back.values, whole.values, back.done));
     run = back;
   }
-  CHECK(stops >= 3);  // segments start at one variant a thread: several stops before 300
+  CHECK(stops >= 3);  // chunks start at one variant a thread: several stops before 3000
   CHECK(run.done == total);
   CHECK(run.decisions == whole.decisions);
   CHECK(same_rows(run.values, whole.values, total));
-  // The file: one record a save, nothing saved twice.
+  // The file: at most two records a run (its save, and the last save of what
+  // finished before the stop took hold), nothing saved twice.
   const CheckpointShare share = parse_checkpoint(file.path, slurp(file.path), kId, jobs, total);
-  CHECK(share.ranges.size() == static_cast<std::size_t>(stops + 1));
+  CHECK(share.ranges.size() >= static_cast<std::size_t>(stops + 1));
+  CHECK(share.ranges.size() <= static_cast<std::size_t>(2 * stops + 1));
   CHECK(share.rows() == total);
   // Negative control: the comparison sees one changed bit.
   run.values[total / 2][0] = std::nextafter(run.values[total / 2][0], 1e9);
