@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string_view>
 #include <thread>
+#include <time.h>
 
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
@@ -62,6 +63,13 @@ std::uint64_t checkpoint_number(const std::string& path, std::string_view key, c
   if (ec != std::errc() || end != t.data() + t.size() || t.empty())
     throw InputError({path, 0, 0, std::string(key)}, "not a checkpoint: '" + std::string(key) + "' is no number");
   return v;
+}
+
+// CPU time the calling thread has taken, in seconds.
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 std::uint64_t load_u64(std::string_view bytes, std::size_t at) {
@@ -429,8 +437,8 @@ void CheckpointWriter::held_elsewhere(const std::vector<VariantRange>& ranges) {
 
 void CheckpointWriter::flush(bool wait) { file_->flush(wait); }
 
-CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows)
-    : every_(every), begin_(Clock::now()), last_(begin_), saved_(rows) {}
+CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows, bool beside)
+    : every_(every), begin_(Clock::now()), last_(begin_), saved_(rows), beside_(beside) {}
 
 bool CheckpointPacer::due(std::uint64_t rows) const {
   const auto now = Clock::now();
@@ -442,9 +450,10 @@ bool CheckpointPacer::due(std::uint64_t rows) const {
 
 void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save) {
   const auto start = Clock::now();
+  const double cpu = beside_ ? thread_cpu_seconds() : 0;
   save();
   last_ = Clock::now();
-  last_took_ = std::chrono::duration<double>(last_ - start).count();
+  last_took_ = beside_ ? thread_cpu_seconds() - cpu : std::chrono::duration<double>(last_ - start).count();
   saving_ += last_took_;
   last_added_ = std::max<std::uint64_t>(1, rows > saved_ ? rows - saved_ : 1);
   saved_ = rows;
@@ -520,7 +529,7 @@ bool run_saving(const Sweep& sweep, std::span<const VariantRange> todo, unsigned
                 const SavingRun& s) {
   // A save at most every 0.8 `every` (and within the pacer's share of the
   // time): with the prefix a chunk or so behind, a kill loses about `every`.
-  Saver saver{s, CheckpointPacer(std::chrono::duration_cast<std::chrono::nanoseconds>(0.8 * s.every), 0)};
+  Saver saver{s, CheckpointPacer(std::chrono::duration_cast<std::chrono::nanoseconds>(0.8 * s.every), 0, true)};
   ValueTable values(sweep.base().jobs().size());
   bool stopped = false;
   for (const VariantRange& r : todo) {

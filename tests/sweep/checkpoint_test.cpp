@@ -87,11 +87,10 @@ TEST_CASE("stopped at every save and resumed from the file: the values of one un
   CHECK(run.done == total);
   CHECK(run.decisions == whole.decisions);
   CHECK(same_rows(run.values, whole.values, total));
-  // The file: at most two records a run (its save, and the last save of what
-  // finished before the stop took hold), nothing saved twice.
+  // The file: a record or more a run (its save, then what finished while the
+  // stop took hold, saved as it came), nothing saved twice.
   const CheckpointShare share = parse_checkpoint(file.path, slurp(file.path), kId, jobs, total);
   CHECK(share.ranges.size() >= static_cast<std::size_t>(stops + 1));
-  CHECK(share.ranges.size() <= static_cast<std::size_t>(2 * stops + 1));
   CHECK(share.rows() == total);
   // Negative control: the comparison sees one changed bit.
   run.values[total / 2][0] = std::nextafter(run.values[total / 2][0], 1e9);
