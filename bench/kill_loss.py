@@ -87,6 +87,12 @@ for k in range(KILLS):
         os.remove(out + ".checkpoint")
     p = subprocess.Popen(sweep([]), stderr=subprocess.DEVNULL)
     time.sleep(at)
+    if p.poll() is not None:
+        # The machine got faster than the rate measured: the default checkpoint
+        # is gone with the output written, and nothing was lost.
+        print("kill at %6.2f s: the sweep had finished (exit %d): nothing to lose" % (at, p.returncode))
+        timed(["--no-checkpoint"])
+        continue
     p.send_signal(signal.SIGKILL)
     p.wait()
     held = rows_held(out + ".checkpoint")

@@ -104,7 +104,7 @@ void add_checkpoint_flags(CLI::App* sub, app::SweepCheckpointing& f) {
   sub->add_flag("--no-checkpoint", f.off, "Write no default checkpoint beside --out");
   sub->add_option("--checkpoint-every", f.every,
                   "About the most seconds of work a kill loses: the longest time between saves (longer only while "
-                  "saving would take over 1.5% of the sweep's time)")
+                  "saving would take over 1.5% of the sweep's time in CPU)")
       ->default_str("5")
       ->check(number_at_least(0.001));
 }
