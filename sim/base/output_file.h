@@ -75,8 +75,9 @@ class AppendFile {
   // Whether this open created the file.
   bool created() const noexcept { return created_; }
   const std::string& path() const noexcept { return path_; }
-  // The whole file as it is now.
+  // The whole file as it is now, and its size.
   std::string read_all() const;
+  std::uint64_t size() const noexcept { return size_; }
   // Cuts the file to `size` bytes (dropping what a killed run left half
   // written), adding from there.
   void truncate(std::uint64_t size);

@@ -389,6 +389,12 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const CheckpointId& 
   held_.rank = rank;
   held_.ranks = ranks;
   if (file_->created()) return;
+  // A file larger than this sweep's checkpoint can be is refused unread
+  // (issue 47, D5): read_input_file refuses its size, reading nothing.
+  if (const ByteLimit limit = checkpoint_limit(id, jobs, total); file_->size() > limit.max) {
+    check_identity_of_prefix(path, id, limit.max);
+    read_input_file(path, {path, 0, 0, {}}, "checkpoint", limit);
+  }
   const std::string bytes = file_->read_all();
   held_ = parse_checkpoint(path, bytes, id, jobs, total);
   if (held_.rank != rank || held_.ranks != ranks)

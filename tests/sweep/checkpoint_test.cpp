@@ -212,4 +212,26 @@ TEST_CASE("a writer adds only what the file lacks, cuts a save a kill left half 
   CHECK(slurp(file.path) == before);
 }
 
+// D5 for the writer: a file of this sweep's header grown past what its
+// checkpoint can hold (here a sparse 64 GiB) is refused by size, unread.
+TEST_CASE("a writer refuses a file larger than this sweep's checkpoint can be, without reading it") {
+  const Sweep sweep = seeds_sweep(40);
+  const std::uint64_t total = sweep.space().size();
+  const std::size_t jobs = sweep.base().jobs().size();
+  const TempFile file;
+  { CheckpointWriter w(file.path, kId, -1, 0, jobs, total); }
+  const std::uint64_t header = std::filesystem::file_size(file.path);
+  // The negative control: a file of its header size opens.
+  CHECK_NOTHROW(CheckpointWriter(file.path, kId, -1, 0, jobs, total));
+  std::filesystem::resize_file(file.path, std::uint64_t{64} << 30);
+  CHECK_THROWS_AS(CheckpointWriter(file.path, kId, -1, 0, jobs, total), InputError);
+  try {
+    CheckpointWriter w(file.path, kId, -1, 0, jobs, total);
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("limit") != std::string::npos);
+  }
+  CHECK(std::filesystem::file_size(file.path) == std::uint64_t{64} << 30);  // left as it was
+  CHECK(header > 0);
+}
+
 }  // namespace checkpoint_test
