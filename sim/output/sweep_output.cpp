@@ -69,7 +69,7 @@ std::string job_busbw(const SweepReport& r, std::size_t j, const char* unit) {
 }
 
 MetricSummary scaled(MetricSummary m, double factor) {
-  for (double* v : {&m.min, &m.mean, &m.p50, &m.p90, &m.p99, &m.max, &m.histogram.lo, &m.histogram.hi}) *v *= factor;
+  for (double* v : {&m.min, &m.mean, &m.p10, &m.p50, &m.p90, &m.p99, &m.max, &m.histogram.lo, &m.histogram.hi}) *v *= factor;
   return m;
 }
 
@@ -147,11 +147,11 @@ std::string stats_rows(const SweepReport& r, const SweepSummary& s) {
   for (std::size_t k : shown(r)) width = std::max(width, metric_label(k).size() + 2);
   for (std::size_t j = 0; j < busbw_jobs(r); ++j) width = std::max(width, job_busbw(r, j, "Gb/s").size() + 2);
   std::string out = "\n" + pad_right("metric", width);
-  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
-  out += "\n" + std::string(width + 60, '-') + "\n";
+  for (const char* h : {"min", "mean", "p10", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
+  out += "\n" + std::string(width + 70, '-') + "\n";
   auto row = [&](const std::string& label, const MetricSummary& m) {
     out += pad_right(label, width);
-    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
+    for (double v : {m.min, m.mean, m.p10, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
     out += "\n";
   };
   for (std::size_t k : shown(r)) row(metric_label(k), s.metrics[k]);

@@ -36,11 +36,11 @@ std::string job_busbw(const ReportInput& in, std::size_t j, const char* unit) {
 std::string stats_table(const ReportInput& in, const SeedSweep& d, std::size_t i) {
   std::string t = "<div class=\"table-wrap\"><table id=\"" + sweep_id(i) +
                   "-table\"><thead><tr><th>metric</th><th>min</th>"
-                  "<th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
+                  "<th>mean</th><th>p10</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
   auto row = [&](std::string_view name, std::size_t column, double factor) {
     const MetricSummary& s = d.summary.metrics[column];
     t += "<tr><td>" + escape(name) + "</td>";
-    for (double x : {s.min, s.mean, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x * factor, 4) + "</td>";
+    for (double x : {s.min, s.mean, s.p10, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x * factor, 4) + "</td>";
     t += "</tr>\n";
   };
   row("FIM (flows)", static_cast<std::size_t>(SweepMetric::Fim), 1);
@@ -141,7 +141,7 @@ Json sweep_data_json(const ReportInput& in, std::size_t i) {
   Json busbw = Json::array();
   for (std::size_t j = 0; j < busbw_jobs(in, d); ++j) {
     MetricSummary gb = d.summary.metrics[busbw_column(j)];
-    for (double* v : {&gb.min, &gb.mean, &gb.p50, &gb.p90, &gb.p99, &gb.max}) *v *= kGBperGb;
+    for (double* v : {&gb.min, &gb.mean, &gb.p10, &gb.p50, &gb.p90, &gb.p99, &gb.max}) *v *= kGBperGb;
     busbw.push_back({{"job", in.sim->jobs()[j].name},
                      {"gbps", summary_json(d.summary.metrics[busbw_column(j)])},
                      {"GBps", summary_json(gb)}});
