@@ -80,12 +80,16 @@ TEST_CASE("sweep summaries: p10, p50 and p90 of every metric equal the nearest-r
   summaries.emplace_back("busbw_gbps:job0", doc["busbw"][0]["gbps"]);
   summaries.emplace_back("busbw_GBps:job0", doc["busbw"][0]["GBps"]);
   std::size_t discriminating = 0;
-  for (const auto& [column, summary] : summaries) {
+  for (const auto& entry : summaries) {
+    const std::string& column = entry.first;  // a plain name: clang 14 cannot capture a structured binding
+    const json& summary = entry.second;
     CAPTURE(column);
     REQUIRE(values.count(column) == 1);
     const std::vector<double>& v = values.at(column);
     REQUIRE(v.size() == 20);
-    for (const auto& [key, p] : {std::pair{"p10", 10u}, std::pair{"p50", 50u}, std::pair{"p90", 90u}}) {
+    for (const auto& percentile : {std::pair{"p10", 10u}, std::pair{"p50", 50u}, std::pair{"p90", 90u}}) {
+      const char* key = percentile.first;
+      const unsigned p = percentile.second;
       CAPTURE(key);
       REQUIRE(summary.contains(key));
       CHECK(summary[key].get<double>() == doctest::Approx(by_definition(v, p)).epsilon(1e-12));
