@@ -228,8 +228,9 @@ void add_sweep(py::module_& m, py::class_<Config>& config) {
                              "The lines `ecmpsim sweep` prints on stderr after 'ecmpsim: ' as it runs (a "
                              "resumed checkpoint, a save that failed), in order")
       .def("columns", &sweep_columns,
-           "One row per variant, the columns `sweep -f csv` writes (busbw in Gb/s: busbw_gbps:JOB); the metric "
-           "columns are read-only views of the engine's table, not copies");
+           "One row per variant, the columns `sweep -f csv` writes (the fabric-bound busbw in Gb/s, comparable "
+           "with the NICs' line rate: busbw_gbps:JOB; nccl-tests busbw in GB/s, comparable with a measurement: "
+           "busbw_at, busbw_avg); the metric columns are read-only views of the engine's table, not copies");
 }
 
 }  // namespace ecmpsim::python

@@ -69,7 +69,7 @@ Action add_run_command(CLI::App& app) {
   add_size_flags(sub, q.sizes);
   sub->add_flag("--no-slowdown", q.no_slowdown,
                 "Skip the flow model: routes and imbalance only, no predicted times (faster on large workloads)");
-  sub->footer("Config keys (TOML):\n" + config_reference());
+  sub->footer(busbw_help_text() + "Config keys (TOML):\n" + config_reference());
   return [opt, sub](Io io) {
     app::RunRequest q = opt->q;
     // Each import flag given or not, whatever its value.

@@ -58,7 +58,7 @@ Json links_json(const Simulation& sim, const ScenarioResult& r) {
 }
 
 Json summary_json(const MetricSummary& s) {
-  return {{"min", s.min}, {"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
+  return {{"min", s.min}, {"mean", s.mean}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
 }
 
 }  // namespace ecmpsim

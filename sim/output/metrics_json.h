@@ -22,7 +22,7 @@ Json prediction_json(const JobPrediction& p);
 Json link_json(const Simulation& sim, const ScenarioResult& r, LinkId l);
 // Every metric link's link_json, in metric_links() order.
 Json links_json(const Simulation& sim, const ScenarioResult& r);
-// {"min", "mean", "p50", "p90", "p99", "max"}.
+// {"min", "mean", "p10", "p50", "p90", "p99", "max"}.
 Json summary_json(const MetricSummary& s);
 
 }  // namespace ecmpsim

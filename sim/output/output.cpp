@@ -13,6 +13,7 @@
 #include "sim/model/replay.h"
 #include "sim/base/text.h"
 #include "sim/output/metrics_json.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/output/sizes_output.h"
 
 namespace ecmpsim {
@@ -258,9 +259,10 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
   row("completion (ms)", [](const ScenarioResult& r) { return r.predicted.all.completion.value * 1e3; }, 6);
   row("ideal (ms)", [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 6);
   row("slowdown", [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4);
-  row("busbw (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
+  const std::string bw(busbw_label(BusbwFigure::FabricBound));
+  row(bw + " (Gb/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1);
   // nccl-tests' unit beside the link's, as sweep prints it.
-  row("busbw (GB/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value / 8; }, 2);
+  row(bw + " (GB/s)", [](const ScenarioResult& r) { return r.predicted.all.busbw.value / 8; }, 2);
   if (sim.jobs().size() > 1)
     for (std::size_t j = 0; j < sim.jobs().size(); ++j) {
       const std::string job = sim.jobs()[j].name + " ";
@@ -270,14 +272,13 @@ void predicted_rows(const Simulation& sim, Row& row, std::string& out) {
       row(job + "slowdown alone", [j](const ScenarioResult& r) {
         return j < r.predicted.alone.size() ? r.predicted.alone[j].slowdown : r.predicted.jobs[j].slowdown;
       }, 4);
-      row(job + "busbw (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; },
-          1);
-      row(job + "busbw (GB/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value / 8; },
-          2);
+      row(job + bw + " (Gb/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value; }, 1);
+      row(job + bw + " (GB/s)", [j](const ScenarioResult& r) { return r.predicted.jobs[j].busbw.value / 8; }, 2);
     }
   if (sim.jobs().size() > 1)
     out += "(a job's completion, slowdown and busbw include the other jobs' contention on shared links; "
            "'alone' is the job's flows by themselves on the same paths)\n";
+  out += "(" + busbw_legend(BusbwFigure::FabricBound) + ")\n";
 }
 
 }  // namespace
@@ -314,15 +315,20 @@ std::string run_table(const RunData& data, bool per_link) {
     }
     out += "\n";
   }
-  constexpr std::size_t kLabel = 22;
+  // Wide enough for the predicted block's labels ("JOB fabric-bound busbw (Gb/s)").
+  std::size_t label_width = 22;
+  if (results.front().modelled)
+    for (const JobInfo& job : sim.jobs())
+      label_width = std::max(label_width, (sim.jobs().size() > 1 ? job.name.size() + 1 : 0) +
+                                    busbw_label(BusbwFigure::FabricBound).size() + 8);
   // Each scenario's column as wide as its name and two spaces, 14 at the least.
   std::size_t col = 14;
   for (const auto& r : results) col = std::max(col, r.spec->name.size() + 2);
-  std::string head = pad_right("metric", kLabel);
+  std::string head = pad_right("metric", label_width);
   for (const auto& r : results) head += pad_left(r.spec->name, col);
   out += head + "\n" + std::string(head.size(), '-') + "\n";
   auto row = [&](const std::string& label, auto get, int digits) {
-    std::string line = pad_right(label, kLabel);
+    std::string line = pad_right(label, label_width);
     for (const auto& r : results) line += pad_left(fixed(get(r), digits), col);
     out += line + "\n";
   };
@@ -343,12 +349,12 @@ std::string run_table(const RunData& data, bool per_link) {
   if (wants_sizes(sim.spec())) out += sizes_text(sim, results, data.sizes);
   if (!per_link) return out;
   out += "\nflows per link (bytes in GiB)\n";
-  std::string lhead = pad_right("link", kLabel);
+  std::string lhead = pad_right("link", label_width);
   for (const auto& r : results) lhead += pad_left(r.spec->name, col);
   out += lhead + "\n" + std::string(lhead.size(), '-') + "\n";
   for (LinkId l : sim.metric_links()) {
     const std::uint32_t lag = fabric.link(l).lag;
-    std::string line = pad_right(fabric.link_name(l) + (lag == kNone ? "" : " [" + fabric.lags()[lag].name + "]"), kLabel);
+    std::string line = pad_right(fabric.link_name(l) + (lag == kNone ? "" : " [" + fabric.lags()[lag].name + "]"), label_width);
     for (const auto& r : results) {
       const std::string flows =
           r.trace.split() ? fixed(r.trace.flows_on(l), 2) : std::to_string(r.trace.link_flows[l]);

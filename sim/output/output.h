@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/output/busbw_figures.h"  // the labels of run's two busbw figures, and their help
 #include "sim/base/format.h"
 #include "sim/output/run_data.h"
 

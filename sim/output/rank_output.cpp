@@ -59,16 +59,16 @@ std::string group_title(const VariantSpace& space, const SweepRanking& r, const 
 std::string ranked_rows(const VariantSpace& space, const SweepRanking& r, const RankGroup& g) {
   std::size_t w = axis_name(r.spec.axis).size();
   for (const RankedValue& v : g.ranked) w = std::max(w, value_text(space, r.spec.axis, v.value).size());
-  // Each metric's four columns, the first 12 wide after the first metric to set them apart.
+  // Each metric's six columns, the first 12 wide after the first metric to set them apart.
   auto width = [](std::size_t k, std::size_t col) -> std::size_t { return k > 0 && col == 0 ? 12 : 10; };
   std::string out = pad_left("", 6 + 2 + w + 8);
   for (std::size_t k = 0; k < r.metrics.size(); ++k)
-    out += pad_left(std::string(sweep_metric_name(r.metrics[k])), width(k, 0)) + std::string(30, ' ');
+    out += pad_left(std::string(sweep_metric_name(r.metrics[k])), width(k, 0)) + std::string(50, ' ');
   out.erase(out.find_last_not_of(' ') + 1);
   out += "\n" + pad_left("rank", 6) + "  " + pad_right(axis_name(r.spec.axis), w) + pad_left("samples", 8);
   for (std::size_t k = 0; k < r.metrics.size(); ++k) {
     std::size_t col = 0;
-    for (const char* h : {"mean", "p90", "min", "max"}) out += pad_left(h, width(k, col++));
+    for (const char* h : {"mean", "p10", "p50", "p90", "min", "max"}) out += pad_left(h, width(k, col++));
   }
   out += "\n";
   const std::size_t n = g.ranked.size();
@@ -83,7 +83,7 @@ std::string ranked_rows(const VariantSpace& space, const SweepRanking& r, const 
     for (std::size_t k = 0; k < v.stats.size(); ++k) {
       const RankStats& s = v.stats[k];
       out += pad_left(fixed(s.mean, 4), width(k, 0));
-      for (double x : {s.p90, s.min, s.max}) out += pad_left(fixed(x, 4), 10);
+      for (double x : {s.p10, s.p50, s.p90, s.min, s.max}) out += pad_left(fixed(x, 4), 10);
     }
     out += "\n";
   }
@@ -108,7 +108,7 @@ Json ranking_json(const VariantSpace& space, const SweepRanking& r) {
       for (std::size_t k = 0; k < r.metrics.size(); ++k) {
         const RankStats& s = v.stats[k];
         metrics[std::string(sweep_metric_name(r.metrics[k]))] = {
-            {"mean", s.mean}, {"p10", s.p10}, {"p90", s.p90}, {"min", s.min}, {"max", s.max}};
+            {"mean", s.mean}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90}, {"min", s.min}, {"max", s.max}};
       }
       ranked.push_back({{"rank", i + 1},
                         {"value", axis_value(space, r.spec.axis, v.value)},

@@ -11,7 +11,7 @@ namespace ecmpsim {
 
 // {"rank_by", "over", "metric", "spread", "groups": [{scenario, algo, gap,
 // spread, within_spread, "ranked": [{rank, value, samples, metrics: {NAME:
-// {mean, p10, p90, min, max}}}]}]}; docs/sweeps.md describes every key.
+// {mean, p10, p50, p90, min, max}}}]}]}; docs/sweeps.md describes every key.
 Json ranking_json(const VariantSpace& space, const SweepRanking& r);
 
 // One section per group: the ranked values, best first (the best and worst

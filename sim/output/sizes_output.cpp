@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/text.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/model/size_table.h"
 
 namespace ecmpsim {
@@ -38,7 +39,8 @@ std::string job_heading(const Simulation& sim, const ScenarioResult& r, std::uin
          " cost model, " +
          std::string(name_of(workloads::kChannelCouplings, js.nccl.coupling)) + " channels)\n" +
          "#       size         count      type     time   algbw   busbw   algo   proto  slowdown\n"
-         "#        (B)    (elements)               (us)  (GB/s)  (GB/s)                 vs ideal\n";
+         "#        (B)    (elements)               (us)  (GB/s)  (GB/s)                 vs ideal\n"
+         "# busbw is the " + busbw_legend(BusbwFigure::NcclTests) + "\n";
 }
 
 }  // namespace

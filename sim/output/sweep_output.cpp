@@ -5,6 +5,7 @@
 
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/output/metrics_json.h"
 #include "sim/output/rank_output.h"
 #include "sim/routing/seeds.h"
@@ -14,9 +15,14 @@ namespace {
 
 using json = Json;
 
-constexpr const char* kLabels[kSweepMetrics] = {"FIM (flows)",        "max/mean (flows)",    "CoV (flows)",
-                                                "Jain (flows)",       "max flows on a link", "predicted slowdown",
-                                                "busbw@size (GB/s)", "busbw avg (GB/s)"};
+// The per-size metrics are nccl-tests' busbw; each job's busbw column is the fabric-bound one (busbw_figures.h).
+std::string metric_label(std::size_t k) {
+  static constexpr const char* kLabels[kSweepMetrics] = {
+      "FIM (flows)",  "max/mean (flows)",    "CoV (flows)",        "Jain (flows)",
+      "max flows on a link", "predicted slowdown", "@size (GB/s)", " avg (GB/s)"};
+  return per_size(static_cast<SweepMetric>(k)) ? std::string(busbw_label(BusbwFigure::NcclTests)) + kLabels[k]
+                                                : std::string(kLabels[k]);
+}
 // nccl-tests prints bus bandwidth in GB/s (10^9 bytes); the flow model's unit is Gb/s.
 constexpr double kGBperGb = 1.0 / 8;
 
@@ -54,13 +60,16 @@ json sized_json(const SweepReport& r) {
   return out;
 }
 
-// "busbw (Gb/s)" for the only job, "busbw NAME (Gb/s)" among several.
-std::string busbw_label(const SweepReport& r, std::size_t j, const char* unit) {
-  return "busbw " + (busbw_jobs(r) > 1 ? job_name(r, j) + " " : std::string()) + "(" + unit + ")";
+// "fabric-bound busbw" for the only job, "fabric-bound busbw NAME" among several.
+std::string job_busbw(const SweepReport& r, std::size_t j) {
+  return std::string(busbw_label(BusbwFigure::FabricBound)) + (busbw_jobs(r) > 1 ? " " + job_name(r, j) : "");
+}
+std::string job_busbw(const SweepReport& r, std::size_t j, const char* unit) {
+  return job_busbw(r, j) + " (" + unit + ")";
 }
 
 MetricSummary scaled(MetricSummary m, double factor) {
-  for (double* v : {&m.min, &m.mean, &m.p50, &m.p90, &m.p99, &m.max, &m.histogram.lo, &m.histogram.hi}) *v *= factor;
+  for (double* v : {&m.min, &m.mean, &m.p10, &m.p50, &m.p90, &m.p99, &m.max, &m.histogram.lo, &m.histogram.hi}) *v *= factor;
   return m;
 }
 
@@ -134,20 +143,26 @@ void add_summary(json& out, const SweepReport& r, const SweepSummary& s) {
 }
 
 std::string stats_rows(const SweepReport& r, const SweepSummary& s) {
-  std::string out = "\n" + pad_right("metric", 22);
-  for (const char* h : {"min", "mean", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
-  out += "\n" + std::string(22 + 60, '-') + "\n";
+  std::size_t width = 22;
+  for (std::size_t k : shown(r)) width = std::max(width, metric_label(k).size() + 2);
+  for (std::size_t j = 0; j < busbw_jobs(r); ++j) width = std::max(width, job_busbw(r, j, "Gb/s").size() + 2);
+  std::string out = "\n" + pad_right("metric", width);
+  for (const char* h : {"min", "mean", "p10", "p50", "p90", "p99", "max"}) out += pad_left(h, 10);
+  out += "\n" + std::string(width + 70, '-') + "\n";
   auto row = [&](const std::string& label, const MetricSummary& m) {
-    out += pad_right(label, 22);
-    for (double v : {m.min, m.mean, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
+    out += pad_right(label, width);
+    for (double v : {m.min, m.mean, m.p10, m.p50, m.p90, m.p99, m.max}) out += pad_left(fixed(v, 4), 10);
     out += "\n";
   };
-  for (std::size_t k : shown(r)) row(kLabels[k], s.metrics[k]);
+  for (std::size_t k : shown(r)) row(metric_label(k), s.metrics[k]);
   for (std::size_t j = 0; j < busbw_jobs(r); ++j) {
-    row(busbw_label(r, j, "Gb/s"), s.metrics[busbw_column(j)]);
-    row(busbw_label(r, j, "GB/s"), scaled(s.metrics[busbw_column(j)], kGBperGb));
+    row(job_busbw(r, j, "Gb/s"), s.metrics[busbw_column(j)]);
+    row(job_busbw(r, j, "GB/s"), scaled(s.metrics[busbw_column(j)], kGBperGb));
   }
-  return out + "(percentiles: nearest rank)\n";
+  out += "(percentiles: nearest rank)\n";
+  if (sized(r)) out += "(" + busbw_legend(BusbwFigure::NcclTests) + ")\n";
+  if (busbw_jobs(r) > 0) out += "(" + busbw_legend(BusbwFigure::FabricBound) + ")\n";
+  return out;
 }
 
 // The best and worst variants, each with the `ecmpsim run` that reproduces it.
@@ -162,8 +177,8 @@ std::string extremes(const SweepReport& r, const SweepSummary& s) {
         out += "  " + std::string(sweep_metric_name(k)) + " " +
                fixed(v[k], k == static_cast<std::size_t>(SweepMetric::MaxFlows) ? 0 : 4);
     for (std::size_t j = 0; j < busbw_jobs(r); ++j)
-      out += "  busbw " + (busbw_jobs(r) > 1 ? job_name(r, j) + " " : std::string()) +
-             fixed(v[busbw_column(j)], 2) + " Gb/s (" + fixed(v[busbw_column(j)] * kGBperGb, 2) + " GB/s)";
+      out += "  " + job_busbw(r, j) + " " + fixed(v[busbw_column(j)], 2) + " Gb/s (" +
+             fixed(v[busbw_column(j)] * kGBperGb, 2) + " GB/s)";
     std::vector<std::string> command{"ecmpsim", "run", r.sweep.base().spec().source};
     for (std::string& arg : override_args(r.sweep.space().at(index))) command.push_back(std::move(arg));
     out += "\n       " + shell_command(command) + "\n";
@@ -176,7 +191,7 @@ std::string histogram_text(const SweepSummary& s) {
   const Histogram& h = s.metrics[ranked].histogram;
   std::uint64_t peak = 1;
   for (auto c : h.counts) peak = std::max(peak, c);
-  std::string out = "\n" + std::string(kLabels[ranked]) + " histogram\n";
+  std::string out = "\n" + metric_label(ranked) + " histogram\n";
   const double width = (h.hi - h.lo) / static_cast<double>(h.counts.size());
   for (std::size_t b = 0; b < h.counts.size(); ++b) {
     const double lo = h.lo + width * static_cast<double>(b);

@@ -10,6 +10,7 @@
 #include "sim/model/replay.h"
 #include "sim/output/sizes_output.h"
 #include "sim/report/assumptions.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/report/html.h"
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
@@ -29,7 +30,7 @@ using json = Json;
 // when higher is, 0 when neither.
 struct MetricRow {
   const char* group;
-  const char* label;
+  std::string label;
   std::function<double(const ScenarioResult&)> get;
   int digits;
   int better;
@@ -54,7 +55,7 @@ std::vector<MetricRow> metric_rows() {
        [](const ScenarioResult& r) { return r.predicted.all.ideal.value * 1e3; }, 3, 0},
       {"predicted (max-min fair flow model)", "slowdown",
        [](const ScenarioResult& r) { return r.predicted.all.slowdown; }, 4, -1},
-      {"predicted (max-min fair flow model)", "bus bandwidth (Gb/s)",
+      {"predicted (max-min fair flow model)", std::string(busbw_label(BusbwFigure::FabricBound)) + " (Gb/s)",
        [](const ScenarioResult& r) { return r.predicted.all.busbw.value; }, 1, +1},
   };
 }

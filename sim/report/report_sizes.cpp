@@ -11,6 +11,7 @@
 #include "sim/base/text.h"
 #include "sim/model/size_table.h"
 #include "sim/report/chart_frame.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/report/html.h"
 
 namespace ecmpsim::report {
@@ -54,7 +55,7 @@ std::string chart_svg(const std::vector<Series>& series, const std::string& titl
     if (e % step == 0 && e >= 0) xticks.push_back({static_cast<double>(e), size_label(e)});
   std::string out = html::svg_open(Frame::kW, Frame::kH, title, "busbw-size");
   out += axes(f, yticks, html::tick_digits(yticks[1] - yticks[0]), xticks, "message size (bytes, log scale)",
-              "busbw (GB/s)");
+              std::string(busbw_label(BusbwFigure::NcclTests)) + " (GB/s)");
   double ly = Frame::kT - 36;
   for (const Series& s : series) {
     std::string d;
@@ -73,7 +74,8 @@ std::string chart_svg(const std::vector<Series>& series, const std::string& titl
 
 std::string table_html(const ReportInput& in, const std::string& scenario, const std::vector<SizeRow>& rows) {
   std::string t = "<div class=\"table-wrap\"><table class=\"sizes\"><thead><tr><th>job</th><th>size (B)</th>"
-                  "<th>count</th><th>type</th><th>time (us)</th><th>algbw (GB/s)</th><th>busbw (GB/s)</th>"
+                  "<th>count</th><th>type</th><th>time (us)</th><th>algbw (GB/s)</th><th>" +
+                  std::string(busbw_label(BusbwFigure::NcclTests)) + " (GB/s)</th>"
                   "<th>algo</th><th>proto</th><th>slowdown vs ideal</th></tr></thead><tbody>\n";
   for (const SizeRow& r : rows)
     t += "<tr><td>" + escape(in.sim->jobs()[r.job].name) + "</td><td>" + std::to_string(r.size.value) + "</td><td>" +
@@ -108,7 +110,8 @@ std::string sizes_section(const ReportInput& in) {
   std::string figures;
   for (auto& [job, series] : charts) {
     std::rotate(series.begin(), series.begin() + 1, series.end());  // the ideal drawn last, over the others
-    const std::string title = "busbw against message size, " + in.sim->jobs()[job].name;
+    const std::string title =
+        std::string(busbw_label(BusbwFigure::NcclTests)) + " against message size, " + in.sim->jobs()[job].name;
     figures += "<figure class=\"busbw-figure\"><figcaption>" + escape(title) + "</figcaption>\n" +
                chart_svg(series, title) + "</figure>\n";
   }
@@ -116,7 +119,8 @@ std::string sizes_section(const ReportInput& in) {
       "sizes", "Time per message size",
       "nccl-tests' table for every scenario: the cost model of each job's NCCL release (latency + size / bandwidth, algorithm and "
       "protocol chosen per size) on the bandwidth each job's channels get on the scenario's routed paths. A hash "
-      "collision costs bandwidth at large sizes and nothing where latency rules.",
+      "collision costs bandwidth at large sizes and nothing where latency rules. Its busbw is the " +
+          busbw_legend(BusbwFigure::NcclTests) + ".",
       figures + tables);
 }
 

@@ -6,6 +6,7 @@
 
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
+#include "sim/output/busbw_figures.h"
 #include "sim/report/html.h"
 #include "sim/report/report_charts.h"
 
@@ -26,27 +27,28 @@ std::size_t busbw_jobs(const ReportInput& in, const SeedSweep& d) {
   return has_slowdown(d) ? std::min(in.sim->jobs().size(), d.values.jobs()) : 0;
 }
 
-std::string busbw_label(const ReportInput& in, std::size_t j, const char* unit) {
-  return "bus bandwidth " + (in.sim->jobs().size() > 1 ? in.sim->jobs()[j].name + " " : std::string()) + "(" +
-         unit + ")";
+// Each job's busbw here is the flow model's, the fabric-bound figure (sim/output/busbw_figures.h).
+std::string job_busbw(const ReportInput& in, std::size_t j, const char* unit) {
+  return std::string(busbw_label(BusbwFigure::FabricBound)) + " " +
+         (in.sim->jobs().size() > 1 ? in.sim->jobs()[j].name + " " : std::string()) + "(" + unit + ")";
 }
 
 std::string stats_table(const ReportInput& in, const SeedSweep& d, std::size_t i) {
   std::string t = "<div class=\"table-wrap\"><table id=\"" + sweep_id(i) +
                   "-table\"><thead><tr><th>metric</th><th>min</th>"
-                  "<th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
+                  "<th>mean</th><th>p10</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>\n";
   auto row = [&](std::string_view name, std::size_t column, double factor) {
     const MetricSummary& s = d.summary.metrics[column];
     t += "<tr><td>" + escape(name) + "</td>";
-    for (double x : {s.min, s.mean, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x * factor, 4) + "</td>";
+    for (double x : {s.min, s.mean, s.p10, s.p50, s.p90, s.p99, s.max}) t += "<td>" + fixed(x * factor, 4) + "</td>";
     t += "</tr>\n";
   };
   row("FIM (flows)", static_cast<std::size_t>(SweepMetric::Fim), 1);
   row("max / mean (flows)", static_cast<std::size_t>(SweepMetric::MaxMean), 1);
   if (has_slowdown(d)) row("predicted slowdown", static_cast<std::size_t>(SweepMetric::Slowdown), 1);
   for (std::size_t j = 0; j < busbw_jobs(in, d); ++j) {
-    row(busbw_label(in, j, "Gb/s"), busbw_column(j), 1);
-    row(busbw_label(in, j, "GB/s"), busbw_column(j), kGBperGb);
+    row(job_busbw(in, j, "Gb/s"), busbw_column(j), 1);
+    row(job_busbw(in, j, "GB/s"), busbw_column(j), kGBperGb);
   }
   return t + "</tbody></table></div>\n";
 }
@@ -94,7 +96,7 @@ std::string extremes_table(const ReportInput& in, const SeedSweep& d, std::size_
   std::string t = "<div class=\"table-wrap\"><table id=\"" + sweep_id(i) +
                   "-extremes\"><thead><tr><th>variant</th><th>seed</th><th>FIM</th><th>max / mean</th>" +
                   std::string(has_slowdown(d) ? "<th>slowdown</th>" : "");
-  for (std::size_t j = 0; j < jobs; ++j) t += "<th>" + escape(busbw_label(in, j, "GB/s")) + "</th>";
+  for (std::size_t j = 0; j < jobs; ++j) t += "<th>" + escape(job_busbw(in, j, "GB/s")) + "</th>";
   t += "</tr></thead><tbody>\n";
   for (auto [name, v, colour] : {std::tuple{"best", d.summary.best, html::kBest},
                                  std::tuple{"worst", d.summary.worst, html::kWorst}}) {
@@ -139,7 +141,7 @@ Json sweep_data_json(const ReportInput& in, std::size_t i) {
   Json busbw = Json::array();
   for (std::size_t j = 0; j < busbw_jobs(in, d); ++j) {
     MetricSummary gb = d.summary.metrics[busbw_column(j)];
-    for (double* v : {&gb.min, &gb.mean, &gb.p50, &gb.p90, &gb.p99, &gb.max}) *v *= kGBperGb;
+    for (double* v : {&gb.min, &gb.mean, &gb.p10, &gb.p50, &gb.p90, &gb.p99, &gb.max}) *v *= kGBperGb;
     busbw.push_back({{"job", in.sim->jobs()[j].name},
                      {"gbps", summary_json(d.summary.metrics[busbw_column(j)])},
                      {"GBps", summary_json(gb)}});

@@ -34,6 +34,7 @@ RankStats stats_of(std::vector<double>& column) {
   s.min = column.front();
   s.max = column.back();
   s.p10 = nearest_rank(column, 10);
+  s.p50 = nearest_rank(column, 50);
   s.p90 = nearest_rank(column, 90);
   return s;
 }

@@ -4,7 +4,7 @@
 // A "best seed" found at one set of QP numbers holds only for those numbers.
 // Ranked over nuisance axes, each value of the ranked axis (each seed) is
 // judged by the distribution of the metric over every combination of the
-// nuisance axes (QP numbering x placement): its mean, p10, p90, min and max.
+// nuisance axes (QP numbering x placement): its mean, p10, p50, p90, min and max.
 // Values are ranked by the mean, best first. When the gap between the best
 // and the worst value's mean is no larger than the spread the nuisance axes
 // cause (the mean over the ranked values of each value's p90 - p10 range),
@@ -39,7 +39,7 @@ struct RankSpec {
 RankSpec check_rank_spec(const VariantSpace& space, RankSpec spec);
 
 struct RankStats {
-  double mean = 0, p10 = 0, p90 = 0, min = 0, max = 0;  // nearest-rank percentiles
+  double mean = 0, p10 = 0, p50 = 0, p90 = 0, min = 0, max = 0;  // nearest-rank percentiles
 };
 
 struct RankedValue {

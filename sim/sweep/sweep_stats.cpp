@@ -32,6 +32,7 @@ SweepSummary summarize(ValueView values, unsigned bins, std::optional<double> th
     std::sort(column.begin(), column.end());
     out.min = column.front();
     out.max = column.back();
+    out.p10 = nearest_rank(column, 10);
     out.p50 = nearest_rank(column, 50);
     out.p90 = nearest_rank(column, 90);
     out.p99 = nearest_rank(column, 99);

@@ -22,7 +22,7 @@ struct Histogram {
 };
 
 struct MetricSummary {
-  double min = 0, mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  double min = 0, mean = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;  // nearest-rank percentiles
   Histogram histogram;
 };
 

@@ -96,16 +96,16 @@ TEST_CASE("two scenarios in the table: a section each, the pooled one last and o
   CHECK(r.out.find("pooled") == std::string::npos);
   // busbw beside the slowdown, in Gb/s and in nccl-tests' GB/s: 400 and 50 for ecmp, 800 and 100 for arc.
   const std::string ecmp = r.out.substr(first, second - first), arc = r.out.substr(second);
-  CHECK(ecmp.find("busbw (Gb/s)            400.0000  400.0000") != std::string::npos);
-  CHECK(ecmp.find("busbw (GB/s)             50.0000") != std::string::npos);
-  CHECK(arc.find("busbw (Gb/s)            800.0000") != std::string::npos);
-  CHECK(arc.find("busbw 800.00 Gb/s (100.00 GB/s)") != std::string::npos);
+  CHECK(ecmp.find("fabric-bound busbw (Gb/s)    400.0000  400.0000") != std::string::npos);
+  CHECK(ecmp.find("fabric-bound busbw (GB/s)     50.0000") != std::string::npos);
+  CHECK(arc.find("fabric-bound busbw (Gb/s)    800.0000") != std::string::npos);
+  CHECK(arc.find("fabric-bound busbw 800.00 Gb/s (100.00 GB/s)") != std::string::npos);
   const CliResult pooled = cli_run({"sweep", cfg, "--seeds", "0:3", "--pooled"});
   REQUIRE(pooled.code == 0);
   const auto at = pooled.out.find("every scenario and algorithm pooled: 6 variants\n");
   REQUIRE(at != std::string::npos);
   CHECK(at > pooled.out.find("scenario 'arc'"));
-  CHECK(pooled.out.find("busbw (Gb/s)            400.0000  600.0000", at) != std::string::npos);
+  CHECK(pooled.out.find("fabric-bound busbw (Gb/s)    400.0000  600.0000", at) != std::string::npos);
 
   // CSV: both busbw columns per variant.
   const CliResult csv = cli_run({"sweep", cfg, "--seeds", "0:3", "--format", "csv"});
@@ -158,7 +158,8 @@ algo = "xxh3"
   }
   const CliResult table = cli_run({"sweep", cfg, "--seeds", "0:20"});
   REQUIRE(table.code == 0);
-  for (const char* label : {"busbw a (Gb/s)", "busbw a (GB/s)", "busbw b (Gb/s)", "busbw b (GB/s)"})
+  for (const char* label : {"fabric-bound busbw a (Gb/s)", "fabric-bound busbw a (GB/s)", "fabric-bound busbw b (Gb/s)",
+                            "fabric-bound busbw b (GB/s)"})
     CHECK(table.out.find(std::string("\n") + label) != std::string::npos);
   // Without the flow model there is no busbw to show.
   const json fast = sweep_json({cfg, "--seeds", "0:20", "--no-slowdown"});
@@ -181,6 +182,6 @@ TEST_CASE("the report sweeps every ECMP scenario on its own") {
   check_constant(data["sweeps"][1]["busbw"][0]["GBps"], 100);
   CHECK(r.out.find("<section id=\"sweep\">") != std::string::npos);
   CHECK(r.out.find("<section id=\"sweep-2\">") != std::string::npos);
-  CHECK(r.out.find("<td>bus bandwidth (GB/s)</td><td>100.0000</td>") != std::string::npos);
+  CHECK(r.out.find("<td>fabric-bound busbw (GB/s)</td><td>100.0000</td>") != std::string::npos);
 }
 }  // namespace sweep_output_test
