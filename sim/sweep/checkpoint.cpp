@@ -443,7 +443,7 @@ void CheckpointWriter::held_elsewhere(const std::vector<VariantRange>& ranges) {
 
 void CheckpointWriter::flush(bool wait) { file_->flush(wait); }
 
-CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows, bool beside)
+CheckpointPacer::CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows, unsigned beside)
     : every_(every), begin_(Clock::now()), last_(begin_), saved_(rows), beside_(beside) {}
 
 bool CheckpointPacer::due(std::uint64_t rows) const {
@@ -451,15 +451,16 @@ bool CheckpointPacer::due(std::uint64_t rows) const {
   if (now - last_ < every_ || rows <= saved_) return false;
   // A save costs about the rows it adds: the next, predicted from the last.
   const double next = last_took_ * static_cast<double>(rows - saved_) / static_cast<double>(last_added_);
-  return saving_ + next <= kCheckpointShare * std::chrono::duration<double>(now - begin_).count();
+  return saving_ + next <=
+         kCheckpointShare * std::max(1u, beside_) * std::chrono::duration<double>(now - begin_).count();
 }
 
 void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save) {
   const auto start = Clock::now();
-  const double cpu = beside_ ? thread_cpu_seconds() : 0;
+  const double cpu = beside_ > 0 ? thread_cpu_seconds() : 0;
   save();
   last_ = Clock::now();
-  last_took_ = beside_ ? thread_cpu_seconds() - cpu : std::chrono::duration<double>(last_ - start).count();
+  last_took_ = beside_ > 0 ? thread_cpu_seconds() - cpu : std::chrono::duration<double>(last_ - start).count();
   saving_ += last_took_;
   last_added_ = std::max<std::uint64_t>(1, rows > saved_ ? rows - saved_ : 1);
   saved_ = rows;
@@ -535,7 +536,8 @@ bool run_saving(const Sweep& sweep, std::span<const VariantRange> todo, unsigned
                 const SavingRun& s) {
   // A save at most every 0.8 `every` (and within the pacer's share of the
   // time): with the prefix a chunk or so behind, a kill loses about `every`.
-  Saver saver{s, CheckpointPacer(std::chrono::duration_cast<std::chrono::nanoseconds>(0.8 * s.every), 0, true)};
+  Saver saver{s, CheckpointPacer(std::chrono::duration_cast<std::chrono::nanoseconds>(0.8 * s.every), 0,
+                                 std::max(1u, threads))};
   ValueTable values(sweep.base().jobs().size());
   bool stopped = false;
   for (const VariantRange& r : todo) {

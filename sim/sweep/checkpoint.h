@@ -153,15 +153,16 @@ class CheckpointWriter {
 // saves so far with the next (predicted from the last by the rows it adds)
 // take at most 1.5% of the time the sweep has run (issue 35: <= 2%, with
 // room for the last save, made whatever it costs). A save made between the
-// work's steps costs its wall time; one made `beside` the work, on a thread
+// work's steps costs its wall time; one made beside the work, on a thread
 // of its own, costs the CPU time that thread takes (the work waits for
 // neither its disk nor its page-cache stalls: measured at 156 ms of wall for
-// a 19 MB save on a loaded machine, against a few ms of CPU).
+// a 19 MB save on a loaded machine, against a few ms of CPU), against the
+// CPU time of the work's `beside` threads (0: a save between steps).
 class CheckpointPacer {
  public:
   using Clock = std::chrono::steady_clock;
   // `rows`: what the checkpoint resumed from (or nothing) already holds.
-  CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows, bool beside = false);
+  CheckpointPacer(std::chrono::nanoseconds every, std::uint64_t rows, unsigned beside = 0);
   // Whether a save bringing the file to `rows` rows is due now.
   bool due(std::uint64_t rows) const;
   // Runs `save` (bringing the file to `rows` rows), timing it.
@@ -174,7 +175,7 @@ class CheckpointPacer {
   std::uint64_t saved_;
   std::uint64_t last_added_ = 1;       // rows the last save added
   double saving_ = 0, last_took_ = 0;  // seconds spent saving, and the last save's
-  bool beside_ = false;
+  unsigned beside_ = 0;
 };
 
 // How a run saves as it goes: `finished` is handed the rows of each newly
@@ -198,7 +199,7 @@ struct SavingRun {
 // its finished prefix (sim/base/parallel.h) to `s.finished` within 5 ms and
 // calls `s.save` once 0.8 `s.every` has passed since the last save, while
 // the saves so far with the next (predicted from the last by the rows it
-// adds) take at most 1.5% of the time the run has taken in CPU time
+// adds) take at most 1.5% of the CPU time the run's threads have had
 // (CheckpointPacer, beside the work):
 // a kill loses about `every` of work, the unfinished chunks included
 // (bench/RESULTS.md measures it). Then, with `s.final_save`, once more when a
