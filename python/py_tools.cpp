@@ -165,15 +165,15 @@ py::object topology(const std::vector<std::string>& files, const std::vector<std
 // paths and (table, config) pairs, a pair's config standing for `config`.
 py::object validate(const py::object& tables, const std::string& config, const std::string& scenario,
                     const std::string& job, const std::string& calibration, const std::string& fit_on,
-                    const std::string& fit_config, const std::string& fit_sizes) {
+                    const std::string& fit_config, const std::string& fit_sizes, std::uint32_t run) {
   app::ValidateRequest q;
   const auto add = [&q](const py::handle item) {
     if (py::isinstance<py::str>(item)) {
-      q.tables.push_back({py::str(item), {}, {}, {}, {}});
+      q.tables.push_back({py::str(item), {}, {}, {}, {}, 0});
       return;
     }
     const auto pair = py::cast<std::pair<std::string, std::string>>(item);
-    q.tables.push_back({pair.first, pair.second, {}, {}, {}});
+    q.tables.push_back({pair.first, pair.second, {}, {}, {}, 0});
   };
   if (py::isinstance<py::str>(tables)) {
     add(tables);
@@ -187,6 +187,7 @@ py::object validate(const py::object& tables, const std::string& config, const s
   q.fit_on.table = fit_on;
   q.fit_on.config = fit_config;
   q.fit_sizes = fit_sizes;
+  q.run = run;
   std::string json;
   {
     py::gil_scoped_release release;
@@ -227,10 +228,10 @@ void add_tools(py::module_& m) {
         "as --fit-sizes; run=N as --run)");
   m.def("validate", &validate, py::arg("tables"), py::kw_only(), py::arg("config") = "", py::arg("scenario") = "",
         py::arg("job") = "", py::arg("calibration") = "", py::arg("fit_on") = "", py::arg("fit_config") = "",
-        py::arg("fit_sizes") = "",
+        py::arg("fit_sizes") = "", py::arg("run") = 0,
         "Score the predicted against measured nccl-tests tables, as `ecmpsim validate -f json` prints it "
-        "(tables: a path, or a list of paths and (table, config) pairs; fit_on='t.txt', fit_sizes='64M:' as "
-        "--fit-on, --fit-sizes)");
+        "(tables: a path, or a list of paths and (table, config) pairs; fit_on='t.txt', fit_sizes='64M:', run=N as "
+        "--fit-on, --fit-sizes, --run)");
   m.def("reproduce", &reproduce, py::arg("name"),
         "A published experiment of the catalogue by name, as `ecmpsim reproduce NAME -f json` prints it");
   m.def(

@@ -31,6 +31,7 @@ EmulateOutcome emulate(const EmulateRequest& q, const volatile std::sig_atomic_t
   if (!q.observations.empty()) check_out(q.observations, out.inputs);
   check_out(q.out, out.inputs);
   EmulateOptions e = q.options;
+  if (q.method != "both") e.methods = {q.method == "packets" ? EmulateMethod::Packets : EmulateMethod::RouteGet};
   if (!q.scale.empty()) {
     e.time.scale = parse_scale(q.scale);
     if (!e.time.scale) throw InputError(option_at("scale"), "expected 1/N or a number in (0, 1], got '" + q.scale + "'");

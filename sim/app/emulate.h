@@ -18,6 +18,7 @@ struct EmulateRequest {
   std::string config;  // empty: default_config_path()
   EmulateOptions options;
   std::string scale;   // measure_time: emulated / configured speed, 1/N or (0, 1]; empty: chosen
+  std::string method = "both";  // packets, route-get or both: options.methods
   // Where the door will write the output and the observations: refused
   // before the work if either names an input.
   std::string out, observations;

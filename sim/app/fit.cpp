@@ -10,6 +10,7 @@
 #include "hashing/vocabulary.h"
 #include "sim/base/error.h"
 #include "sim/base/input_file.h"
+#include "sim/base/output_file.h"
 #include "sim/base/parallel.h"
 #include "sim/base/text.h"
 #include "sim/config/ranges.h"
@@ -155,6 +156,7 @@ Fitted fit_observations(const FitOptions& o, std::string_view text, const std::s
 FitReport fit(const FitOptions& o, const Progress& progress) {
   FitReport r;
   r.inputs = fit_inputs(o);
+  check_output(o.out.empty() ? "-" : o.out, r.inputs);
   const std::string name = o.observations == "-" ? "<stdin>" : o.observations;
   r.fitted = fit_observations(o, read_named(o, o.observations), name, progress);
   r.notes = r.fitted.notes;

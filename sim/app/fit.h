@@ -29,6 +29,7 @@ struct FitOptions {
   std::vector<std::string> algos, fields;
   bool exhaustive = false;
   std::uint64_t max_capture_bytes = Limits{}.max_capture_bytes;  // of the observations and predict
+  std::string out;  // where the door will write: refused before the work if it names an input
 };
 
 // What fitting a file's observations gave: one fit (one switch, or a file

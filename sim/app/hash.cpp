@@ -148,6 +148,14 @@ std::string HashOne::text() const {
          std::to_string(q.members) + " (" + std::string(hashing::selection_name(q.select)) + ")\n";
 }
 
+Result HashOne::result() const {
+  Result r;
+  r.json = [this](JsonWriter& w) { w.value(json()); };
+  r.json_indent = -1;
+  r.text = [this] { return text(); };
+  return r;
+}
+
 namespace {
 
 std::string catalogue_text() {

@@ -35,6 +35,8 @@ struct HashOne {
   HashAnswer answer;
   Json json() const;
   std::string text() const;
+  // The shapes `hash` writes: the document on one line (one per query), the text; borrows this.
+  Result result() const;
 };
 
 // The query the options describe; InputError naming the flag.

@@ -15,6 +15,7 @@ TableRun resolved(TableRun run, const ValidateRequest& q) {
   for (auto [mine, theirs] : {std::pair{&run.config, &q.config}, std::pair{&run.scenario, &q.scenario},
                               std::pair{&run.job, &q.job}, std::pair{&run.calibration, &q.calibration}})
     if (mine->empty()) *mine = *theirs;
+  if (run.run == 0) run.run = q.run;
   return run;
 }
 
@@ -97,6 +98,16 @@ ValidateReport validate(const ValidateRequest& q) {
   }
   for (std::size_t i = 0; i < kSizeBands.size(); ++i) report.bands[i] = band_errors(all, kSizeBands[i]);
   return out;
+}
+
+void add_tables(ValidateRequest& q, const std::vector<std::string>& paths, const std::vector<std::string>& configs) {
+  if (configs.size() > 1 && configs.size() != paths.size())
+    throw InputError(option_at("config"), "give one config for every table or one per table (" +
+                                              std::to_string(paths.size()) + " tables, " +
+                                              std::to_string(configs.size()) + " configs)");
+  if (configs.size() == 1) q.config = configs.front();
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    q.tables.push_back({paths[i], configs.size() > 1 ? configs[i] : std::string(), {}, {}, {}, 0});
 }
 
 }  // namespace ecmpsim::app

@@ -6,6 +6,7 @@
 // report is complete: the doors (sim/cli, python/) only write it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct ValidateRequest {
   std::string scenario;     // empty: each config's first
   std::string job;          // empty: each config's first priced job matching its table
   std::string calibration;  // a [calibration] file read over every config; empty: none
+  std::uint32_t run = 0;    // of each file holding several runs, this one (1-based, as calibrate's); 0: one run
   // Fit the two host parameters on this table (on its config, else `config`)
   // and predict every scored table with them; fit_sizes MIN:MAX as calibrate's.
   TableRun fit_on;
@@ -37,5 +39,10 @@ struct ValidateReport {
 };
 
 ValidateReport validate(const ValidateRequest& request);
+
+// Adds the tables at `paths` to q.tables with `configs`: none, one (q.config,
+// for every table) or one per table in their order; InputError at the config
+// option for any other count.
+void add_tables(ValidateRequest& q, const std::vector<std::string>& paths, const std::vector<std::string>& configs);
 
 }  // namespace ecmpsim::app

@@ -7,12 +7,42 @@
 
 #include "sim/app/calibrate.h"
 #include "sim/app/validate.h"
-#include "sim/base/error.h"
 #include "sim/base/output_file.h"
 #include "sim/base/text.h"
 #include "sim/cli/cli.h"
 
 namespace ecmpsim::cli {
+namespace {
+
+// The flags calibrate and validate share: the nccl-tests output(s) read,
+// the config(s) they ran on, which scenario routes the measured job, which
+// job, and which run of a file holding several; `several` words them for
+// validate's tables, each with a --config of its own or one for all.
+template <class Request, class Tables, class Configs>
+void add_table_flags(CLI::App* sub, Request& q, Tables& tables, Configs& configs, bool several) {
+  const std::string kinds = "all_reduce_perf, all_gather_perf or reduce_scatter_perf";
+  sub->add_option(several ? "tables" : "nccl_tests_output", tables,
+                  several ? "nccl-tests outputs (" + kinds + "), each run on the config's fabric"
+                          : "nccl-tests stdout (" + kinds + "; NCCL_DEBUG=INFO lines allowed)")
+      ->required()
+      ->check(file_role(FileRole::Input));
+  CLI::Option* config = sub->add_option(
+      "-c,--config", configs,
+      std::string("Experiment config (TOML) describing the fabric the ") +
+          (several ? "tests ran on: once for every table, or once per table in their order; "
+                   : "test ran on; ") + "default configs/paper16.toml");
+  config->check(file_role(FileRole::Input));
+  if (several) config->allow_extra_args(false);  // one value per --config: tables and configs may interleave
+  const std::string whose = several ? "each config's" : "the config's";
+  sub->add_option("--scenario", q.scenario, "The scenario to route (default: " + whose + " first)");
+  sub->add_option("--job", q.job, several ? "The job the tables measured (default: the first NCCL prices that matches each table)"
+                                          : "The job the table measured (default: the first NCCL prices)");
+  sub->add_option("--run", q.run, std::string(several ? "Of each" : "Of a") +
+                                      " file of several runs, the one to read (1: the first); else it is refused")
+      ->check(integer_in(1, 1000000));
+}
+
+}  // namespace
 
 Action add_calibrate_command(CLI::App& app) {
   struct Options : app::CalibrateRequest {
@@ -21,17 +51,7 @@ Action add_calibrate_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "calibrate", "Fit the hosts' parameters to a real nccl-tests output on the config's routed fabric");
-  sub->add_option("nccl_tests_output", opt->input, "nccl-tests stdout (all_reduce_perf, all_gather_perf or "
-                                                    "reduce_scatter_perf; NCCL_DEBUG=INFO lines allowed)")
-      ->required()
-      ->check(file_role(FileRole::Input));
-  sub->add_option("-c,--config", opt->config, "Experiment config (TOML) describing the fabric the test ran on; "
-                                              "default configs/paper16.toml")
-      ->check(file_role(FileRole::Input));
-  sub->add_option("--scenario", opt->scenario, "The scenario to route (default: the config's first)");
-  sub->add_option("--job", opt->job, "The job the table measured (default: the first NCCL prices)");
-  sub->add_option("--run", opt->run, "Of a file of several runs, the one to fit (1: the first); else it is refused")
-      ->check(integer_in(1, 1000000));
+  add_table_flags(sub, *opt, opt->input, opt->config, false);
   sub->add_option("--fit-sizes", opt->fit_sizes,
                   "Fit on the sizes from MIN to MAX only, predict the rest (e.g. 256M: or 8:1M; default all)");
   sub->add_option("--snippet", opt->snippet, "Write the [calibration] snippet to FILE (never an input), to append to a config")
@@ -56,17 +76,7 @@ Action add_validate_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "validate", "Score the predicted against measured nccl-tests tables, per size and per size band, without refitting");
-  sub->add_option("tables", opt->paths, "nccl-tests outputs (all_reduce_perf, all_gather_perf or reduce_scatter_perf), "
-                                        "each run on the config's fabric")
-      ->required()
-      ->check(file_role(FileRole::Input));
-  sub->add_option("-c,--config", opt->configs, "Experiment config (TOML) describing the fabric the tests ran on: once "
-                                               "for every table, or once per table in their order; default "
-                                               "configs/paper16.toml")
-      ->allow_extra_args(false)  // one value per --config: tables and configs may interleave
-      ->check(file_role(FileRole::Input));
-  sub->add_option("--scenario", opt->scenario, "The scenario to route (default: each config's first)");
-  sub->add_option("--job", opt->job, "The job the tables measured (default: the first NCCL prices that matches each table)");
+  add_table_flags(sub, *opt, opt->paths, opt->configs, true);
   sub->add_option("--calibration", opt->calibration,
                   "Predict with this [calibration] file (calibrate --snippet) over the config's hosts")
       ->check(file_role(FileRole::Input));
@@ -82,15 +92,9 @@ Action add_validate_command(CLI::App& app) {
   add_out_flag(sub, opt->out, "the scores");
   add_limit_flags(sub, opt->limits);
   return [opt](Io io) {
-    const std::vector<std::string>& configs = opt->configs;
-    if (configs.size() > 1 && configs.size() != opt->paths.size())
-      throw InputError(option_at("config"), "give one config for every table or one per table (" +
-                                                std::to_string(opt->paths.size()) + " tables, " +
-                                                std::to_string(configs.size()) + " configs)");
-    if (configs.size() == 1) opt->config = configs.front();
-    for (std::size_t i = 0; i < opt->paths.size(); ++i)
-      opt->tables.push_back({opt->paths[i], configs.size() > 1 ? configs[i] : std::string(), {}, {}, {}});
-    const app::ValidateReport r = app::validate(*opt);
+    app::ValidateRequest q = *opt;
+    app::add_tables(q, opt->paths, opt->configs);
+    const app::ValidateReport r = app::validate(q);
     emit(io, write(chosen_format(opt->format), validation_result(r.report)), opt->out, r.inputs);
     return 0;
   };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <vector>
@@ -35,33 +36,24 @@ CLI::Validator integer_in(std::uint64_t lo, std::uint64_t hi) {
       "INTEGER " + range);
 }
 
-CLI::Validator number_at_least(double lo) {
-  std::ostringstream out;
-  out << lo;
-  const std::string bound = out.str();
-  return CLI::Validator(
-      [=](std::string& v) -> std::string {
-        char* end = nullptr;
-        const double x = std::strtod(v.c_str(), &end);
-        if (!v.empty() && end == v.c_str() + v.size() && std::isfinite(x) && x >= lo) return {};
-        return "expected a number >= " + bound + ", got '" + v + "'";
-      },
-      "NUMBER >= " + bound);
-}
-
 CLI::Validator number_in(double lo, double hi) {
   std::ostringstream out;
-  out << "[" << lo << ", " << hi << "]";
+  if (std::isinf(hi))
+    out << ">= " << lo;
+  else
+    out << "in [" << lo << ", " << hi << "]";
   const std::string range = out.str();
   return CLI::Validator(
       [=](std::string& v) -> std::string {
         char* end = nullptr;
         const double x = std::strtod(v.c_str(), &end);
-        if (!v.empty() && end == v.c_str() + v.size() && x >= lo && x <= hi) return {};
-        return "expected a number in " + range + ", got '" + v + "'";
+        if (!v.empty() && end == v.c_str() + v.size() && std::isfinite(x) && x >= lo && x <= hi) return {};
+        return "expected a number " + range + ", got '" + v + "'";
       },
-      "NUMBER in " + range);
+      "NUMBER " + range);
 }
+
+CLI::Validator number_at_least(double lo) { return number_in(lo, std::numeric_limits<double>::infinity()); }
 
 CLI::Validator byte_size(std::uint64_t lo) {
   return CLI::Validator(

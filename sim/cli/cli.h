@@ -12,12 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/app/load.h"
 #include "sim/base/format.h"
 #include "sim/base/output_file.h"
 #include "sim/cli/file_flags.h"
 #include "sim/cli/run.h"
-#include "sim/config/spec.h"
+#include "sim/base/limits.h"
 
 namespace ecmpsim::cli {
 
@@ -65,13 +64,6 @@ CLI::Validator one_of(const Table& table) {
 void add_limit_flags(CLI::App* sub, Limits& limits, bool reads_measurements = false);
 // --max-capture-bytes alone, for a command that reads measurements but no config.
 void add_capture_limit_flag(CLI::App* sub, std::uint64_t& max_bytes);
-// Config loading is the commands' (sim/app/load.h), for every door.
-using app::check_out;
-using app::default_config_path;
-using app::load_spec;
-using app::load_spec_text;
-using app::published_spec;
-using app::spec_inputs;
 // -f,--format on `sub`: the formats written from the shapes the command's
 // result comes in (sim/base/format.h), in the table's order, `fallback` by
 // default; `note` ends the help, after a semicolon.

@@ -47,35 +47,18 @@ class StopSignals {
 }  // namespace
 
 Action add_emulate_command(CLI::App& app) {
-  struct Options {
-    Limits limits;
-    std::string config;
-    std::string scenario;
-    std::string hash;
-    std::uint32_t seed = 0;
-    std::uint32_t predict_seed = 0;
-    std::string predict_scenario;
-    std::string method = "both";
-    unsigned packets = 3;
-    std::string format;
-    std::string out;
-    std::string observations;
-    bool cleanup = false;
-    bool measure_time = false;
-    std::string scale;
-    double seconds = 4;
-    std::string queue = "fair";
-    std::string congestion = "cubic";
+  struct Options : app::EmulateRequest {
+    std::string hash, predict_scenario, format, queue = "fair";
+    std::uint32_t seed = 0, predict_seed = 0;
     double timeout = 0;
-    double tolerance = 0.15;
-    bool ring_steps = false;
+    bool cleanup = false;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "emulate", "Build the fabric from Linux network namespaces, send the flows, and compare with the prediction");
   sub->add_option("config", opt->config, "Experiment config (TOML); default configs/paper16.toml")
       ->check(file_role(FileRole::Input));
-  sub->add_option("--scenario", opt->scenario, "ECMP scenario to emulate (default: the first ECMP scenario)");
+  sub->add_option("--scenario", opt->options.scenario, "ECMP scenario to emulate (default: the first ECMP scenario)");
   sub->add_option("--hash", opt->hash, "Kernel hash: linux-l4 (policy 1) or linux-l3 (policy 0); default the "
                                        "scenario's if it is a Linux hash, else linux-l4");
   auto* seed = sub->add_option("--seed", opt->seed, "net.ipv4.fib_multipath_hash_seed of every switch (non-zero)")
@@ -88,7 +71,7 @@ Action add_emulate_command(CLI::App& app) {
                                     "one's (a negative control)");
   sub->add_option("--method", opt->method, "packets, route-get or both")
       ->check(CLI::IsMember({"packets", "route-get", "both"}));
-  sub->add_option("--packets", opt->packets, "UDP packets sent per flow")->check(integer_in(1, 1000));
+  sub->add_option("--packets", opt->options.packets_per_flow, "UDP packets sent per flow")->check(integer_in(1, 1000));
   add_format_flag(sub, opt->format, {Shape::Text, Shape::Json}, Format::Table);
   add_out_flag(sub, opt->out, "the output");
   sub->add_option("--observations", opt->observations,
@@ -96,14 +79,14 @@ Action add_emulate_command(CLI::App& app) {
       ->check(file_role(FileRole::Output));
   add_limit_flags(sub, opt->limits);
   sub->add_flag("--cleanup", opt->cleanup, "Delete namespaces left by emulate runs that no longer exist, and exit");
-  auto* measure = sub->add_flag("--measure-time", opt->measure_time,
+  auto* measure = sub->add_flag("--measure-time", opt->options.time.enabled,
                 "Also time the flows: links shaped to speed x scale, one TCP connection per flow, all started "
                 "together; compares measured and predicted slowdown");
   sub->add_option("--scale", opt->scale,
                   "Emulated / configured link speed, 1/N or a number in (0, 1]; default: the fastest link at "
                   "10 Mb/s, less if this machine cannot hold it")
       ->needs(measure);
-  sub->add_option("--seconds", opt->seconds, "How long the emulated run's ideal time lasts; sets the bytes sent")
+  sub->add_option("--seconds", opt->options.time.seconds, "How long the emulated run's ideal time lasts; sets the bytes sent")
       ->check(number_in(0.1, 3600))
       ->capture_default_str()
       ->needs(measure);
@@ -111,7 +94,7 @@ Action add_emulate_command(CLI::App& app) {
       ->check(one_of(kQueueModes))
       ->capture_default_str()
       ->needs(measure);
-  sub->add_option("--congestion", opt->congestion, "TCP congestion control of the timed flows")
+  sub->add_option("--congestion", opt->options.time.congestion, "TCP congestion control of the timed flows")
       ->capture_default_str()
       ->needs(measure);
   auto* timeout = sub->add_option("--timeout", opt->timeout,
@@ -119,11 +102,11 @@ Action add_emulate_command(CLI::App& app) {
                                   "completion + 20)")
                       ->check(number_in(1, 86400))
                       ->needs(measure);
-  sub->add_flag("--ring-steps", opt->ring_steps,
+  sub->add_flag("--ring-steps", opt->options.time.ring_steps,
                 "Hold each ring flow to its upstream neighbour's progress plus one step, as NCCL's ring does "
                 "(the flow model streams every flow independently)")
       ->needs(measure);
-  sub->add_option("--tolerance", opt->tolerance, "Largest relative slowdown error that agrees")
+  sub->add_option("--tolerance", opt->options.time.tolerance, "Largest relative slowdown error that agrees")
       ->check(number_in(0, 10))
       ->capture_default_str()
       ->needs(measure);
@@ -136,29 +119,14 @@ Action add_emulate_command(CLI::App& app) {
       for (const std::string& name : app::emulate_cleanup()) io.err << "ecmpsim: deleted namespace " << name << "\n";
       return 0;
     }
-    app::EmulateRequest q;
-    q.limits = opt->limits;
-    q.config = opt->config;
-    q.out = opt->out;
-    q.observations = opt->observations;
-    q.scale = opt->scale;
+    app::EmulateRequest q = *opt;
     EmulateOptions& e = q.options;
-    e.scenario = opt->scenario;
     if (!opt->hash.empty()) e.hash = opt->hash;
     if (seed->count() > 0) e.seed = opt->seed;
     if (pseed->count() > 0) e.predict_seed = opt->predict_seed;
     if (pscenario->count() > 0) e.predict_scenario = opt->predict_scenario;
-    e.methods.clear();
-    if (opt->method != "route-get") e.methods.push_back(EmulateMethod::Packets);
-    if (opt->method != "packets") e.methods.push_back(EmulateMethod::RouteGet);
-    e.packets_per_flow = opt->packets;
-    e.time.enabled = opt->measure_time;
-    e.time.seconds = opt->seconds;
     e.time.queue = *parse_name(kQueueModes, opt->queue);
-    e.time.congestion = opt->congestion;
     if (timeout->count() > 0) e.time.timeout = opt->timeout;
-    e.time.tolerance = opt->tolerance;
-    e.time.ring_steps = opt->ring_steps;
     std::optional<StopSignals> signals(std::in_place);
     const app::EmulateOutcome r = app::emulate(q, &g_stop);
     signals.reset();

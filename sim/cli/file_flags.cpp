@@ -1,15 +1,11 @@
 #include "sim/cli/file_flags.h"
 
-#include <sys/stat.h>
-
 #include <CLI/CLI.hpp>
 #include <array>
-#include <filesystem>
 #include <optional>
 #include <string_view>
 
-#include "sim/base/error.h"
-#include "sim/base/output_file.h"
+#include "sim/app/files.h"
 #include "sim/cli/cli.h"
 
 namespace ecmpsim::cli {
@@ -56,21 +52,6 @@ std::string flag_name(const CLI::Option& opt) {
   return s.empty() ? opt.get_name() : "-" + s.front();
 }
 
-// Whether two names are one file: by device and inode when the first exists
-// (a link, a hard link, another spelling), else by the path they resolve to.
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  if (::stat(a.c_str(), &sa) == 0) return ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-  std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
-  return !ea && !eb && ca == cb;
-}
-
-struct Named {
-  std::string flag, path;
-  FileRole role;
-};
-
 }  // namespace
 
 CLI::Validator file_role(FileRole role) {
@@ -84,29 +65,13 @@ CLI::Validator file_role(FileRole role) {
 }
 
 void check_file_flags(const CLI::App& sub) {
-  std::vector<Named> inputs, outputs;
-  for (const CLI::Option* opt : sub.get_options()) {
-    const auto role = role_of(*opt);
-    if (!role) continue;
-    for (std::string& path : named_files(*opt, *role)) {
-      if (path.empty() || path == "-") continue;
-      (writes(*role) ? outputs : inputs).push_back({flag_name(*opt), std::move(path), *role});
-    }
-  }
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const Named& out = outputs[i];
-    for (const Named& in : inputs) {
-      // A checkpoint is what --resume reads: the one file may be both.
-      if (out.role == FileRole::Checkpoint && in.role == FileRole::Resume) continue;
-      if (same_file(in.path, out.path))
-        throw InputError({out.path, 0, 0, out.flag},
-                         "this file is the command's input (" + in.flag + "); choose another output file");
-    }
-    for (std::size_t j = 0; j < i; ++j)
-      if (same_file(outputs[j].path, out.path))
-        throw InputError({out.path, 0, 0, out.flag}, "this file is also " + outputs[j].flag + "; choose another");
-    check_output(out.path);
-  }
+  std::vector<app::NamedFile> inputs, outputs;
+  for (const CLI::Option* opt : sub.get_options())
+    if (const auto role = role_of(*opt))
+      for (std::string& path : named_files(*opt, *role))
+        (writes(*role) ? outputs : inputs)
+            .push_back({flag_name(*opt), std::move(path), role == FileRole::Checkpoint, role == FileRole::Resume});
+  app::check_named_files(inputs, outputs);
 }
 
 std::vector<FileFlag> file_flags() {

@@ -15,7 +15,7 @@ namespace ecmpsim::cli {
 
 Action add_fit_command(CLI::App& app) {
   struct Options : app::FitOptions {
-    std::string format, out;
+    std::string format;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("fit", "Learn a switch's hash from the members its flows were seen to take");
@@ -54,7 +54,6 @@ Action add_fit_command(CLI::App& app) {
   add_capture_limit_flag(sub, o->max_capture_bytes);
   sub->footer("Exit status: 0 a model fits (see its verdict), 2 bad input or no model fits the observations.");
   return [o](Io io) {
-    check_out(o->out, {o->observations, o->predict});
     std::optional<ProgressLine> line(std::in_place, ::isatty(STDERR_FILENO) != 0);
     const app::FitReport r = app::fit(*o, line->callback());
     line.reset();

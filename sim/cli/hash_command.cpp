@@ -57,11 +57,7 @@ Action add_hash_command(CLI::App& app) {
       emit(io, r.text, o->out, {&o->tuples, 1});
       return 0;
     }
-    Result result;
-    result.json = [&](JsonWriter& w) { w.value(r.one->json()); };
-    result.json_indent = -1;  // one line per query
-    result.text = [&] { return r.one->text(); };
-    emit(io, chosen_format(o->format), result, o->out, {&o->tuples, 1});
+    emit(io, chosen_format(o->format), r.one->result(), o->out, {&o->tuples, 1});
     return 0;
   };
 }

@@ -42,6 +42,17 @@ void draw_seed_search(const app::ProgressUpdate& u, double elapsed) {
 
 }  // namespace
 
+void draw_sweep_bar(std::uint64_t finished, std::uint64_t total, double elapsed) {
+  const double rate = static_cast<double>(finished) / elapsed;
+  const double frac = static_cast<double>(finished) / static_cast<double>(total);
+  const double eta = rate > 0 ? static_cast<double>(total - finished) / rate : 0;
+  const int filled = static_cast<int>(frac * 30);
+  std::fprintf(stderr, "\r[%s%s] %5.1f%%  %llu/%llu variants  %.0f/s  ETA %.0fs ",
+               std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(30 - filled), '.').c_str(), 100 * frac,
+               static_cast<unsigned long long>(finished), static_cast<unsigned long long>(total), rate, eta);
+}
+
 ProgressLine::ProgressLine(bool tty) : tty_(tty) { g_line_drawn.store(false); }
 
 ProgressLine::~ProgressLine() {

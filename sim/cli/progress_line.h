@@ -1,12 +1,13 @@
 // The command line's one progress line, drawn on a terminal's stderr from the
 // progress callback of an app:: command (sim/app/progress.h): the flow
 // model's events, simulated time, flows finished and ETA once a run has taken
-// 2 s; the seed search's bar once a fit has taken 1 s. At most one draw per
+// 2 s; the seed search's bar once a fit has taken 1 s; a sweep's bar. At most one draw per
 // 200 ms (100 ms for the bar); cleared when the command ends.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <csignal>
 #include <mutex>
 
@@ -33,6 +34,11 @@ class ProgressLine {
   std::uint64_t last_events_ = 0;
   std::mutex mutex_;
 };
+
+// A sweep's bar on stderr: `finished` of `total` variants after `elapsed`
+// seconds, their rate and the ETA (sweep draws it from its stop signals'
+// tick once it has run 1 s, and clears it with "\r\033[K").
+void draw_sweep_bar(std::uint64_t finished, std::uint64_t total, double elapsed);
 
 // While alive: SIGINT during a run prints "ecmpsim: interrupted" (over a
 // drawn progress line) and exits 130 at once, whatever the stage. Nothing is

@@ -1,32 +1,20 @@
-// `ecmpsim replay TRACE... --config C`: flags in, sim/model/replay.h's report
-// out (docs/traces.md).
+// `ecmpsim replay TRACE... --config C`: its flags, as app::ReplayRequest
+// (sim/app/replay.h), its notes on stderr and the report written (docs/traces.md).
+#include <memory>
+
+#include "sim/app/replay.h"
 #include "sim/base/text.h"
 #include "sim/cli/cli.h"
-#include "sim/cli/file_flags.h"
-#include "sim/config/config.h"
-#include "sim/model/replay.h"
 #include "sim/output/replay_output.h"
 #include "sim/report/report_replay.h"
 
 namespace ecmpsim::cli {
 
-namespace {
-
-struct ReplayCommandOptions {
-  Limits limits;
-  std::string config;
-  std::string format;
-  std::string out;
-  std::string html;
-  std::string rank_map;
-  ReplayInputs inputs;
-  bool replay_gaps = false;
-};
-
-}  // namespace
-
 Action add_replay_command(CLI::App& app) {
-  auto opt = std::make_shared<ReplayCommandOptions>();
+  struct Options : app::ReplayRequest {
+    std::string format, out, html;
+  };
+  auto opt = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "replay", "Replay PyTorch profiler traces (one per rank) over time on the routed fabric: per collective the "
                 "measured and predicted duration, per step and group the exposed communication");
@@ -54,28 +42,13 @@ Action add_replay_command(CLI::App& app) {
       ->check(file_role(FileRole::Output));
   add_limit_flags(sub, opt->limits, true);
   return [opt](Io io) {
-    const Spec spec = load_spec(opt->config, opt->limits);
-    const ReplayReport report = [&] {
-      if (opt->inputs.traces.empty()) {
-        if (!opt->inputs.inspector.empty()) throw InputError({{}, 0, 0, "--inspector"}, "only used with traces");
-        if (!opt->inputs.flight_recorder.empty())
-          throw InputError({{}, 0, 0, "--flight-recorder"}, "only used with traces");
-        if (!opt->rank_map.empty()) throw InputError({{}, 0, 0, "--rank-map"}, "only used with traces");
-        return replay_training(spec);
-      }
-      ReplayOptions options;
-      options.replay_gaps = opt->replay_gaps;
-      if (!opt->rank_map.empty()) read_rank_map(opt->rank_map, options, opt->limits.max_capture_bytes);
-      ReplayInputs inputs = opt->inputs;
-      inputs.max_bytes = opt->limits.max_capture_bytes;
-      return replay(spec, load_comm_trace(inputs), options);
-    }();
-    for (const std::string& n : report.notes) io.err << "ecmpsim: note: " << escape_text(n) << "\n";
-    emit(io, chosen_format(opt->format), replay_result(report), opt->out, spec_inputs(spec));
+    const app::ReplayOutcome r = app::replay(*opt);
+    for (const std::string& n : r.report.notes) io.err << "ecmpsim: note: " << escape_text(n) << "\n";
+    emit(io, chosen_format(opt->format), replay_result(r.report), opt->out, r.inputs);
     if (!opt->html.empty()) {
       std::vector<std::string> words{"ecmpsim", "replay"};
       words.insert(words.end(), opt->inputs.traces.begin(), opt->inputs.traces.end());
-      emit(io, replay_html(report, shell_command(words)), opt->html, spec_inputs(spec));
+      emit(io, replay_html(r.report, shell_command(words)), opt->html, r.inputs);
     }
     return 0;
   };

@@ -2,6 +2,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/app/load.h"
 #include "sim/app/report.h"
 #include "sim/base/text.h"
 #include "sim/cli/cli.h"
@@ -34,7 +35,7 @@ Action add_report_command(CLI::App& app) {
   add_size_flags(sub, opt->sizes);
   return [opt](Io io) {
     app::ReportRequest q = *opt;
-    const std::string path = opt->config.empty() ? default_config_path() : opt->config;
+    const std::string path = opt->config.empty() ? app::default_config_path() : opt->config;
     const std::vector<std::string> command{"ecmpsim", "report", path, "--seeds", opt->seeds};
     q.command = shell_command(command) + size_flags_text(opt->sizes);
     const app::ReportPage page = app::report(q);

@@ -1,84 +1,22 @@
 // `ecmpsim sweep`: its flags, as app::SweepRequest (sim/app/sweep.h); the
-// job run under a monitor that turns stop signals into a stop request and
-// draws the progress bar; the output written, then the checkpoint finished.
-#include <atomic>
-#include <chrono>
-#include <csignal>
+// job run while its stop signals (sim/app/stop_signals.h) are watched and
+// the progress bar drawn; the output written, then the checkpoint finished.
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
-#include <thread>
 #include <unistd.h>
 
+#include "sim/app/stop_signals.h"
 #include "sim/app/sweep.h"
 #include "sim/base/text.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/progress_line.h"
 #include "sim/cli/size_flags.h"
 #include "sim/routing/seeds.h"
 
 namespace ecmpsim::cli {
 namespace {
-
-// Watches a running sweep from its own thread: turns SIGINT, SIGTERM (what
-// `timeout` and Slurm send), SIGHUP or SIGUSR1 (which mpirun forwards to every
-// rank, unlike its Ctrl-C) into a stop request, all blocked in every other
-// thread so they are only ever delivered here, and draws a progress bar on a
-// terminal once the sweep has run for a second. `stopped_by` gets the signal.
-class Monitor {
- public:
-  Monitor(SweepControl& control, std::uint64_t total, bool tty, int& stopped_by)
-      : control_(control), total_(total), tty_(tty), stopped_by_(stopped_by) {
-    sigemptyset(&set_);
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&set_, sig);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    thread_ = std::thread([this] { loop(); });
-  }
-  ~Monitor() {
-    done_.store(true);
-    thread_.join();
-    // A stop signal that arrived after the sweep ended is consumed, not delivered late.
-    const timespec zero{0, 0};
-    while (sigtimedwait(&set_, nullptr, &zero) > 0) {
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  Monitor(const Monitor&) = delete;
-  Monitor& operator=(const Monitor&) = delete;
-
- private:
-  void loop() {
-    const auto start = std::chrono::steady_clock::now();
-    bool drawn = false;
-    while (!done_.load()) {
-      const timespec tick{0, 100'000'000};
-      if (const int sig = sigtimedwait(&set_, nullptr, &tick); sig > 0) {
-        if (!control_.stop.exchange(true)) stopped_by_.store(sig);
-      }
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (!tty_ || elapsed < 1.0 || done_.load()) continue;
-      const auto finished = control_.finished.load();
-      const double rate = static_cast<double>(finished) / elapsed;
-      const double frac = static_cast<double>(finished) / static_cast<double>(total_);
-      const double eta = rate > 0 ? static_cast<double>(total_ - finished) / rate : 0;
-      const int filled = static_cast<int>(frac * 30);
-      std::fprintf(stderr, "\r[%s%s] %5.1f%%  %llu/%llu variants  %.0f/s  ETA %.0fs ",
-                   std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                   std::string(static_cast<std::size_t>(30 - filled), '.').c_str(), 100 * frac,
-                   static_cast<unsigned long long>(finished), static_cast<unsigned long long>(total_), rate, eta);
-      drawn = true;
-    }
-    if (drawn) std::fprintf(stderr, "\r\033[K");
-  }
-
-  SweepControl& control_;
-  std::uint64_t total_;
-  bool tty_;
-  std::atomic_ref<int> stopped_by_;
-  sigset_t set_{}, old_{};
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
 
 struct SweepOptions {
   app::SweepRequest q;
@@ -217,12 +155,22 @@ int sweep_main(SweepOptions o, Io io) {
   int stopped_by = 0;
   {
     const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
-    const Monitor monitor(control, job.sweep()->space().size(), tty, stopped_by);
-    job.run(control);
+    const std::uint64_t total = job.sweep()->space().size();
+    bool drawn = false;
+    std::function<void(double)> bar;
+    if (tty)
+      bar = [&](double elapsed) {
+        if (elapsed < 1.0) return;
+        draw_sweep_bar(control.finished.load(), total, elapsed);
+        drawn = true;
+      };
+    {
+      const app::StopSignals signals(control.stop, stopped_by, bar);
+      job.run(control);
+    }
+    if (drawn) std::fprintf(stderr, "\r\033[K");
   }
-  // The shell's code for the signal that stopped it; SIGUSR1 (mpirun's
-  // forwarded stop) as Ctrl-C's.
-  const int stopped_code = stopped_by == SIGTERM || stopped_by == SIGHUP ? 128 + stopped_by : 130;
+  const int stopped_code = app::StopSignals::exit_code(stopped_by);
   if (job.shard()) return shard_done(io, *job.shard(), job.shard_run(), stopped_code);
   if (ranks != nullptr && ranks->rank() != 0) return job.result()->interrupted ? stopped_code : 0;
   return report(o, job, stopped_code, io);

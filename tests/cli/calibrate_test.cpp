@@ -15,6 +15,7 @@
 #include <string>
 
 #include "tests/support/cli_capture.h"
+#include "tests/support/temp_files.h"
 
 namespace calibrate_test {
 
@@ -24,18 +25,8 @@ namespace fs = std::filesystem;
 
 const std::string kData = ECMPSIM_SOURCE_DIR "/tests/data/nccl-tests/";
 
-fs::path temp_dir() {
-  const fs::path dir = fs::temp_directory_path() / "ecmpsim_calibrate_test";
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+fs::path temp_dir() { return ecmpsim::test_support::temp_dir("ecmpsim_calibrate_test"); }
+using ecmpsim::test_support::read_text;
 
 nlohmann::json calibrate_json(const std::string& table, const std::string& config, const std::string& fit) {
   const CliResult r = cli_run({"calibrate", kData + table, "--config", kData + config, "--fit-sizes", fit, "-f", "json"});
@@ -113,7 +104,7 @@ TEST_CASE("calibrate: each parameter with its interval, bound and the values tha
 TEST_CASE("a file of several runs: refused with their list and lines, --run N fits one") {
   // The all_reduce file (78 lines) then the all_gather file (78 lines): two runs.
   const fs::path sweep = temp_dir() / "sweep.txt";
-  std::ofstream(sweep) << read(kData + "vp-h100-4n-all_reduce.txt") << read(kData + "vp-h100-4n-all_gather.txt");
+  std::ofstream(sweep) << read_text(kData + "vp-h100-4n-all_reduce.txt") << read_text(kData + "vp-h100-4n-all_gather.txt");
   const CliResult both = cli_run({"calibrate", sweep.string(), "--config", kData + "vp-h100-4n.toml"});
   CHECK(both.code == 2);
   CHECK(both.out.empty());
@@ -145,6 +136,37 @@ TEST_CASE("a file of several runs: refused with their list and lines, --run N fi
   CHECK(three.err.rfind("ecmpsim: --run: the file holds 2 runs of nccl-tests, not 3: 1: lines 1-78, ", 0) == 0);
 }
 
+TEST_CASE("validate --run N scores (and with --fit-on fits) one run of a file of several, as its own file") {
+  const fs::path sweep = temp_dir() / "sweep_validate.txt";
+  std::ofstream(sweep) << read_text(kData + "vp-h100-4n-all_reduce.txt") << read_text(kData + "vp-h100-4n-all_gather.txt");
+  const std::string config = kData + "vp-h100-4n-ag.toml";
+  const CliResult both = cli_run({"validate", sweep.string(), "--config", config});
+  CHECK(both.code == 2);
+  CHECK(both.err.rfind("ecmpsim: " + sweep.string() + ":79: holds 2 runs of nccl-tests; choose one with --run N: 1: ", 0) == 0);
+  const auto scored = [&](const std::string& table, const std::vector<std::string>& more) {
+    std::vector<std::string> args{"validate", table, "--config", config, "--fit-on", table, "-f", "json"};
+    args.insert(args.end(), more.begin(), more.end());
+    const CliResult r = cli_run(args);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    return nlohmann::json::parse(r.out);
+  };
+  const auto picked = scored(sweep.string(), {"--run", "2"});
+  const auto alone = scored(kData + "vp-h100-4n-all_gather.txt", {});
+  REQUIRE(picked["tables"].size() == 1);
+  CHECK(picked["tables"][0]["rows"].size() == 25);
+  CHECK(picked["tables"][0]["rows"] == alone["tables"][0]["rows"]);
+  CHECK(picked["fit"]["test"] == "all_gather_perf");
+  CHECK(picked["fit"]["nic_efficiency"] == alone["fit"]["nic_efficiency"]);
+  // Negative controls: run 1 is the all-reduce table, which the all-gather
+  // job refuses at its line; there is no run 3.
+  const CliResult wrong = cli_run({"validate", sweep.string(), "--config", config, "--run", "1"});
+  CHECK(wrong.code == 2);
+  CHECK(wrong.err.find("all_reduce_perf does not match job") != std::string::npos);
+  const CliResult three = cli_run({"validate", sweep.string(), "--config", config, "--run", "3"});
+  CHECK(three.code == 2);
+  CHECK(three.err.rfind("ecmpsim: --run: the file holds 2 runs of nccl-tests, not 3: 1: lines 1-78, ", 0) == 0);
+}
+
 TEST_CASE("calibrate prints run's notes on the config's workload") {
   // A B200 config: its channels are derived, and run says how.
   const std::string dir = ECMPSIM_SOURCE_DIR "/tests/data/measured/vultr-b200/";
@@ -167,14 +189,14 @@ TEST_CASE("the snippet, appended to the config, makes run predict what calibrate
                                "--fit-sizes", "256M:", "--snippet", snippet.string(), "-f", "json"});
   REQUIRE(r.code == 0);
   const auto doc = nlohmann::json::parse(r.out);
-  const std::string text = read(snippet);
+  const std::string text = read_text(snippet);
   CHECK(text.find("[calibration]\n") != std::string::npos);
   // The ceiling the table does not see is left to the config, said in a comment.
   CHECK(text.find("\n# intra_busbw_gbs not fitted (370.80 [370.80, 370.80] unconstrained: ") != std::string::npos);
   CHECK(text.find("\nintra_busbw_gbs =") == std::string::npos);
   CHECK(text.find("\nnic_efficiency = ") != std::string::npos);
   const fs::path config = temp_dir() / "calibrated.toml";
-  std::ofstream(config) << read(kData + "vp-h100-4n.toml") << "\n" << text;
+  std::ofstream(config) << read_text(kData + "vp-h100-4n.toml") << "\n" << text;
   const CliResult run = cli_run({"run", config.string(), "-b", "8", "-e", "8G", "-f", "json"});
   REQUIRE_MESSAGE(run.code == 0, run.err);
   const auto rows = nlohmann::json::parse(run.out)["scenarios"][0]["sizes"];
@@ -244,7 +266,7 @@ TEST_CASE("the published errors (docs/prediction.md, \"Checked against real tabl
     const fs::path snippet = temp_dir() / "cross.toml", config = temp_dir() / "cross_config.toml";
     REQUIRE(cli_run({"calibrate", kData + c.fit_table, "--config", kData + c.fit_config, "--snippet", snippet.string(),
                      "-f", "summary"}).code == 0);
-    std::ofstream(config) << read(kData + c.config) << "\n" << read(snippet);
+    std::ofstream(config) << read_text(kData + c.config) << "\n" << read_text(snippet);
     const CliResult run = cli_run({"run", config.string(), "-b", "8", "-e", "8G", "-f", "json"});
     REQUIRE(run.code == 0);
     // The measured table, through calibrate's own reader (its rows' measured_us).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/support/cli_capture.h"
+#include "tests/support/temp_files.h"
 
 namespace validate_test {
 
@@ -22,18 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path temp_dir() {
-  const fs::path dir = fs::temp_directory_path() / "ecmpsim_validate_test";
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+fs::path temp_dir() { return ecmpsim::test_support::temp_dir("ecmpsim_validate_test"); }
+using ecmpsim::test_support::read_text;
 
 // 4 nodes x 8 GPUs, 8 x 400G NICs each on a non-blocking rail fabric, the
 // NVLink cap lifted, NCCL_ALGO=Ring NCCL_PROTO=Simple, 16 channels (8 searched).
@@ -156,7 +147,7 @@ TEST_CASE("validate: parameters from a calibration file, and from a fit on anoth
   CHECK(rows[3]["time_error"].get<double>() == doctest::Approx(0.8623).epsilon(1e-3));
   // The same prediction as `run` on the config with the file appended.
   const fs::path appended = temp_dir() / "appended.toml";
-  std::ofstream(appended) << read(config(8)) << read(snippet);
+  std::ofstream(appended) << read_text(config(8)) << read_text(snippet);
   const CliResult run = cli_run({"run", appended.string(), "-b", "64K", "-e", "1G", "-f", "json"});
   REQUIRE_MESSAGE(run.code == 0, run.err);
   // Named: a range-for over a member of the temporary parse would read freed memory (ASan).
@@ -246,7 +237,7 @@ TEST_CASE("validate refuses: one line naming the file, line or flag, exit 2, no 
   const CliResult self = cli_run({"validate", t.string(), "--config", c, "-o", t.string()});
   CHECK(self.code == 2);
   CHECK(self.err.find("this file is the command's input") != std::string::npos);
-  CHECK(read(t).rfind("# nThread", 0) == 0);
+  CHECK(read_text(t).rfind("# nThread", 0) == 0);
 }
 
 }  // namespace validate_test

@@ -109,6 +109,20 @@ def test_validate_equals_cli_json():
                                                  "64M:"))
 
 
+def test_validate_run(tmp_path):
+    data = "tests/data/nccl-tests/"
+    sweep = tmp_path / "sweep.txt"
+    sweep.write_text(open(data + "vp-h100-4n-all_reduce.txt").read() + open(data + "vp-h100-4n-all_gather.txt").read())
+    # run=2 is --run 2: the all_gather run of the two, scored as the CLI scores it.
+    got = ecmpsim.validate(str(sweep), config=data + "vp-h100-4n-ag.toml", run=2)
+    assert got == cli_json("validate", str(sweep), "--config", data + "vp-h100-4n-ag.toml", "--run", "2")
+    assert got["tables"][0]["test"] == "all_gather_perf"
+    # Negative control: without run= the file of two runs is refused, its advice spelt as a keyword.
+    with pytest.raises(ecmpsim.InputError) as e:
+        ecmpsim.validate(str(sweep), config=data + "vp-h100-4n-ag.toml")
+    assert "choose one with run= N: 1: lines 1-78" in str(e.value)
+
+
 def test_link_columns_are_the_json_links(paper16):
     r = paper16.run()
     for s, doc in zip(r.scenarios, r.json["scenarios"]):

@@ -15,8 +15,9 @@
 
 int main(int argc, char** argv) {
   // Open MPI starts threads in MPI_Init. They inherit the stop signals
-  // blocked, so those reach the sweep's monitor thread (or the main thread),
-  // never an MPI thread, where their default action would end the process.
+  // blocked, so those reach a sweep's watching thread (sim/app/stop_signals.h)
+  // or the main thread, never an MPI thread, where their default action would
+  // end the process.
   sigset_t stops, old;
   sigemptyset(&stops);
   sigaddset(&stops, SIGINT);
