@@ -72,7 +72,7 @@ std::string text(const TopologyOutput& t) {
   return out;
 }
 
-Json json(const TopologyOutput& t) {
+Json topology_json(const TopologyOutput& t) {
   const TopologyReport& r = *t.report;
   Json files = Json::array(), nodes = Json::array(), cables = Json::array();
   for (const DiscoveredFile& f : r.files)
@@ -105,7 +105,7 @@ Json json(const TopologyOutput& t) {
 Result topology_result(const TopologyOutput& t) {
   Result r;
   r.text = [t] { return text(t); };
-  r.json = [t](JsonWriter& w) { w.value(json(t)); };
+  r.json = [t](JsonWriter& w) { w.value(topology_json(t)); };
   return r;
 }
 
