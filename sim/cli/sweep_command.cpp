@@ -3,6 +3,7 @@
 // the progress bar drawn; the output written, then the checkpoint finished.
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -148,32 +149,31 @@ int sweep_main(SweepOptions o, Io io) {
   o.q.csv = chosen_format(o.format) == Format::Csv;
   const app::Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
   std::ostream& err = io.err;
-  app::SweepJob job(o.q, ranks, [&err](const std::string& line) {
-    err << "ecmpsim: " << spell_options(line, flag_spelling) << "\n";
-  });
   SweepControl control;
   int stopped_by = 0;
+  // Stop signals are taken before the job is built (its checkpoint file appears then): a SIGTERM right after must save.
+  std::atomic<std::uint64_t> total{0};
+  bool drawn = false;
+  std::function<void(double)> bar;
+  if (ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1)
+    bar = [&](double elapsed) {
+      if (elapsed < 1.0 || total.load() == 0) return;
+      draw_sweep_bar(control.finished.load(), total.load(), elapsed);
+      drawn = true;
+    };
+  std::optional<app::SweepJob> job;
   {
-    const bool tty = ranks != nullptr ? ranks->terminal() : &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
-    const std::uint64_t total = job.sweep()->space().size();
-    bool drawn = false;
-    std::function<void(double)> bar;
-    if (tty)
-      bar = [&](double elapsed) {
-        if (elapsed < 1.0) return;
-        draw_sweep_bar(control.finished.load(), total, elapsed);
-        drawn = true;
-      };
-    {
-      const app::StopSignals signals(control.stop, stopped_by, bar);
-      job.run(control);
-    }
-    if (drawn) std::fprintf(stderr, "\r\033[K");
+    const app::StopSignals signals(control.stop, stopped_by, bar);
+    job.emplace(o.q, ranks,
+                [&err](const std::string& line) { err << "ecmpsim: " << spell_options(line, flag_spelling) << "\n"; });
+    total.store(job->sweep()->space().size());
+    job->run(control);
   }
+  if (drawn) std::fprintf(stderr, "\r\033[K");
   const int stopped_code = app::StopSignals::exit_code(stopped_by);
-  if (job.shard()) return shard_done(io, *job.shard(), job.shard_run(), stopped_code);
-  if (ranks != nullptr && ranks->rank() != 0) return job.result()->interrupted ? stopped_code : 0;
-  return report(o, job, stopped_code, io);
+  if (job->shard()) return shard_done(io, *job->shard(), job->shard_run(), stopped_code);
+  if (ranks != nullptr && ranks->rank() != 0) return job->result()->interrupted ? stopped_code : 0;
+  return report(o, *job, stopped_code, io);
 }
 
 }  // namespace
