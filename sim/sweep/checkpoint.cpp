@@ -468,8 +468,9 @@ void CheckpointPacer::save(std::uint64_t rows, const std::function<void()>& save
 
 namespace {
 
-// Hands `s.finished` the rows of [at, at + upto) and saves them, when the
-// pacer says a save is due (or always, with `force`).
+// Hands `s.finished` the rows of variants [begin + from, begin + upto) with
+// the decisions they made, and saves what it was handed when the pacer says
+// a save is due.
 struct Saver {
   const SavingRun& s;
   CheckpointPacer pacer;
