@@ -48,10 +48,10 @@ class Residuals {
   }
   std::size_t size() const noexcept { return rows_.size(); }
   bool at(const Params& p, std::vector<double>& e) const {
-    const NcclComm c = with_params(base_, p);
+    const NcclPrices prices(with_params(base_, p), o_.algo, o_.proto);
     e.resize(rows_.size());
     for (std::size_t i = 0; i < rows_.size(); ++i) {
-      const auto got = nccl_choose(c, rows_[i]->size, o_.algo, o_.proto);
+      const auto got = prices.choose(rows_[i]->size);
       if (!got || !std::isfinite(got->time_us)) return false;
       e[i] = std::log(got->time_us / rows_[i]->time_us[0]);
     }
@@ -270,10 +270,10 @@ std::string ceiling_cause(const FittedParam& cap, bool efficiency_constrained) {
 
 std::vector<CalibrationRow> predict_rows(const NcclComm& base, const NcclTestsTable& table,
                                          const CalibrationOptions& o, const Params& params) {
-  const NcclComm c = with_params(base, params);
+  const NcclPrices prices(with_params(base, params), o.algo, o.proto);
   std::vector<CalibrationRow> out;
   for (const NcclTestsRow& r : table.rows) {
-    const auto got = nccl_choose(c, r.size, o.algo, o.proto);
+    const auto got = prices.choose(r.size);
     if (!got) continue;
     out.push_back({r.size, r.time_us[0], got->time_us, got->time_us / r.time_us[0] - 1, got->algo, got->proto,
                    in_fit(o, r.size)});

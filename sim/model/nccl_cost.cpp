@@ -86,10 +86,11 @@ double nccl_latency(const NcclComm& c, NcclAlgo a, NcclProto p) noexcept {
   return base;
 }
 
-double nccl_time_us(const NcclComm& c, NcclAlgo a, NcclProto p, std::uint64_t bytes) noexcept {
-  const NcclTuningRow& row = tuning_row(c);
-  double lat = nccl_latency(c, a, p);
-  double bw = nccl_algbw(c, a, p);
+namespace {
+
+// ncclTopoGetAlgoTime from the pair's latency and bandwidth.
+double time_at(const NcclComm& c, const NcclTuningRow& row, NcclAlgo a, NcclProto p, double lat, double bw,
+               std::uint64_t bytes) noexcept {
   const int log_size = nccl_log2i(bytes >> 6);
   if (a == NcclAlgo::Tree && c.coll == NcclColl::AllReduce && log_size >= 0 && log_size < 23)
     bw *= kNcclTreeCorrection[proto_index(p)][static_cast<std::size_t>(log_size)];
@@ -104,6 +105,14 @@ double nccl_time_us(const NcclComm& c, NcclAlgo a, NcclProto p, std::uint64_t by
   return lat + static_cast<double>(bytes) / (1000 * bw);
 }
 
+
+}  // namespace
+
+double nccl_time_us(const NcclComm& c, NcclAlgo a, NcclProto p, std::uint64_t bytes) noexcept {
+  const NcclTuningRow& row = tuning_row(c);
+  return time_at(c, row, a, p, nccl_latency(c, a, p), nccl_algbw(c, a, p), bytes);
+}
+
 double nccl_p2p_time_us(const NcclComm& c, std::uint64_t bytes) noexcept {
   const NcclTuningRow& row = tuning_row(c);
   const std::size_t ring = algo_index(NcclAlgo::Ring), simple = proto_index(NcclProto::Simple);
@@ -115,22 +124,39 @@ double nccl_p2p_time_us(const NcclComm& c, std::uint64_t bytes) noexcept {
   return row.base[ring][simple] + step + static_cast<double>(bytes) / (1000 * bw);
 }
 
-std::optional<NcclChoice> nccl_choose(const NcclComm& c, std::uint64_t bytes, std::optional<NcclAlgo> algo,
-                                      std::optional<NcclProto> proto) noexcept {
-  if (nccl_p2p(c.coll)) {
-    if ((algo && *algo != NcclAlgo::Ring) || (proto && *proto != NcclProto::Simple)) return std::nullopt;
-    return NcclChoice{NcclAlgo::Ring, NcclProto::Simple, nccl_p2p_time_us(c, bytes)};
-  }
-  std::optional<NcclChoice> best;
+NcclPrices::NcclPrices(const NcclComm& c, std::optional<NcclAlgo> algo, std::optional<NcclProto> proto) noexcept
+    : comm_(c), algo_(algo), proto_(proto) {
+  if (nccl_p2p(c.coll)) return;
   for (const auto& a : workloads::kNcclAlgos) {
     if (algo && *algo != a.value) continue;
     for (const auto& p : workloads::kNcclProtos) {
       if ((proto && *proto != p.value) || !nccl_available(c, a.value, p.value)) continue;
-      const double time = nccl_time_us(c, a.value, p.value, bytes);
-      if (!best || time < best->time_us) best = NcclChoice{a.value, p.value, time};
+      pairs_[algo_index(a.value)][proto_index(p.value)] = {true, nccl_latency(c, a.value, p.value),
+                                                           nccl_algbw(c, a.value, p.value)};
     }
   }
+}
+
+std::optional<NcclChoice> NcclPrices::choose(std::uint64_t bytes) const noexcept {
+  if (nccl_p2p(comm_.coll)) {
+    if ((algo_ && *algo_ != NcclAlgo::Ring) || (proto_ && *proto_ != NcclProto::Simple)) return std::nullopt;
+    return NcclChoice{NcclAlgo::Ring, NcclProto::Simple, nccl_p2p_time_us(comm_, bytes)};
+  }
+  const NcclTuningRow& row = tuning_row(comm_);
+  std::optional<NcclChoice> best;
+  for (const auto& a : workloads::kNcclAlgos)
+    for (const auto& p : workloads::kNcclProtos) {
+      const Pair& pair = pairs_[algo_index(a.value)][proto_index(p.value)];
+      if (!pair.priced) continue;
+      const double time = time_at(comm_, row, a.value, p.value, pair.latency, pair.algbw, bytes);
+      if (!best || time < best->time_us) best = NcclChoice{a.value, p.value, time};
+    }
   return best;
+}
+
+std::optional<NcclChoice> nccl_choose(const NcclComm& c, std::uint64_t bytes, std::optional<NcclAlgo> algo,
+                                      std::optional<NcclProto> proto) noexcept {
+  return NcclPrices(c, algo, proto).choose(bytes);
 }
 
 }  // namespace ecmpsim

@@ -121,9 +121,33 @@ struct NcclChoice {
   double time_us = 0;
 };
 
-// The minimum predicted time over the available pairs, as NCCL picks (ties:
-// the first in NCCL's algorithm x protocol order); a forced algorithm or
-// protocol restricts the choice. nullopt when nothing forced is available.
+// The pairs nccl_choose weighs for one communicator, priced once: which are
+// available, with their latency and bandwidth, none of which depends on the
+// size (it only picks the tree correction and the ring's plateau). A forced
+// algorithm or protocol leaves the other pairs out. A fit prices a table's
+// every size at each point it tries: pricing the pairs once per point made
+// `calibrate` several times faster.
+class NcclPrices {
+ public:
+  explicit NcclPrices(const NcclComm& c, std::optional<workloads::NcclAlgo> algo = std::nullopt,
+                      std::optional<workloads::NcclProto> proto = std::nullopt) noexcept;
+  // The minimum predicted time over the priced pairs, as NCCL picks (ties:
+  // the first in NCCL's algorithm x protocol order); nullopt when none is
+  // available.
+  std::optional<NcclChoice> choose(std::uint64_t bytes) const noexcept;
+
+ private:
+  struct Pair {
+    bool priced = false;  // allowed and available
+    double latency = 0, algbw = 0;
+  };
+  NcclComm comm_;
+  std::optional<workloads::NcclAlgo> algo_;
+  std::optional<workloads::NcclProto> proto_;
+  std::array<std::array<Pair, 3>, 7> pairs_{};
+};
+
+// NcclPrices(c, algo, proto).choose(bytes): one size.
 std::optional<NcclChoice> nccl_choose(const NcclComm& c, std::uint64_t bytes,
                                       std::optional<workloads::NcclAlgo> algo = std::nullopt,
                                       std::optional<workloads::NcclProto> proto = std::nullopt) noexcept;
