@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/base/splitmix.h"
 #include "sim/model/metrics.h"
 
 namespace {
@@ -13,14 +14,8 @@ namespace {
 // sequence (SplitMix64) so every run measures the same data.
 std::vector<double> loads(std::size_t n) {
   std::vector<double> v(n);
-  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
-  for (auto& d : v) {
-    x += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    d = static_cast<double>((z ^ (z >> 31)) % 64);
-  }
+  ecmpsim::SplitMix64 draw{ecmpsim::kSplitMixGamma};
+  for (auto& d : v) d = static_cast<double>(draw.below(64));
   return v;
 }
 

@@ -11,7 +11,7 @@
 
 #include "hashing/address.h"
 #include "hashing/hasher.h"
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::hashing {
 

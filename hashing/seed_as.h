@@ -16,8 +16,8 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
-#include "hashing/named.h"
 #include "hashing/toeplitz.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::hashing {
 

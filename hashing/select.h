@@ -10,7 +10,7 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::hashing {
 

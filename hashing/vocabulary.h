@@ -13,8 +13,8 @@
 
 #include "hashing/hasher.h"
 #include "hashing/key.h"
-#include "hashing/named.h"
 #include "hashing/seed_as.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::hashing {
 

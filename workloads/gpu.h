@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::workloads {
 

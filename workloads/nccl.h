@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::workloads {
 

@@ -10,9 +10,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "hashing/named.h"
-#include "workloads/generators/collective.h"
+#include "sim/base/named.h"
 #include "workloads/flow.h"
+#include "workloads/generators/collective.h"
 
 namespace ecmpsim::workloads {
 

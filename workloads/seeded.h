@@ -4,15 +4,9 @@
 
 #include <cstdint>
 
-namespace ecmpsim::workloads {
+#include "sim/base/splitmix.h"
 
-// SplitMix64 (Steele, Lea, Flood 2014): one step from state x.
-constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
+namespace ecmpsim::workloads {
 
 // Distinct purposes keep e.g. the placement shuffle and the QP numbers of one
 // seed independent of each other.

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim {
 

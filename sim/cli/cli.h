@@ -54,7 +54,7 @@ CLI::Validator byte_size(std::uint64_t lo = 1);
 // The --help layout of every command (sim/cli/help.cpp): value names and
 // "(range, default: X)" instead of CLI11's type names.
 std::shared_ptr<CLI::FormatterBase> help_formatter();
-// The names of an enum's one table (hashing/named.h), as a flag's accepted values.
+// The names of an enum's one table (sim/base/named.h), as a flag's accepted values.
 template <class Table>
 CLI::Validator one_of(const Table& table) {
   return CLI::IsMember(names_of(table));

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "hashing/address.h"
-#include "hashing/named.h"
 #include "sim/base/error.h"
+#include "sim/base/named.h"
 #include "sim/base/units.h"
 #include "workloads/generators/locality.h"
 

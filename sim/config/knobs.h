@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "hashing/address.h"
-#include "hashing/named.h"
 #include "hashing/suggest.h"
 #include "hashing/toeplitz.h"
 #include "sim/base/csv_reader.h"
 #include "sim/base/error.h"
+#include "sim/base/named.h"
 #include "sim/base/parse.h"
 #include "sim/base/text.h"
 #include "sim/base/units.h"
@@ -158,7 +158,7 @@ Knob<S> rss_key_knob(std::string_view key, std::string_view doc, Get get) {
           [=](const S& s) { return get(s) ? "\"" + format_hex_bytes(*get(s)) + "\"" : std::string(); }};
 }
 
-// A string naming one row of `table` (an enum's one table, hashing/named.h).
+// A string naming one row of `table` (an enum's one table, sim/base/named.h).
 template <class S, class Table, class Get>
 Knob<S> enum_knob(std::string_view key, std::string_view doc, const Table& table, Get get) {
   const std::string choices = quoted_choices(table);

@@ -1,5 +1,5 @@
 // The routing modes as one table: each mode's name and doc (a Named<> row,
-// hashing/named.h) and the traits the rest of the code asks of a mode, so
+// sim/base/named.h) and the traits the rest of the code asks of a mode, so
 // that the sweep, the config checks, the outputs, the report and emulate
 // read a column instead of comparing against modes by hand. Adding a mode is
 // a row here and its router in sim/routing (dispatched by route_flows,

@@ -16,11 +16,11 @@
 
 #include "hashing/address.h"
 #include "hashing/key.h"
-#include "hashing/named.h"
 #include "hashing/seed_as.h"
 #include "hashing/select.h"
 #include "hashing/toeplitz.h"
 #include "sim/base/error.h"
+#include "sim/base/named.h"
 #include "sim/config/fabric_spec.h"
 #include "sim/config/routing_kind.h"
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim {
 

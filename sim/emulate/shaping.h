@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "hashing/address.h"
-#include "hashing/named.h"
+#include "sim/base/named.h"
 #include "sim/emulate/emulate_plan.h"
 #include "sim/model/trace.h"
 #include "workloads/flow.h"

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/base/error.h"
+#include "sim/base/splitmix.h"
 
 namespace ecmpsim::fit {
 namespace {
@@ -85,13 +86,8 @@ std::vector<Family> families(const Observations& obs, const FitOptions& opt, boo
 // pick differently only near a bound).
 std::vector<hashing::Tuple> probes(const Observations& obs) {
   constexpr std::size_t kProbes = 4096;
-  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
-  auto pick = [&]() -> const hashing::Tuple& {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return obs.rows[(z ^ (z >> 31)) % obs.rows.size()].tuple;
-  };
+  SplitMix64 draw{kSplitMixGamma};
+  auto pick = [&]() -> const hashing::Tuple& { return obs.rows[draw.below(obs.rows.size())].tuple; };
   std::vector<hashing::Tuple> out(kProbes);
   for (hashing::Tuple& t : out) {
     t.src_ip = pick().src_ip;

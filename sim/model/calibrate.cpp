@@ -13,7 +13,7 @@
 #include <tuple>
 
 #include "sim/base/error.h"
-#include "workloads/seeded.h"
+#include "sim/base/splitmix.h"
 
 namespace ecmpsim {
 
@@ -160,7 +160,7 @@ struct Starts {
 // The resample's row counts: n draws with replacement from n rows.
 std::vector<double> resample(std::size_t n, std::uint32_t b) {
   std::vector<double> w(n, 0);
-  for (std::size_t i = 0; i < n; ++i) w[workloads::splitmix64(kSeed ^ (std::uint64_t{b} << 32) ^ i) % n] += 1;
+  for (std::size_t i = 0; i < n; ++i) w[splitmix64(kSeed ^ (std::uint64_t{b} << 32) ^ i) % n] += 1;
   return w;
 }
 

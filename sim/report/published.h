@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "hashing/named.h"
 #include "sim/base/format.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim {
 

@@ -44,7 +44,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 #include "sim/config/routing_spec.h"
 #include "sim/fabric/fabric.h"
 #include "sim/routing/forwarding.h"

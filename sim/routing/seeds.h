@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/base/splitmix.h"
 #include "sim/config/routing_spec.h"
-#include "workloads/seeded.h"
 
 namespace ecmpsim {
 
@@ -15,13 +15,7 @@ namespace ecmpsim {
 //   same:       seed
 //   per-tier:   low 32 bits of the (tier + 1)-th output of SplitMix64 seeded with `seed`
 //   per-switch: low 32 bits of the (switch_index + 1)-th output of SplitMix64 seeded with `seed`
-// The k-th output is splitmix64(seed + (k - 1) * 0x9E3779B97F4A7C15) (workloads/seeded.h).
-inline constexpr std::uint64_t kSplitMixGamma = 0x9E3779B97F4A7C15ULL;
-
-constexpr std::uint64_t splitmix64_output(std::uint64_t seed, std::uint64_t k) noexcept {
-  return workloads::splitmix64(seed + (k - 1) * kSplitMixGamma);
-}
-
+// (splitmix64_output, sim/base/splitmix.h).
 constexpr std::uint32_t derive_seed(std::uint32_t seed, SeedMode mode, std::uint32_t tier,
                                     std::uint32_t switch_index) noexcept {
   switch (mode) {

@@ -18,11 +18,7 @@ namespace {
 //   host0-leaf0 0/1, host1-leaf1 2/3,
 //   leaf0-spine0 4/5 and 6/7, leaf0-spine1 8/9 and 10/11,
 //   leaf1-spine0 12/13 and 14/15, leaf1-spine1 16/17 and 18/19.
-FabricSpec small_parallel() {
-  FabricSpec f;
-  f.leaf_spine = {2, 2, 1, 2, Gbps{100}, Gbps{100}};
-  return f;
-}
+FabricSpec small_parallel() { return test_support::leaf_spine_spec(2, 2, 1, 2); }
 
 bool has_line(const std::string& batch, const std::string& line) {
   return ("\n" + batch).find("\n" + line + "\n") != std::string::npos;

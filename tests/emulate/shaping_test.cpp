@@ -151,8 +151,7 @@ TEST_CASE("an IPv6 fabric: rates for 1428-byte segments, ip6 filters, IPv6 steer
   CHECK(shaped_rate(Gbps{100}, 1e-4, hashing::Family::V6) == 10602241);
   CHECK(shaped_rate(Gbps{100}, 1e-4, hashing::Family::V4) == 10455801);
 
-  FabricSpec spec;
-  spec.leaf_spine = {2, 2, 1, 2, Gbps{100}, Gbps{100}};
+  FabricSpec spec = test_support::leaf_spine_spec(2, 2, 1, 2);
   spec.address_base = *hashing::parse_ip("fd00::");
   const Fabric fabric = build_fabric(spec);
   REQUIRE(fabric.family() == hashing::Family::V6);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/error.h"
+#include "sim/base/splitmix.h"
 #include "sim/fit/fit.h"
 #include "sim/fit/fit_report.h"
 #include "sim/routing/hash_query.h"
@@ -22,15 +23,11 @@ namespace {
 
 using namespace ecmpsim;
 
+// Draws from SplitMix64 (sim/base/splitmix.h), as narrow as the fields they fill.
 struct Rng {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint64_t n) { return static_cast<std::uint32_t>(next() % n); }
+  SplitMix64 g;
+  std::uint64_t next() { return g.next(); }
+  std::uint32_t below(std::uint64_t n) { return static_cast<std::uint32_t>(g.below(n)); }
 };
 
 // Flows varying in every five-tuple field (TCP and UDP, two destination ports).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/base/error.h"
+#include "sim/base/splitmix.h"
 #include "sim/fit/switches.h"
 #include "sim/routing/hash_query.h"
 
@@ -19,15 +20,10 @@ namespace {
 
 using namespace ecmpsim;
 
-// SplitMix64, as tests/fit/fit_test.cpp draws its flows.
+// SplitMix64 (sim/base/splitmix.h), as tests/fit/fit_test.cpp draws its flows.
 struct Draw {
-  std::uint64_t s;
-  std::uint32_t below(std::uint64_t n) {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return static_cast<std::uint32_t>((z ^ (z >> 31)) % n);
-  }
+  SplitMix64 g;
+  std::uint32_t below(std::uint64_t n) { return static_cast<std::uint32_t>(g.below(n)); }
 };
 
 hashing::Tuple some_flow(Draw& d) {

@@ -16,24 +16,18 @@
 #include <vector>
 
 #include "sim/base/error.h"
+#include "sim/base/splitmix.h"
 #include "sim/mpi/distribute.h"
 
 namespace {
 
 using ecmpsim::mpi::Session;
 
-// SplitMix64 (Steele, Lea, Flood 2014): a value nobody could place by accident.
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 // Costs 1..64 rounds, so chunks differ in cost as sweep variants do.
 void value_of(std::uint64_t i, double* out) {
   std::uint64_t x = i;
-  for (std::uint64_t r = 0, n = 1 + splitmix(i) % 64; r < n; ++r) x = splitmix(x);
+  // SplitMix64 (sim/base/splitmix.h): a value nobody could place by accident.
+  for (std::uint64_t r = 0, n = 1 + ecmpsim::splitmix64(i) % 64; r < n; ++r) x = ecmpsim::splitmix64(x);
   out[0] = static_cast<double>(i);
   out[1] = static_cast<double>(x >> 11) * 0x1.0p-53;
 }

@@ -126,7 +126,7 @@ TEST_CASE("a tier override's seed_mode reaches its switches, read from a config"
   for (const char* name : {"leaf0", "leaf1", "spine0", "spine1"}) {
     CAPTURE(name);
     const std::uint32_t sw = f.switch_index(f.find(name));
-    const std::uint32_t want = name[0] == 's' ? static_cast<std::uint32_t>(workloads::splitmix64(7 + sw * kSplitMixGamma)) : 7u;
+    const std::uint32_t want = name[0] == 's' ? static_cast<std::uint32_t>(splitmix64(7 + sw * kSplitMixGamma)) : 7u;
     CHECK(fwd.hash_of(sw).seed == want);
   }
 }

@@ -18,6 +18,7 @@
 #include "sim/routing/forwarding.h"
 #include "sim/routing/route_flows.h"
 #include "sim/routing/routes.h"
+#include "tests/support/fabrics.h"
 
 namespace lag_test {
 
@@ -26,8 +27,7 @@ namespace {
 using namespace ecmpsim;
 
 Fabric two_by_two(bool lag) {
-  FabricSpec s;
-  s.leaf_spine = {2, 2, 1, 2, Gbps{400}, Gbps{400}};
+  FabricSpec s = test_support::leaf_spine_spec(2, 2, 1, 2, 400);
   s.leaf_spine.lag = lag;
   return build_fabric(s);
 }

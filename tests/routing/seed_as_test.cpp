@@ -32,6 +32,7 @@
 #include "hashing/suggest.h"
 #include "hashing/vocabulary.h"
 #include "sim/base/error.h"
+#include "sim/base/splitmix.h"
 #include "sim/fit/fit.h"
 #include "sim/routing/hash_query.h"
 
@@ -78,15 +79,9 @@ std::uint32_t p4_member(const Flow& f, std::uint32_t seed, unsigned offset, std:
 
 std::vector<Flow> flows(std::size_t n) {
   std::vector<Flow> out;
-  std::uint64_t s = 49;
-  auto next = [&] {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  };
+  SplitMix64 draw{49};
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = next();
+    const std::uint64_t r = draw.next();
     out.push_back({0x0A000000u | static_cast<std::uint32_t>(r & 0xFFFF), 0x0A010000u | static_cast<std::uint32_t>((r >> 16) & 0xFFFF),
                    static_cast<std::uint16_t>(49152 + ((r >> 32) & 0x3FFF)), 4791});
   }

@@ -13,11 +13,17 @@ namespace ecmpsim::test_support {
 
 // A two-tier leaf-spine: `leaves` x `spines`, `hosts` per leaf (host0.. on
 // leaf0 first), `parallel` cables per leaf-spine pair, every link `gbps`.
-inline Fabric leaf_spine(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts, std::uint32_t parallel = 1,
-                         double gbps = 100) {
+// The spec, for a test that changes a field first (LAG, an IPv6 base).
+inline FabricSpec leaf_spine_spec(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts,
+                                  std::uint32_t parallel = 1, double gbps = 100) {
   FabricSpec spec;
   spec.leaf_spine = {leaves, spines, hosts, parallel, Gbps{gbps}, Gbps{gbps}};
-  return build_fabric(spec);
+  return spec;
+}
+
+inline Fabric leaf_spine(std::uint32_t leaves, std::uint32_t spines, std::uint32_t hosts, std::uint32_t parallel = 1,
+                         double gbps = 100) {
+  return build_fabric(leaf_spine_spec(leaves, spines, hosts, parallel, gbps));
 }
 
 // Al-Fares' k-ary fat-tree (k pods, k^3/4 hosts), 400G links.

@@ -106,7 +106,7 @@ TEST_CASE("source-port models on known QP pairs") {
 }
 
 TEST_CASE("SplitMix64 matches the published first output for state 0") {
-  CHECK(splitmix64(0) == 0xE220A8397B1DCDAFULL);
+  CHECK(ecmpsim::splitmix64(0) == 0xE220A8397B1DCDAFULL);
 }
 
 TEST_CASE("random QP numbers: 24-bit, never 0 or 1, unique per NIC, reproducible") {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::workloads {
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
+#include "workloads/flow.h"
 #include "workloads/generators/collective.h"
 #include "workloads/generators/locality.h"
 #include "workloads/generators/nccl_version.h"
-#include "workloads/flow.h"
 #include "workloads/roce.h"
 
 namespace ecmpsim::workloads {

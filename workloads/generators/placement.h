@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 namespace ecmpsim::workloads {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 #include "workloads/generators/collective.h"
 
 namespace ecmpsim::workloads {

@@ -1,6 +1,6 @@
 #include "workloads/import/importers.h"
 
-#include "hashing/named.h"
+#include "sim/base/named.h"
 
 #include "workloads/import/import_csv.h"
 #include "workloads/import/import_pcap.h"

@@ -1,9 +1,9 @@
 // One table per enum: every value with the name users write and read. The
 // config reader, the command line's accepted choices, every output and the
 // assumptions text take names from the table, so a value cannot be printed
-// one way and parsed another. It lives in hashing/, the lowest folder, only
-// so that every layer (hashing's own selections, workloads' collectives, the
-// sim stages' enums) can name its values the same way.
+// one way and parsed another. It lives in sim/base, the lowest stage, so
+// that every layer (hashing's own selections, workloads' collectives, the
+// sim stages' enums, base's output formats) names its values the same way.
 #pragma once
 
 #include <array>
