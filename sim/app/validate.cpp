@@ -2,9 +2,8 @@
 #include "sim/app/validate.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 
+#include "sim/app/files.h"
 #include "sim/base/error.h"
 
 namespace ecmpsim::app {
@@ -17,11 +16,6 @@ TableRun resolved(TableRun run, const ValidateRequest& q) {
     if (mine->empty()) *mine = *theirs;
   if (run.run == 0) run.run = q.run;
   return run;
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  return a == b || std::filesystem::equivalent(a, b, ec);
 }
 
 // Whether `m` is the run the fit was made on: the same table routed as the same job.
