@@ -16,11 +16,25 @@ fail() { echo "interrupt: $*" >&2; exit 1; }
 mkfifo "$tmp/flows"
 run() { exec "$bin" run configs/paper16.toml --flows "$tmp/flows" --flows-format csv -f json --out "$tmp/out.json" 2> "$tmp/err"; }
 
+# Ready when the job is ecmpsim (exec'd) and catches SIGINT (bit 1 of SigCgt):
+# before that, the forked shell passes through the default action on its way
+# to ignoring SIGINT, and a signal landing there kills it without a word (exit
+# 130, empty stderr: seen under load).
+ready() {
+  [ "$(readlink "/proc/$1/exe" 2> /dev/null)" = "$bin" ] || return 1
+  local mask
+  mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$1/status" 2> /dev/null) && [ -n "$mask" ] && (((16#$mask >> 1) & 1))
+}
 run &
 pid=$!
+for _ in $(seq 300); do
+  ready "$pid" && break
+  sleep 0.1
+done
+ready "$pid" || fail "ecmpsim never caught SIGINT while held on the FIFO"
 for _ in $(seq 100); do
-  sleep 0.2
   kill -INT "$pid" 2> /dev/null || break
+  sleep 0.2
 done
 rc=0
 wait "$pid" || rc=$?
