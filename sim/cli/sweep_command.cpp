@@ -66,8 +66,8 @@ void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
                             : app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                                           "and placements in parallel; report the imbalance distribution");
   if (opt->plan) {
-    sub->add_option("--choose", opt->plan->choose, "AXIS=V1,... cheapest first: qps, algos or scenario")->required();
-    sub->add_option("--target", opt->plan->target, "METRIC>=X (<=, >, <) of a --metric: busbw_at>=300")->required();
+    sub->add_option("--choose", opt->plan->choose, "AXIS=V1,... cheapest first: qps, algos or scenario");
+    sub->add_option("--target", opt->plan->target, "METRIC>=X (<=, >, <) of a --metric: busbw_at>=300");
     sub->add_option("--confidence", opt->plan->confidence, "Fraction of the variants to meet it")->default_str("0.9");
   }
   sub->add_option("config", q.config, "Experiment config (TOML); default configs/paper16.toml")

@@ -30,10 +30,11 @@ SweepTarget parse_sweep_target(std::string_view text, const SourcePos& at) {
   t.metric = *metric;
   const std::string number(trimmed(text.substr(pos + (equal ? 2 : 1))));
   char* end = nullptr;
-  t.value = number.empty() ? NAN : std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(t.value))
-    throw InputError(at, "'" + printable(number) + "' after " + std::string(name_of(kTargetOps, t.op)) +
-                             " is not a finite number");
+  const std::string op(name_of(kTargetOps, t.op));
+  if (number.empty()) throw InputError(at, "no number after " + op + ": write METRIC" + op + "X");
+  t.value = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size() || !std::isfinite(t.value))
+    throw InputError(at, "'" + printable(number) + "' after " + op + " is not a finite number");
   return t;
 }
 

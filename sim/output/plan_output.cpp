@@ -12,13 +12,6 @@ namespace {
 
 std::string percent(double f) { return fixed(100 * f, 1) + "%"; }
 
-// 2000 -> "2,000".
-std::string grouped(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
-  return s;
-}
-
 // "busbw_at >= 300 GB/s at 16.00 GiB", "fim <= 1.5".
 std::string target_phrase(const PlanReport& r) {
   std::string out = target_text(r.target);

@@ -171,6 +171,7 @@ TEST_CASE("plan: bad --choose, --target and --confidence are one-line errors nam
       {{"--choose", "qps=1", "--target", "fim"}, "ecmpsim: --target: 'fim' has no comparison"},
       {{"--choose", "qps=1", "--target", "foo>=1"}, "ecmpsim: --target: unknown metric 'foo'"},
       {{"--choose", "qps=1", "--target", "fim<=x"}, "ecmpsim: --target: 'x' after <= is not a finite number"},
+      {{"--choose", "qps=1", "--target", "fim>="}, "ecmpsim: --target: no number after >=: write METRIC>=X"},
       {{"--choose", "qps=1", "--target", "busbw_at>=1"}, "ecmpsim: --target: metric busbw_at needs a size table"},
       {{"--choose", "qps=1", "--target", "fim<=2", "--confidence", "0"}, "ecmpsim: --confidence: expected a fraction"},
       {{"--choose", "qps=1", "--qps", "2", "--target", "fim<=2"}, "ecmpsim: --qps: the axis --choose sweeps"},
