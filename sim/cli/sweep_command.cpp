@@ -62,12 +62,12 @@ std::string axis_help() {
 // The command and its flags, bound to `opt`; `plan` has sweep's and its own.
 void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
   app::SweepRequest& q = opt->q;
-  CLI::App* sub = opt->plan ? app.add_subcommand("plan", "The first --choose value meeting --target in --confidence of the variants")
+  CLI::App* sub = opt->plan ? app.add_subcommand("plan", "Choose the first --choose value that meets --target in --confidence of the variants")
                             : app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
                                                           "and placements in parallel; report the imbalance distribution");
   if (opt->plan) {
-    sub->add_option("--choose", opt->plan->choose, "AXIS=V1,... cheapest first: qps, algos or scenario");
-    sub->add_option("--target", opt->plan->target, "METRIC>=X (<=, >, <) of a --metric: busbw_at>=300");
+    sub->add_option("--choose", opt->plan->choose, "Cheapest first; AXIS: qps, algos or scenario")->type_name("AXIS=V1,...");
+    sub->add_option("--target", opt->plan->target, "A --metric and a bound (>=, <=, >, <): busbw_at>=300")->type_name("METRIC>=X");
     sub->add_option("--confidence", opt->plan->confidence, "Fraction of the variants to meet it")->default_str("0.9");
   }
   sub->add_option("config", q.config, "Experiment config (TOML); default configs/paper16.toml")
