@@ -44,6 +44,7 @@ struct SweepRequest {
   unsigned threads = 0;  // 0: every core
   std::optional<double> threshold;
   std::string metric;
+  const char* metric_key = "metric";  // the option `metric` came from, for its errors (plan: "target")
   std::string rank_by, over;
   bool no_slowdown = false;
   std::optional<std::uint64_t> max_variants;

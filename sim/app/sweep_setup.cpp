@@ -40,7 +40,7 @@ SweepSpec axes_from(const SweepRequest& o, SweepSpec s) {
   if (o.max_variants) s.max_variants = *o.max_variants;
   if (o.busbw_at) s.busbw_at = Bytes{*o.busbw_at};
   if (s.metric == SweepMetric::Slowdown && !s.slowdown)
-    throw InputError(option_at(o.no_slowdown ? "no_slowdown" : "metric"),
+    throw InputError(option_at(o.no_slowdown ? "no_slowdown" : o.metric_key),
                      "metric slowdown needs the flow model that " +
                          (o.no_slowdown ? option_ref("no_slowdown") : std::string("[sweep] slowdown = false")) +
                          " turns off");
@@ -58,7 +58,7 @@ void check_size_metrics(const SweepRequest& o, const Spec& spec, const SweepSpec
   if (o.busbw_at) throw InputError(option_at("busbw_at"), "needs " + why);
   if (spec.sweep.busbw_at.value != 0) throw InputError({path, 0, 0, "sweep.busbw_at"}, "needs " + why);
   if (per_size(axes.metric))
-    throw InputError(o.metric.empty() ? SourcePos{path, 0, 0, "sweep.metric"} : option_at("metric"),
+    throw InputError(o.metric.empty() ? SourcePos{path, 0, 0, "sweep.metric"} : option_at(o.metric_key),
                      "metric " + std::string(sweep_metric_name(axes.metric)) + " needs " + why);
 }
 

@@ -103,6 +103,16 @@ std::string wrap(std::string_view s, std::size_t width, std::size_t indent) {
   return out;
 }
 
+std::string grouped(std::uint64_t v, std::string_view separator) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += separator;
+    out += digits[i];
+  }
+  return out;
+}
+
 std::string plural(std::uint64_t n, std::string_view word) {
   return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
 }

@@ -36,6 +36,8 @@ std::string pad_right(std::string s, std::size_t w);
 // `indent` spaces (a word longer than a line gets one of its own); no
 // trailing newline.
 std::string wrap(std::string_view s, std::size_t width, std::size_t indent);
+// 12345 -> "12,345": a count with `separator` between groups of three digits.
+std::string grouped(std::uint64_t v, std::string_view separator = ",");
 // "1 QP", "3 QPs": a count and its noun, with an "s" unless the count is 1.
 std::string plural(std::uint64_t n, std::string_view word);
 // "a", "a or b", "a, b or c": choices as a sentence names them.

@@ -176,10 +176,10 @@ std::string flag_hint(const CLI::ParseError& e, const std::vector<std::pair<CLI:
 
 std::vector<std::pair<CLI::App*, Action>> add_commands(CLI::App& app) {
   std::vector<std::pair<CLI::App*, Action>> commands;
-  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_report_command,
-                   add_reproduce_command, add_emulate_command, add_fit_command, add_calibrate_command,
-                   add_topology_command, add_validate_command,
-                   add_replay_command, add_init_command}) {
+  for (auto add : {add_run_command, add_hash_command, add_flows_command, add_sweep_command, add_plan_command,
+                   add_report_command, add_reproduce_command, add_emulate_command, add_fit_command,
+                   add_calibrate_command, add_topology_command, add_validate_command, add_replay_command,
+                   add_init_command}) {
     const auto before = app.get_subcommands({}).size();
     Action action = add(app);
     commands.emplace_back(app.get_subcommands({})[before], std::move(action));

@@ -26,6 +26,7 @@ using Action = std::function<int(Io)>;
 // Each subcommand registers its flags on `app` and returns its body.
 Action add_run_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
+Action add_plan_command(CLI::App& app);  // in sweep_command.cpp
 Action add_hash_command(CLI::App& app);
 Action add_flows_command(CLI::App& app);
 Action add_report_command(CLI::App& app);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <unistd.h>
 
+#include "sim/app/plan.h"
 #include "sim/app/stop_signals.h"
 #include "sim/app/sweep.h"
 #include "sim/base/text.h"
@@ -22,6 +23,8 @@ namespace {
 struct SweepOptions {
   app::SweepRequest q;
   std::string format;
+  std::optional<app::PlanRequest> plan;  // `plan`: the sweep's rows grouped per choice
+  app::Plan chosen;
 };
 
 void add_checkpoint_flags(CLI::App* sub, app::SweepCheckpointing& f) {
@@ -56,11 +59,17 @@ std::string axis_help() {
   return out;
 }
 
-// The command and its flags, bound to `opt`.
+// The command and its flags, bound to `opt`; `plan` has sweep's and its own.
 void add_sweep_flags(CLI::App& app, SweepOptions* opt) {
   app::SweepRequest& q = opt->q;
-  CLI::App* sub = app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
-                                              "and placements in parallel; report the imbalance distribution");
+  CLI::App* sub = opt->plan ? app.add_subcommand("plan", "Choose the first --choose value that meets --target in --confidence of the variants")
+                            : app.add_subcommand("sweep", "Evaluate the cartesian product of seeds, ports, QPs, algorithms "
+                                                          "and placements in parallel; report the imbalance distribution");
+  if (opt->plan) {
+    sub->add_option("--choose", opt->plan->choose, "Cheapest first; AXIS: qps, algos or scenario")->type_name("AXIS=V1,...");
+    sub->add_option("--target", opt->plan->target, "A --metric and a bound (>=, <=, >, <): busbw_at>=300")->type_name("METRIC>=X");
+    sub->add_option("--confidence", opt->plan->confidence, "Fraction of the variants to meet it")->default_str("0.9");
+  }
   sub->add_option("config", q.config, "Experiment config (TOML); default configs/paper16.toml")
       ->check(file_role(FileRole::Input));
   sub->add_option("--seeds", q.seeds, "ECMP seeds A:B (half-open)");
@@ -131,7 +140,8 @@ int report(const SweepOptions& o, app::SweepJob& job, int stopped_code, Io io) {
   const SweepRun& run = *job.result();
   const app::SweepSummaries summaries = job.summaries();
   try {
-    emit(io, chosen_format(o.format), sweep_result(summaries.report(sweep, run)), o.q.out, job.inputs());
+    const auto plan = o.plan ? std::optional(app::plan_report(o.chosen, sweep, run)) : std::nullopt;
+    emit(io, chosen_format(o.format), plan ? plan_result(*plan) : sweep_result(summaries.report(sweep, run)), o.q.out, job.inputs());
   } catch (...) {
     job.finish(false);
     throw;
@@ -147,6 +157,7 @@ int report(const SweepOptions& o, app::SweepJob& job, int stopped_code, Io io) {
 
 int sweep_main(SweepOptions o, Io io) {
   o.q.csv = chosen_format(o.format) == Format::Csv;
+  if (o.plan) o.q = app::plan_sweep(o.chosen = app::parse_plan(*o.plan, o.q), o.q);
   const app::Ranks* ranks = io.ranks != nullptr && io.ranks->size() > 1 ? io.ranks : nullptr;
   std::ostream& err = io.err;
   SweepControl control;
@@ -176,12 +187,16 @@ int sweep_main(SweepOptions o, Io io) {
   return report(o, *job, stopped_code, io);
 }
 
-}  // namespace
-
-Action add_sweep_command(CLI::App& app) {
+Action add_command(CLI::App& app, bool plan) {
   auto opt = std::make_shared<SweepOptions>();
+  if (plan) opt->plan.emplace();
   add_sweep_flags(app, opt.get());
   return [opt](Io io) { return sweep_main(*opt, io); };
 }
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app) { return add_command(app, false); }
+Action add_plan_command(CLI::App& app) { return add_command(app, true); }
 
 }  // namespace ecmpsim::cli

@@ -25,4 +25,10 @@ inline constexpr std::array<Named<SweepAxis>, kSweepAxisCount> kSweepAxes{
      {SweepAxis::SportBase, "sport-base", "the source-port bases (--sport-base)"},
      {SweepAxis::Seeds, "seeds", "the ECMP seeds (--seeds)"}}};
 
+// The axes `ecmpsim plan --choose` takes: settings an operator picks, given
+// as lists (the range axes are the unknowns: seeds, QP numbers, placements).
+constexpr bool choosable(SweepAxis a) noexcept {
+  return a == SweepAxis::Scenario || a == SweepAxis::Algos || a == SweepAxis::Qps;
+}
+
 }  // namespace ecmpsim

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include "sim/base/error.h"
 #include "sim/base/named.h"
 
 namespace ecmpsim {
@@ -44,5 +46,37 @@ constexpr bool higher_is_better(SweepMetric m) noexcept {
 
 // The metrics priced per message size: only with a size table (and the flow model).
 constexpr bool per_size(SweepMetric m) noexcept { return m == SweepMetric::BusbwAt || m == SweepMetric::BusbwAvg; }
+
+// A bound on a metric, as `ecmpsim plan --target "busbw_at>=300"` states it:
+// the metric, a comparison and the value a variant's metric must reach. The
+// comparisons are spelt as written; a variant whose metric is undefined (NaN)
+// meets none.
+enum class TargetOp : std::uint8_t { AtLeast, AtMost, Above, Below };
+inline constexpr std::array<Named<TargetOp>, 4> kTargetOps{{{TargetOp::AtLeast, ">=", "at least"},
+                                                            {TargetOp::AtMost, "<=", "at most"},
+                                                            {TargetOp::Above, ">", "above"},
+                                                            {TargetOp::Below, "<", "below"}}};
+
+struct SweepTarget {
+  SweepMetric metric = SweepMetric::Fim;
+  TargetOp op = TargetOp::AtLeast;
+  double value = 0;
+  bool met(double x) const noexcept {
+    switch (op) {
+      case TargetOp::AtLeast: return x >= value;
+      case TargetOp::AtMost: return x <= value;
+      case TargetOp::Above: return x > value;
+      case TargetOp::Below: return x < value;
+    }
+    return false;
+  }
+};
+
+// "METRIC>=X" (or <=, >, <; spaces allowed around each part) as a target;
+// InputError at `at` naming the cause: no comparison, an unknown metric, a
+// value that is not a finite number.
+SweepTarget parse_sweep_target(std::string_view text, const SourcePos& at);
+// The target as parse_sweep_target reads it back ("busbw_at >= 300").
+std::string target_text(const SweepTarget& t);
 
 }  // namespace ecmpsim

@@ -30,15 +30,7 @@ std::string section(std::string_view id, std::string_view title, std::string_vie
          (lede.empty() ? "" : "<p class=\"lede\">" + std::string(lede) + "</p>\n") + body + "</section>\n";
 }
 
-std::string grouped(std::uint64_t v) {
-  std::string digits = std::to_string(v);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += "\u2009";
-    out += digits[i];
-  }
-  return out;
-}
+std::string grouped(std::uint64_t v) { return ecmpsim::grouped(v, "\u2009"); }
 
 std::string css_colour(Rgb c) {
   char buf[8];

@@ -131,4 +131,13 @@ TEST_CASE("shell_quote: one word that bash reads back as the same bytes, shown w
     CHECK(escape_text(q) == q);  // nothing in it for a terminal to act on
   }
 }
+
+TEST_CASE("grouped: thousands separators between groups of three digits, none below 1000") {
+  CHECK(ecmpsim::grouped(0) == "0");
+  CHECK(ecmpsim::grouped(999) == "999");
+  CHECK(ecmpsim::grouped(1000) == "1,000");
+  CHECK(ecmpsim::grouped(1234567) == "1,234,567");
+  CHECK(ecmpsim::grouped(12345, "\u2009") == "12\u2009345");
+}
+
 }  // namespace text_test

@@ -275,7 +275,7 @@ const std::vector<ErrorCase> kCases{
     {"unknown command",
      {},
      {"runn", "x.toml"},
-     "ecmpsim: unknown command 'runn' (did you mean 'run'? one of run, hash, flows, sweep, report, reproduce, emulate, fit, calibrate, topology, validate, replay, init)"},
+     "ecmpsim: unknown command 'runn' (did you mean 'run'? one of run, hash, flows, sweep, plan, report, reproduce, emulate, fit, calibrate, topology, validate, replay, init)"},
     {"replay trace without collectives",
      {{"c.toml", kBase}, {"t.json", "{\"traceEvents\": []}"}},
      {"replay", "{d}/t.json", "--config", "{d}/c.toml"},

@@ -83,8 +83,8 @@ TEST_CASE("every output flag of every command refuses every input flag's file") 
   std::set<std::string> commands;
   for (const FileFlag& f : ecmpsim::cli::file_flags()) commands.insert(f.command);
   // Every command but hash, fit and calibrate reads a config (positional or --config).
-  CHECK(commands == std::set<std::string>{"calibrate", "emulate", "fit", "flows", "hash", "init", "replay",
-                                          "report", "reproduce", "run", "sweep", "topology", "validate"});
+  CHECK(commands == std::set<std::string>{"calibrate", "emulate", "fit", "flows", "hash", "init", "plan",
+                                          "replay", "report", "reproduce", "run", "sweep", "topology", "validate"});
   int pairs = 0;
   for (const std::string& command : commands) {
     std::vector<FileFlag> flags;
@@ -115,11 +115,11 @@ TEST_CASE("every output flag of every command refuses every input flag's file") 
     }
   }
   // calibrate 2 outputs x 2 inputs, emulate 2 x 1, fit 1 x 2, flows, hash,
-  // replay 2 x 5 (--out, --html x traces, --config, --inspector,
+  // plan as sweep, replay 2 x 5 (--out, --html x traces, --config, --inspector,
   // --flight-recorder, --rank-map), report 1 x 2, reproduce, run 1 x 3, sweep
   // 2 x 2 (less --checkpoint x --resume), topology 1 x 2 (the LLDP tables, --against),
   // validate 1 x 5 (tables, --config, --calibration, --fit-on, --fit-config).
-  CHECK(pairs == 4 + 2 + 2 + 1 + 1 + 10 + 2 + 1 + 3 + 3 + 2 + 5);
+  CHECK(pairs == 4 + 2 + 2 + 1 + 1 + 3 + 10 + 2 + 1 + 3 + 3 + 2 + 5);
 }
 
 TEST_CASE("two outputs of one command naming one file are refused") {

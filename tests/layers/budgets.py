@@ -29,9 +29,9 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startsw
 # name: (budget, what, why). A budget below the measured value is a ratchet
 # towards the issue's target, which `target` states when it is not met yet.
 BUDGETS = {
-    "spec_reach": {"budget": 131, "target": 69,
+    "spec_reach": {"budget": 132, "target": 69,
                    "what": "compiled files reaching sim/config/spec.h",
-                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests; 3 with topology (issue 49): app::topology loads the --against config, its command's file, and a config test of the hash vocabularies; 3 more with issue 47: job-array shards (sim/app/sweep_shard.cpp and its test) and the sweep job in sim/app (sweep.cpp); 3 more with the memory estimate (issue 47), which reads the config before anything is built (sim/model/memory.cpp, sim/sweep/sweep_memory.cpp and their test); 8 fewer once sim/cli/cli.h stopped including sim/app/load.h (9 command files and tests no longer reach it; app::replay, which loads a config, is 1 more)"},
+                   "why": "target: 60% of 174d75c's 115 (issue 46); 111 on main before sim/app, whose 10 sources load or run a config; 7 more with replay (issue 48), which loads a config and runs it; 3 fewer once sim/report/published.h stopped including it (the catalogue's runner moved to sim/app); 5 more with issue 44, NCCL's settings read (config_nccl_env) and its channels derived from the job's spec (nccl_derive, job_shapes) with their tests; 3 with topology (issue 49): app::topology loads the --against config, its command's file, and a config test of the hash vocabularies; 3 more with issue 47: job-array shards (sim/app/sweep_shard.cpp and its test) and the sweep job in sim/app (sweep.cpp); 3 more with the memory estimate (issue 47), which reads the config before anything is built (sim/model/memory.cpp, sim/sweep/sweep_memory.cpp and their test); 8 fewer once sim/cli/cli.h stopped including sim/app/load.h (9 command files and tests no longer reach it; app::replay, which loads a config, is 1 more); 1 more with plan (issue 50): sim/app/plan.cpp runs a sweep job"},
     "routing_kind_files": {"budget": 5, "target": 5,
                            "what": "files naming RoutingKind::",
                            "why": "the table, the scenario's default and the one dispatch read the enum; the rest read its traits"},
@@ -41,9 +41,9 @@ BUDGETS = {
     "python_cli_includes": {"budget": 0, "target": 0,
                             "what": "python/ files including sim/cli/",
                             "why": "both doors stand on sim/app (the sweep command moved there with issue 47's checkpoints and shards)"},
-    "cli_lines": {"budget": 1914, "target": 2000,
+    "cli_lines": {"budget": 1930, "target": 2000,
                   "what": "lines of sim/cli (.cpp, .h; sim/cli/mpi included)",
-                  "why": "a front door only translates (issue 46: at most 2.0k, from 2.8k); 2494 before sweep moved to sim/app; 41 more with issue 47's limits, streamed outputs and escaping in the doors; 2 more with issue 44 item 6: calibrate's --run and run's notes; 170 fewer once replay, init, the file check, the sweep's stop signals, validate's table pairing and fit's output check moved to sim/app and calibrate and validate shared their table flags (validate gaining --run)"},
+                  "why": "a front door only translates (issue 46: at most 2.0k, from 2.8k); 2494 before sweep moved to sim/app; 41 more with issue 47's limits, streamed outputs and escaping in the doors; 2 more with issue 44 item 6: calibrate's --run and run's notes; 170 fewer once replay, init, the file check, the sweep's stop signals, validate's table pairing and fit's output check moved to sim/app and calibrate and validate shared their table flags (validate gaining --run); 16 more with plan (issue 50): its three flags, its name, and its report in sweep's door, whose flags, checkpoints, shards and MPI it shares"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
