@@ -50,6 +50,16 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+std::string_view trim(std::string_view s, std::string_view chars) {
+  const std::size_t a = s.find_first_not_of(chars);
+  if (a == std::string_view::npos) return {};
+  return s.substr(a, s.find_last_not_of(chars) - a + 1);
+}
+
+std::string format_percent(double fraction) {
+  return std::isnan(fraction) ? "-" : fixed(100 * fraction, 1) + "%";
+}
+
 std::string human_bytes(double bytes) {
   constexpr std::array<const char*, 6> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   std::size_t u = 0;

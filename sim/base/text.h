@@ -22,6 +22,10 @@ std::string format_number(double v);
 // `decimals` digits after the point, as printf's "%.*f"; an undefined value
 // (NaN) prints "-" and an infinite one "∞" or "-∞", in tables and pages alike.
 std::string fixed(double v, int decimals);
+// `s` without the characters of `chars` at either end.
+std::string_view trim(std::string_view s, std::string_view chars);
+// A fraction as a percentage with one decimal: 0.123 -> "12.3%"; NaN -> "-".
+std::string format_percent(double fraction);
 // 4096 -> "4.00 KiB": binary units, two decimals above bytes.
 std::string human_bytes(double bytes);
 // 0.0123 -> "12.300 ms": s, ms or µs with three decimals.

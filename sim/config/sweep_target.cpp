@@ -6,16 +6,6 @@
 #include "sim/config/sweep_metric.h"
 
 namespace ecmpsim {
-namespace {
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 SweepTarget parse_sweep_target(std::string_view text, const SourcePos& at) {
   const std::size_t pos = text.find_first_of("<>");
   if (pos == std::string_view::npos)
@@ -23,12 +13,12 @@ SweepTarget parse_sweep_target(std::string_view text, const SourcePos& at) {
   const bool equal = pos + 1 < text.size() && text[pos + 1] == '=';
   SweepTarget t;
   t.op = text[pos] == '>' ? (equal ? TargetOp::AtLeast : TargetOp::Above) : (equal ? TargetOp::AtMost : TargetOp::Below);
-  const std::string_view name = trimmed(text.substr(0, pos));
+  const std::string_view name = trim(text.substr(0, pos), " \t");
   const auto metric = parse_name(kSweepMetricNames, name);
   if (!metric)
     throw InputError(at, "unknown metric '" + printable(name) + "'; one of " + quoted_choices(kSweepMetricNames));
   t.metric = *metric;
-  const std::string number(trimmed(text.substr(pos + (equal ? 2 : 1))));
+  const std::string number(trim(text.substr(pos + (equal ? 2 : 1)), " \t"));
   char* end = nullptr;
   const std::string op(name_of(kTargetOps, t.op));
   if (number.empty()) throw InputError(at, "no number after " + op + ": write METRIC" + op + "X");

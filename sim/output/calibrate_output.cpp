@@ -14,8 +14,6 @@ namespace {
 
 constexpr std::uint64_t kMB = 1ULL << 20;  // the split of the published errors: >= 1 MiB and below
 
-std::string percent(double v) { return std::isnan(v) ? "-" : fixed(100 * v, 1) + "%"; }
-
 // "0.5930 [0.5570, 0.6130]", with where it sits: "at its upper bound" or
 // "unconstrained: 0.6350 to 1.0000 fit alike".
 std::string param_text(const FittedParam& p, std::size_t k) {
@@ -51,12 +49,12 @@ std::string rows_text(const CalibrationReport& r) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%12llu  %9.2f  %9.2f  %7s  %5s  %6s  %s\n",
                   static_cast<unsigned long long>(row.size), row.measured_us, row.predicted_us,
-                  percent(row.error).c_str(), std::string(name_of(workloads::kNcclAlgos, row.algo)).c_str(),
+                  format_percent(row.error).c_str(), std::string(name_of(workloads::kNcclAlgos, row.algo)).c_str(),
                   std::string(name_of(workloads::kNcclProtos, row.proto)).c_str(), row.fitted ? "yes" : "no");
     out += buf;
   }
-  out += "median |error|: sizes >= 1 MiB " + percent(median_abs_error(r.fit.rows, kMB, ~0ULL)) + ", below " +
-         percent(median_abs_error(r.fit.rows, 0, kMB)) + "\n";
+  out += "median |error|: sizes >= 1 MiB " + format_percent(median_abs_error(r.fit.rows, kMB, ~0ULL)) + ", below " +
+         format_percent(median_abs_error(r.fit.rows, 0, kMB)) + "\n";
   return out;
 }
 

@@ -10,8 +10,6 @@
 namespace ecmpsim {
 namespace {
 
-std::string share(double f) { return fixed(100 * f, 1) + "%"; }
-
 // "busbw_at >= 300 GB/s at 16.00 GiB", "fim <= 1.5".
 std::string target_phrase(const PlanReport& r) {
   std::string out = target_text(r.target);
@@ -25,7 +23,7 @@ int decimals(const PlanReport& r) { return per_size(r.target.metric) ? 2 : 4; }
 std::string text(const PlanReport& r) {
   const std::string axis(name_of(kSweepAxes, r.axis));
   std::string out = "plan: the first " + axis + " in the order given whose variants meet " + target_phrase(r) +
-                    " in at least " + share(r.confidence) + " of cases\n";
+                    " in at least " + format_percent(r.confidence) + " of cases\n";
   char buf[200];
   std::snprintf(buf, sizeof buf, "# %16s  %9s  %9s  %8s  %10s  %10s  %10s\n", axis.c_str(), "variants", "meeting",
                 "fraction", "p10", "p50", "p90");
@@ -33,7 +31,7 @@ std::string text(const PlanReport& r) {
   for (const PlanRow& row : r.rows) {
     std::snprintf(buf, sizeof buf, "  %16s  %9llu  %9llu  %8s  %10s  %10s  %10s\n", escape_text(row.value).c_str(),
                   static_cast<unsigned long long>(row.variants), static_cast<unsigned long long>(row.meeting),
-                  share(row.fraction).c_str(), fixed(row.p10, decimals(r)).c_str(),
+                  format_percent(row.fraction).c_str(), fixed(row.p10, decimals(r)).c_str(),
                   fixed(row.p50, decimals(r)).c_str(), fixed(row.p90, decimals(r)).c_str());
     out += buf;
   }
@@ -88,10 +86,10 @@ std::string plan_decision(const PlanReport& r) {
   const std::string axis(name_of(kSweepAxes, r.axis));
   if (r.rows.empty()) return "no choice was evaluated";
   const auto of = [&](const PlanRow& row) {
-    return axis + " = " + row.value + ": " + share(row.fraction) + " of " + grouped(row.variants) + " variants";
+    return axis + " = " + row.value + ": " + format_percent(row.fraction) + " of " + grouped(row.variants) + " variants";
   };
-  if (r.choice) return of(r.rows[*r.choice]) + " meet " + target_phrase(r) + " (asked: " + share(r.confidence) + ")";
-  return "no choice meets " + target_phrase(r) + " in " + share(r.confidence) + " of variants: best is " +
+  if (r.choice) return of(r.rows[*r.choice]) + " meet " + target_phrase(r) + " (asked: " + format_percent(r.confidence) + ")";
+  return "no choice meets " + target_phrase(r) + " in " + format_percent(r.confidence) + " of variants: best is " +
          of(r.rows[r.best]);
 }
 

@@ -12,8 +12,6 @@ namespace ecmpsim {
 
 namespace {
 
-std::string percent(double v) { return std::isnan(v) ? "-" : fixed(100 * v, 1) + "%"; }
-
 std::string params_line(const ValidationReport& r) {
   std::string out = "parameters: " + std::string(doc_of(kParamsFrom, r.from));
   if (r.from == ParamsFrom::Calibration) out += " (" + r.calibration + ")";
@@ -41,8 +39,8 @@ std::string bands_text(const BandSummary& bands) {
     const BandErrors& b = bands[i];
     char buf[160];
     std::snprintf(buf, sizeof buf, "%9s  %5zu  %6zu  %19s  %7s  %20s  %7s\n", std::string(kSizeBands[i].doc).c_str(),
-                  b.sizes, b.fitted, percent(b.median_time).c_str(), percent(b.max_time).c_str(),
-                  percent(b.median_busbw).c_str(), percent(b.max_busbw).c_str());
+                  b.sizes, b.fitted, format_percent(b.median_time).c_str(), format_percent(b.max_time).c_str(),
+                  format_percent(b.median_busbw).c_str(), format_percent(b.max_busbw).c_str());
     out += buf;
   }
   return out;
@@ -57,7 +55,7 @@ std::string rows_text(const ValidatedTable& t) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "%12llu  %9.2f  %9.2f  %10s  %8.2f  %9.2f  %11s  %5s  %6s  %s\n",
                   static_cast<unsigned long long>(row.size), row.measured_us, row.predicted_us,
-                  percent(row.error).c_str(), v.measured_busbw, v.predicted_busbw, percent(v.busbw_error).c_str(),
+                  format_percent(row.error).c_str(), v.measured_busbw, v.predicted_busbw, format_percent(v.busbw_error).c_str(),
                   std::string(name_of(workloads::kNcclAlgos, row.algo)).c_str(),
                   std::string(name_of(workloads::kNcclProtos, row.proto)).c_str(), row.fitted ? "yes" : "no");
     out += buf;

@@ -108,11 +108,10 @@ void add_ranges(Sensitivity& out, const std::string& assumption, const std::vect
   }
 }
 
-std::string pct(double v) { return std::isnan(v) ? std::string("-") : fixed(100 * v, 1) + "%"; }
-
 std::string verdict(const Sensitivity& s, std::uint64_t defined) {
-  const std::string range = pct(s.min) + " to " + pct(s.max) + " over " + std::to_string(defined) + " cases";
-  const std::string own = "; the config's own assumptions give " + pct(s.config_reduction) + ".";
+  const std::string range =
+      format_percent(s.min) + " to " + format_percent(s.max) + " over " + std::to_string(defined) + " cases";
+  const std::string own = "; the config's own assumptions give " + format_percent(s.config_reduction) + ".";
   if (defined == 0) return "undetermined: ECMP's mean FIM is 0 in every case, so no reduction is defined.";
   if (s.max < kPaperReduction)
     return "not reproduced: no combination of the assumptions reaches the paper's 30% (reductions " + range + ")" + own;
@@ -144,7 +143,7 @@ std::string verdict(const Sensitivity& s, std::uint64_t defined) {
 }
 
 std::string case_text(const SensitivityCase& c) {
-  return pad_left(pct(c.reduction), 9) + "  placement " + c.placement + ", " + c.algo + ", " +
+  return pad_left(format_percent(c.reduction), 9) + "  placement " + c.placement + ", " + c.algo + ", " +
          std::to_string(c.channels) + " channels, qpn_base " + std::to_string(c.qpn_base) + " (ECMP mean FIM " +
          fixed(c.ecmp_fim, 4) + ", static " + fixed(c.static_fim, 4) + ")";
 }
@@ -218,11 +217,11 @@ std::string sensitivity_table(const Sensitivity& s) {
   out += std::string(70, '-') + "\n";
   for (const AssumptionRange& r : s.by_value)
     out += pad_right(r.assumption, 12) + pad_right(r.value + (r.config ? " *" : ""), 16) +
-           pad_left(std::to_string(r.cases), 7) + pad_left(r.cases ? pct(r.min) : "-", 10) +
-           pad_left(r.cases ? pct(r.max) : "-", 10) + "   " + (r.paper_inside ? "yes" : "no") + "\n";
+           pad_left(std::to_string(r.cases), 7) + pad_left(r.cases ? format_percent(r.min) : "-", 10) +
+           pad_left(r.cases ? format_percent(r.max) : "-", 10) + "   " + (r.paper_inside ? "yes" : "no") + "\n";
   out += std::string(70, '-') + "\n";
-  out += pad_right("all", 28) + pad_left(std::to_string(s.cases.size() - s.undefined), 7) + pad_left(pct(s.min), 10) +
-         pad_left(pct(s.max), 10) + "   " + (s.paper_inside ? "yes" : "no") + "\n";
+  out += pad_right("all", 28) + pad_left(std::to_string(s.cases.size() - s.undefined), 7) + pad_left(format_percent(s.min), 10) +
+         pad_left(format_percent(s.max), 10) + "   " + (s.paper_inside ? "yes" : "no") + "\n";
   out += "(* the config's value; a value's range is over every case with it, the other assumptions varied)\n";
   if (s.undefined > 0)
     out += std::to_string(s.undefined) + " case(s) left out: ECMP's mean FIM is 0 there, no reduction is defined\n";

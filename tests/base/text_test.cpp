@@ -140,4 +140,19 @@ TEST_CASE("grouped: thousands separators between groups of three digits, none be
   CHECK(ecmpsim::grouped(12345, "\u2009") == "12\u2009345");
 }
 
+TEST_CASE("trim: only the given characters, only at the ends") {
+  CHECK(trim("  a b\t", " \t") == "a b");
+  CHECK(trim("\r x \r", " \r") == "x");
+  CHECK(trim("\ta ", " ") == "\ta");  // a tab is kept when only spaces are trimmed
+  CHECK(trim("   ", " ").empty());
+  CHECK(trim("", " ").empty());
+}
+
+TEST_CASE("format_percent: one decimal, NaN as a dash") {
+  CHECK(format_percent(0.123) == "12.3%");
+  CHECK(format_percent(1) == "100.0%");
+  CHECK(format_percent(-0.0456) == "-4.6%");
+  CHECK(format_percent(std::nan("")) == "-");
+}
+
 }  // namespace text_test

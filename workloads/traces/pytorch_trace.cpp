@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/error.h"
+#include "sim/base/text.h"
 
 namespace ecmpsim::workloads {
 
@@ -282,11 +283,7 @@ TraceOp trace_op(std::string_view collective) noexcept {
 }
 
 std::optional<RankList> parse_rank_list(std::string_view text) {
-  const auto trim = [](std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-    return s;
-  };
+  const auto trim = [](std::string_view s) { return ecmpsim::trim(s, " "); };
   text = trim(text);
   if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
   text = trim(text.substr(1, text.size() - 2));

@@ -29,11 +29,8 @@ std::vector<Word> words_of(std::string_view line) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  const std::size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string_view::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
+// Blanks, and a CR that a Windows-saved dump leaves at each line's end.
+std::string_view trim(std::string_view s) { return ecmpsim::trim(s, " \t\r"); }
 
 bool dashes(std::string_view line) {
   const std::string_view t = trim(line);
